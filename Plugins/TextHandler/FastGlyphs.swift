@@ -1,0 +1,85 @@
+import CCairo
+import SwiftPrintCore
+
+/// Glyphs of printable ASCII (0x20…0x7E) in the primary font, looked up once.
+///
+/// Why: shaping every line with pango costs about four times texttopdf's whole run on a
+/// 100,000-line log. Lines that are plain ASCII, in a font that has all of ASCII, need no
+/// shaping: their glyphs and advances are fixed, so they are measured here and drawn with
+/// cairo_show_text_glyphs, which keeps the text extractable. Every other line goes to pango.
+final class FastGlyphs {
+    let font: LoadedFont
+    let scaledFont: OpaquePointer
+    /// Glyph index per byte 0x20…0x7E (index 0 is byte 0x20).
+    private(set) var index = [UInt](repeating: 0, count: 95)
+    private(set) var advance = [Double](repeating: 0, count: 95)
+    let ellipsis: (index: UInt, advance: Double)?
+
+    /// Nil when the font lacks any printable ASCII character.
+    init?(fonts: FontSystem, font: Font) {
+        guard let loaded = fonts.loadPrimaryFont(font), let scaled = loaded.scaledFont else { return nil }
+        self.font = loaded
+        scaledFont = scaled
+        let ascii = String(decoding: (0x20...0x7E).map { UInt8($0) }, as: UTF8.self)
+        let glyphs = loaded.glyphs(for: ascii)
+        for (i, g) in glyphs.enumerated() {
+            guard let g else { return nil }
+            index[i] = g.index
+            advance[i] = g.advance
+        }
+        ellipsis = loaded.glyphs(for: "…").first ?? nil
+    }
+
+    @inline(__always) func advance(of byte: UInt8) -> Double { advance[Int(byte) - 0x20] }
+
+    /// The width of `bytes`, all printable ASCII.
+    func width(_ bytes: UnsafeBufferPointer<UInt8>) -> Double {
+        var w = 0.0
+        for b in bytes { w += advance[Int(b) - 0x20] }
+        return w
+    }
+
+    /// Where to break an ASCII paragraph into lines no wider than `maxWidth`: the byte ranges of
+    /// each line (trailing spaces at a break belong to the line but not to its width) and widths.
+    func breakLines(_ bytes: UnsafeBufferPointer<UInt8>, maxWidth: Double, wordWrap: Bool,
+                    into lines: inout [(range: Range<Int>, width: Double)]) {
+        lines.removeAll(keepingCapacity: true)
+        let n = bytes.count
+        guard n > 0 else { lines.append((0..<0, 0)); return }
+        var start = 0
+        while start < n {
+            var w = 0.0, i = start
+            var lastBreak = -1, widthAtBreak = 0.0   // break after a run of spaces ending before lastBreak
+            var fitted = true
+            while i < n {
+                let b = bytes[i]
+                let a = advance[Int(b) - 0x20]
+                if b == 0x20 {
+                    // Spaces may hang past the margin; a break after them is allowed.
+                    w += a; i += 1
+                    if wordWrap { lastBreak = i; widthAtBreak = w }
+                    continue
+                }
+                if w + a > maxWidth + 0.001 && i > start { fitted = false; break }
+                w += a; i += 1
+            }
+            if fitted {
+                lines.append((start..<n, trimmedWidth(bytes, start..<n, w)))
+                return
+            }
+            var end = i
+            if wordWrap, lastBreak > start, lastBreak <= i {
+                end = lastBreak
+                w = widthAtBreak
+            }
+            lines.append((start..<end, trimmedWidth(bytes, start..<end, w)))
+            start = end
+        }
+    }
+
+    private func trimmedWidth(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, _ width: Double) -> Double {
+        var w = width, j = range.upperBound
+        while j > range.lowerBound && bytes[j - 1] == 0x20 { j -= 1; w -= advance[0] }
+        return w
+    }
+}

@@ -1,0 +1,123 @@
+import Foundation
+
+/// Splits UTF-8 text into the lines a printer shows.
+///
+/// - LF, CRLF and a bare CR each end a line.
+/// - A form feed ends the line (if it has text) and starts a new page.
+/// - Tabs become spaces up to the next multiple of `tabWidth` columns.
+/// - Other C0 control characters and DEL print as their Unicode control pictures (␀ ␁ … ␡);
+///   C1 controls print as U+FFFD. Nothing is dropped silently, nothing crashes.
+/// - A line longer than `maximumLineBytes` is handed on in segments (the later ones marked as
+///   continuations), so that one enormous line never has to be laid out in one piece.
+final class LineReader {
+    enum Event: Equatable { case line, formFeed, end }
+
+    /// The current line's UTF-8 bytes, valid after `next()` returned `.line`.
+    private(set) var line: [UInt8] = []
+    /// Whether the current line is printable ASCII only (0x20…0x7E).
+    private(set) var lineIsASCII = true
+    /// The current line's number in the input, from 1.
+    private(set) var lineNumber = 0
+    /// Whether the current line continues the previous one (a segment of an over-long line).
+    private(set) var isContinuation = false
+
+    let tabWidth: Int
+    let maximumLineBytes: Int
+    private let source: UTF8ChunkSource
+    private var chunk: UnsafeBufferPointer<UInt8> = UnsafeBufferPointer(start: nil, count: 0)
+    private var position = 0
+    private var afterCR = false
+    private var column = 0
+    private var pendingFormFeed = false
+    private var atEnd = false
+    private var nextIsContinuation = false
+    private var lastWasC2 = false
+
+    var bytesRead: Int { source.bytesRead }
+
+    init(source: UTF8ChunkSource, tabWidth: Int = 8, maximumLineBytes: Int = 16_384) {
+        self.source = source
+        self.tabWidth = max(1, tabWidth)
+        self.maximumLineBytes = maximumLineBytes
+        line.reserveCapacity(512)
+    }
+
+    func next() throws -> Event {
+        if pendingFormFeed { pendingFormFeed = false; return .formFeed }
+        if atEnd { return .end }
+        line.removeAll(keepingCapacity: true)
+        lineIsASCII = true
+        column = 0
+        lastWasC2 = false
+        isContinuation = nextIsContinuation
+        nextIsContinuation = false
+        if !isContinuation { lineNumber += 1 }
+        while true {
+            if position == chunk.count {
+                guard let c = try source.nextChunk() else {
+                    atEnd = true
+                    // A last line without a newline still prints; an empty tail does not.
+                    if !line.isEmpty || isContinuation { return .line }
+                    lineNumber -= 1
+                    return .end
+                }
+                chunk = c; position = 0
+            }
+            let b = chunk[position]
+            position += 1
+            if afterCR {
+                afterCR = false
+                if b == 0x0A { continue }
+            }
+            switch b {
+            case 0x0A:
+                return .line
+            case 0x0D:
+                afterCR = true
+                return .line
+            case 0x0C:
+                if line.isEmpty && !isContinuation {
+                    lineNumber -= 1
+                    return .formFeed
+                }
+                pendingFormFeed = true
+                return .line
+            case 0x09:
+                let spaces = tabWidth - column % tabWidth
+                for _ in 0..<spaces { line.append(0x20) }
+                column += spaces
+            case 0x20...0x7E:
+                line.append(b); column += 1
+            case 0x00...0x1F:
+                // U+2400 + b: the control picture for b.
+                line.append(0xE2); line.append(0x90); line.append(0x80 + b)
+                lineIsASCII = false; column += 1
+            case 0x7F:
+                line.append(0xE2); line.append(0x90); line.append(0xA1)
+                lineIsASCII = false; column += 1
+            default:
+                lineIsASCII = false
+                if lastWasC2 && b >= 0x80 && b <= 0x9F {
+                    // A C1 control (U+0080…U+009F): replace the C2 already written with U+FFFD.
+                    line.removeLast()
+                    line.append(0xEF); line.append(0xBF); line.append(0xBD)
+                    lastWasC2 = false
+                    continue
+                }
+                line.append(b)
+                if b & 0xC0 != 0x80 { column += 1 }
+                lastWasC2 = b == 0xC2
+                if line.count >= maximumLineBytes, position < chunk.count, chunk[position] & 0xC0 != 0x80, !lastWasC2 {
+                    nextIsContinuation = true
+                    return .line
+                }
+                continue
+            }
+            lastWasC2 = false
+            if line.count >= maximumLineBytes {
+                nextIsContinuation = true
+                return .line
+            }
+        }
+    }
+}

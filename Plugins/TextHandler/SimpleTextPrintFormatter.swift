@@ -1,0 +1,82 @@
+import Foundation
+import Logging
+import SwiftPrintCore
+
+/// Lays out plain text, like UIKit's UISimpleTextPrintFormatter: every script pango and the
+/// installed fonts can draw, right-to-left included, with per-character font fallback.
+/// Text comes from a String or, streamed and never read into memory whole, from a file.
+public final class SimpleTextPrintFormatter: PrintFormatter {
+    public var style = TextStyle()
+    /// An iconv encoding name that overrides detection (see `TextEncoding`).
+    public var encodingName: String?
+
+    public var font: Font { get { style.font } set { style.font = newValue } }
+    public var color: Color { get { style.color } set { style.color = newValue } }
+    public var textAlignment: TextAlignment { get { style.alignment } set { style.alignment = newValue } }
+    public var lineBreakMode: TextStyle.LineBreakMode { get { style.lineBreakMode } set { style.lineBreakMode = newValue } }
+
+    /// Characters no installed font could draw, in the layouts made so far.
+    public var unknownGlyphCount: Int { coverage.unknownGlyphCount }
+    /// The encoding the input was read with, once it has been opened.
+    public var detectedEncoding: TextEncoding? { source?.encoding }
+
+    private let input: PrintInput
+    private var source: TextSource?
+    private let coverage = FontCoverage()
+    private lazy var fonts = FontSystem()
+    var logger = Logger(label: "swiftprint.text")
+
+    /// Text given as a Swift string.
+    public init(text: String) {
+        input = PrintInput(data: Data(text.utf8), name: "text")
+        encodingName = "UTF-8"
+        super.init()
+    }
+
+    /// Text read from a file, or standard input for `-`.
+    public init(input: PrintInput, encodingName: String? = nil) {
+        self.input = input
+        self.encodingName = encodingName
+        super.init()
+    }
+
+    /// Opens the input now (it is otherwise opened on first layout), so that errors surface early.
+    public func open() throws {
+        if source == nil { source = try TextSource(input: input, encodingName: encodingName) }
+    }
+
+    public override func makePageStream() throws -> FormattedPageStream {
+        try open()
+        return try TextPageStream(source: source!, style: style, fonts: fonts, coverage: coverage, logger: logger)
+    }
+}
+
+/// Plain text: `public.plain-text` and the types that are text underneath.
+public struct TextHandler: ContentHandler {
+    public let name = "text"
+    public let contentTypes = ["public.plain-text", "public.utf8-plain-text", "public.log", "public.text"]
+
+    public init() {}
+
+    /// Options read, by name: `font`, `color`, `alignment`, `line-break`, `columns`, `cpi`, `lpi`,
+    /// `tab-width`, `line-numbers` (true/false), `encoding`.
+    public func makeFormatter(for input: PrintInput, options: HandlerOptions, info: PrintInfo) throws -> PrintFormatter {
+        let formatter = SimpleTextPrintFormatter(input: input, encodingName: options["encoding"])
+        var style = TextStyle()
+        func bad(_ name: String, _ value: String) -> PrintError {
+            PrintError(.invalidOption, "\(name) \"\(value)\" is not valid")
+        }
+        if let v = options["font"] { guard let f = Font(v) else { throw bad("font", v) }; style.font = f }
+        if let v = options["color"] { guard let c = Color(parsing: v) else { throw bad("color", v) }; style.color = c }
+        if let v = options["alignment"] { guard let a = TextAlignment(rawValue: v) else { throw bad("alignment", v) }; style.alignment = a }
+        if let v = options["line-break"] { guard let m = TextStyle.LineBreakMode(rawValue: v) else { throw bad("line-break", v) }; style.lineBreakMode = m }
+        if let v = options["columns"] { guard let n = Int(v), (1...8).contains(n) else { throw bad("columns", v) }; style.columns = n }
+        if let v = options["cpi"] { guard let n = Double(v), n > 0, n <= 100 else { throw bad("cpi", v) }; style.charactersPerInch = n }
+        if let v = options["lpi"] { guard let n = Double(v), n > 0, n <= 100 else { throw bad("lpi", v) }; style.linesPerInch = n }
+        if let v = options["tab-width"] { guard let n = Int(v), (1...32).contains(n) else { throw bad("tab-width", v) }; style.tabWidth = n }
+        if let v = options["line-numbers"] { style.lineNumbers = v == "true" }
+        formatter.style = style
+        try formatter.open()
+        return formatter
+    }
+}

@@ -1,0 +1,126 @@
+import CCairo
+import Foundation
+import SwiftPrintCore
+
+/// One page of laid-out text, drawn with cairo glyphs (ASCII lines) and pango (the rest).
+final class TextPage: FormattedPage {
+    /// A pango paragraph kept alive while any of its lines waits to be drawn.
+    final class Paragraph {
+        let layout: TextLayout
+        init(layout: TextLayout) { self.layout = layout }
+    }
+
+    struct Line {
+        enum Content {
+            case ascii(Range<Int>)            // bytes in the page's store
+            case truncatedASCII(Range<Int>)   // the same, followed by "…"
+            case pango(Paragraph, Int)        // line i of a paragraph
+        }
+        var content: Content
+        /// Offset from the text area's left edge (alignment).
+        var x: Double
+        /// Baseline below the line's top; once placed, below the column's top.
+        var baseline: Double
+        /// Vertical space the line takes.
+        var advance: Double
+        /// The line number to print in the gutter, on a paragraph's first line.
+        var number: Int?
+        var column = 0
+    }
+
+    let geometry: TextGeometry
+    let fast: FastGlyphs?
+    let columnWidth: Double
+    let columnGap: Double
+    let clips: Bool
+    let color: Color
+    var lines: [Line] = []
+    var store: [UInt8] = []
+
+    init(geometry: TextGeometry, fast: FastGlyphs?, columnWidth: Double, columnGap: Double, clips: Bool, color: Color) {
+        self.geometry = geometry; self.fast = fast; self.columnWidth = columnWidth
+        self.columnGap = columnGap; self.clips = clips; self.color = color
+        store.reserveCapacity(8192)
+    }
+
+    func draw(in context: GraphicsContext, rect: CGRect) throws {
+        let cr = context.cairo
+        cairo_save(cr)
+        defer { cairo_restore(cr) }
+        cairo_set_source_rgba(cr, color.red, color.green, color.blue, color.alpha)
+        var glyphs = GlyphRun()
+        var clippedColumn = -1
+        for line in lines {
+            let columnX = rect.minX + Double(line.column) * (columnWidth + columnGap)
+            if clips && line.column != clippedColumn {
+                glyphs.flush(fast: fast, on: cr)
+                if clippedColumn >= 0 { cairo_restore(cr) }
+                cairo_save(cr)
+                cairo_rectangle(cr, columnX, rect.minY, columnWidth, rect.height)
+                cairo_clip(cr)
+                clippedColumn = line.column
+            }
+            let baseline = rect.minY + line.baseline
+            let textX = columnX + geometry.numberGutter
+            if let number = line.number, let fast {
+                let digits = Array(String(number).utf8)
+                let x = textX - geometry.digitAdvance - Double(digits.count) * geometry.digitAdvance
+                digits.withUnsafeBufferPointer { glyphs.append($0, ellipsis: false, x: x, y: baseline, fast: fast) }
+            }
+            switch line.content {
+            case .ascii(let range), .truncatedASCII(let range):
+                guard let fast else { continue }
+                var truncated = false
+                if case .truncatedASCII = line.content { truncated = true }
+                store.withUnsafeBufferPointer { all in
+                    glyphs.append(UnsafeBufferPointer(rebasing: all[range]), ellipsis: truncated,
+                                  x: textX + line.x, y: baseline, fast: fast)
+                }
+            case .pango(let paragraph, let index):
+                paragraph.layout.drawLine(index, baselineOrigin: CGPoint(x: textX + line.x, y: baseline), on: cr)
+            }
+        }
+        glyphs.flush(fast: fast, on: cr)
+        if clippedColumn >= 0 { cairo_restore(cr) }
+    }
+}
+
+/// The ASCII glyphs of a page, with their text, collected so that cairo gets one call per page
+/// (or per clipped column) instead of one per line: its per-call cost dominated otherwise.
+struct GlyphRun {
+    private var glyphs: [cairo_glyph_t] = []
+    private var clusters: [cairo_text_cluster_t] = []
+    private var text: [UInt8] = []
+
+    mutating func append(_ bytes: UnsafeBufferPointer<UInt8>, ellipsis: Bool, x: Double, y: Double, fast: FastGlyphs) {
+        var pen = x
+        for b in bytes {
+            let i = Int(b) - 0x20
+            glyphs.append(cairo_glyph_t(index: fast.index[i], x: pen, y: y))
+            pen += fast.advance[i]
+        }
+        text.append(contentsOf: bytes)
+        // One cluster per glyph: each ASCII byte is one glyph; the ellipsis is three bytes.
+        for _ in bytes { clusters.append(cairo_text_cluster_t(num_bytes: 1, num_glyphs: 1)) }
+        if ellipsis, let e = fast.ellipsis {
+            glyphs.append(cairo_glyph_t(index: e.index, x: pen, y: y))
+            text.append(contentsOf: [0xE2, 0x80, 0xA6])
+            clusters.append(cairo_text_cluster_t(num_bytes: 3, num_glyphs: 1))
+        }
+    }
+
+    /// Draws what was collected with `fast`'s font and empties the run.
+    mutating func flush(fast: FastGlyphs?, on cr: OpaquePointer) {
+        guard let fast, !glyphs.isEmpty else { return }
+        cairo_set_scaled_font(cr, fast.scaledFont)
+        text.withUnsafeBufferPointer { t in
+            t.withMemoryRebound(to: CChar.self) { chars in
+                cairo_show_text_glyphs(cr, chars.baseAddress, Int32(chars.count), glyphs, Int32(glyphs.count),
+                                       clusters, Int32(clusters.count), cairo_text_cluster_flags_t(0))
+            }
+        }
+        glyphs.removeAll(keepingCapacity: true)
+        clusters.removeAll(keepingCapacity: true)
+        text.removeAll(keepingCapacity: true)
+    }
+}

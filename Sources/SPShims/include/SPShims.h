@@ -1,0 +1,20 @@
+// SPShims: the few pango/GObject entry points Swift cannot call directly.
+//
+// Why this module exists: pango's type-checking casts (PANGO_CAIRO_FONT_MAP(), PANGO_CAIRO_FONT())
+// are function-like macros, which Swift does not import. Each shim below is one such call with
+// the cast done in C. Names carry the SP prefix so they never clash with the libraries' own.
+#ifndef SPSHIMS_H
+#define SPSHIMS_H
+
+#include <pango/pangocairo.h>
+
+/// pango_cairo_font_map_set_resolution() on a generic PangoFontMap.
+void SPPangoFontMapSetResolution(PangoFontMap *fontMap, double dpi);
+
+/// pango_cairo_font_get_scaled_font() on a generic PangoFont; NULL if the font is not a cairo font.
+cairo_scaled_font_t *SPPangoFontGetScaledFont(PangoFont *font);
+
+/// TRUE when the font map can give cairo fonts (it is a PangoCairoFontMap).
+gboolean SPPangoFontMapIsCairo(PangoFontMap *fontMap);
+
+#endif

@@ -1,0 +1,12 @@
+// SwiftPrint: the public library. It re-exports the core (paper, PrintInfo, formatters, page
+// renderers, the PDF writer) and every content handler, and registers the handlers in one place.
+@_exported import SwiftPrintCore
+@_exported import TextHandler
+
+extension HandlerRegistry {
+    /// Every handler swiftprint ships. Adding a content type is one folder under Plugins/ and
+    /// one line here.
+    public static let standard = HandlerRegistry([
+        TextHandler(),
+    ])
+}

@@ -1,0 +1,136 @@
+import CCairo
+import CPango
+import Foundation
+
+/// Where page renderers and formatters draw: paths, fills and strokes, colours, text, images,
+/// clipping and transforms, in points with the origin at the top-left of the page.
+/// It wraps the cairo context of the page being written; no C type shows through.
+public final class GraphicsContext {
+    /// The cairo context, for code inside the package (handlers drawing glyphs directly).
+    package let cairo: OpaquePointer
+    package let fonts: FontSystem
+    private lazy var textLayout = TextLayout(fonts: fonts)
+
+    package init(surface: OpaquePointer, fonts: FontSystem) {
+        cairo = cairo_create(surface)
+        self.fonts = fonts
+    }
+
+    deinit { cairo_destroy(cairo) }
+
+    // MARK: State and transforms
+
+    /// Saves the graphics state; pair with `restoreState()`.
+    public func saveState() { cairo_save(cairo) }
+    public func restoreState() { cairo_restore(cairo) }
+
+    /// Runs `body` between saveState() and restoreState().
+    public func withSavedState<T>(_ body: () throws -> T) rethrows -> T {
+        saveState(); defer { restoreState() }
+        return try body()
+    }
+
+    public func translateBy(x: Double, y: Double) { cairo_translate(cairo, x, y) }
+    public func scaleBy(x: Double, y: Double) { cairo_scale(cairo, x, y) }
+    /// Rotates by `angle` radians, clockwise on the page (y grows downwards).
+    public func rotate(by angle: Double) { cairo_rotate(cairo, angle) }
+
+    // MARK: Colour and line
+
+    public func setFillColor(_ color: Color) { fillColor = color }
+    public func setStrokeColor(_ color: Color) { strokeColor = color }
+    public func setLineWidth(_ width: Double) { cairo_set_line_width(cairo, width) }
+    public func setLineDash(_ lengths: [Double], phase: Double = 0) { cairo_set_dash(cairo, lengths, Int32(lengths.count), phase) }
+
+    private var fillColor = Color.black
+    private var strokeColor = Color.black
+
+    private func use(_ c: Color) { cairo_set_source_rgba(cairo, c.red, c.green, c.blue, c.alpha) }
+
+    // MARK: Paths
+
+    public func move(to p: CGPoint) { cairo_move_to(cairo, p.x, p.y) }
+    public func addLine(to p: CGPoint) { cairo_line_to(cairo, p.x, p.y) }
+    public func addCurve(to p: CGPoint, control1 c1: CGPoint, control2 c2: CGPoint) {
+        cairo_curve_to(cairo, c1.x, c1.y, c2.x, c2.y, p.x, p.y)
+    }
+    public func addRect(_ r: CGRect) { cairo_rectangle(cairo, r.minX, r.minY, r.width, r.height) }
+    public func addEllipse(in r: CGRect) {
+        guard r.width > 0, r.height > 0 else { return }
+        cairo_save(cairo)
+        cairo_translate(cairo, r.midX, r.midY)
+        cairo_scale(cairo, r.width / 2, r.height / 2)
+        cairo_new_sub_path(cairo)
+        cairo_arc(cairo, 0, 0, 1, 0, 2 * .pi)
+        cairo_restore(cairo)
+    }
+    public func closePath() { cairo_close_path(cairo) }
+
+    /// Fills the current path with the fill colour and clears it.
+    public func fillPath() { use(fillColor); cairo_fill(cairo) }
+    /// Strokes the current path with the stroke colour and clears it.
+    public func strokePath() { use(strokeColor); cairo_stroke(cairo) }
+    public func fill(_ r: CGRect) { addRect(r); fillPath() }
+    public func stroke(_ r: CGRect) { addRect(r); strokePath() }
+    public func strokeLine(from a: CGPoint, to b: CGPoint) { move(to: a); addLine(to: b); strokePath() }
+
+    /// Limits later drawing to `r` (until the state is restored).
+    public func clip(to r: CGRect) { addRect(r); cairo_clip(cairo) }
+
+    // MARK: Text
+
+    /// Draws one paragraph of text with its top-left at `point`, unwrapped.
+    public func draw(_ text: String, at point: CGPoint, font: Font, color: Color = .black) {
+        let layout = prepare(text, font: font, width: nil, alignment: .left)
+        use(color)
+        layout.draw(at: point, on: cairo)
+    }
+
+    /// Draws text wrapped to `rect`'s width, aligned, clipped to the rect; returns the height used.
+    @discardableResult
+    public func draw(_ text: String, in rect: CGRect, font: Font, color: Color = .black,
+                     alignment: TextAlignment = .left) -> Double {
+        let layout = prepare(text, font: font, width: rect.width, alignment: alignment)
+        withSavedState {
+            clip(to: rect)
+            use(color)
+            layout.draw(at: rect.origin, on: cairo)
+        }
+        return layout.size.height
+    }
+
+    /// The size text takes in `font`, wrapped to `width` when one is given.
+    public func size(of text: String, font: Font, width: Double? = nil) -> CGSize {
+        prepare(text, font: font, width: width, alignment: .left).size
+    }
+
+    private func prepare(_ text: String, font: Font, width: Double?, alignment: TextAlignment) -> TextLayout {
+        let layout = textLayout
+        layout.setFont(font)
+        layout.setWidth(width)
+        layout.setWrap(.wordChar)
+        layout.setAlignment(alignment)
+        layout.setText(text)
+        return layout
+    }
+
+    // MARK: Images
+
+    /// Draws a PNG image scaled to fill `rect`.
+    public func drawPNG(at path: String, in rect: CGRect) throws {
+        let image = cairo_image_surface_create_from_png(path)!
+        defer { cairo_surface_destroy(image) }
+        let status = cairo_surface_status(image)
+        guard status == CAIRO_STATUS_SUCCESS else {
+            throw PrintError(.invalidInput, path: path, "cannot read PNG: \(String(cString: cairo_status_to_string(status)))",
+                             status: Int32(status.rawValue))
+        }
+        let w = Double(cairo_image_surface_get_width(image)), h = Double(cairo_image_surface_get_height(image))
+        withSavedState {
+            cairo_translate(cairo, rect.minX, rect.minY)
+            cairo_scale(cairo, rect.width / w, rect.height / h)
+            cairo_set_source_surface(cairo, image, 0, 0)
+            cairo_paint(cairo)
+        }
+    }
+}

@@ -1,0 +1,148 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Where a document's bytes go.
+public enum OutputDestination: Hashable, Sendable {
+    /// A file, written the UIDocument way: into a temporary file beside it, renamed over it
+    /// only when the whole document is written. A failed job leaves nothing behind.
+    case file(String)
+    /// Standard output, as a CUPS filter writes.
+    case standardOutput
+
+    /// `-` means standard output.
+    public init(path: String) { self = path == "-" ? .standardOutput : .file(path) }
+}
+
+/// A buffered byte sink over a file descriptor, committing files atomically.
+package final class OutputFile {
+    private let destination: OutputDestination
+    private let fd: Int32
+    private var temporaryPath: String?
+    private var buffer: [UInt8] = []
+    private var failure: PrintError?
+    private(set) var bytesWritten = 0
+    private var closed = false
+
+    package init(_ destination: OutputDestination) throws {
+        self.destination = destination
+        buffer.reserveCapacity(1 << 18)
+        switch destination {
+        case .standardOutput:
+            fd = STDOUT_FILENO
+        case .file(let path):
+            let url = URL(fileURLWithPath: path)
+            let dir = url.deletingLastPathComponent().path
+            var template = Array("\(dir)/.\(url.lastPathComponent).XXXXXX".utf8CString)
+            let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+            guard fd >= 0 else {
+                throw PrintError.system(.outputFailed, path: path, "cannot create the output file", errno: errno)
+            }
+            self.fd = fd
+            let temp = String(cString: template)
+            temporaryPath = temp
+            TemporaryFiles.register(temp)
+            // mkstemp makes the file 0600; give it the mode a new file would get.
+            let mask = umask(0); umask(mask)
+            fchmod(fd, 0o666 & ~mask)
+        }
+    }
+
+    deinit {
+        if !closed { abandon() }
+    }
+
+    package func write(_ bytes: UnsafeRawBufferPointer) {
+        guard failure == nil else { return }
+        buffer.append(contentsOf: bytes.bindMemory(to: UInt8.self))
+        if buffer.count >= 1 << 18 { flush() }
+    }
+
+    private func flush() {
+        guard failure == nil, !buffer.isEmpty else { return }
+        var offset = 0
+        while offset < buffer.count {
+            let n = buffer.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + offset, $0.count - offset) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                failure = .system(.outputFailed, path: pathForMessages, "cannot write the output", errno: errno)
+                break
+            }
+            offset += n
+        }
+        bytesWritten += offset
+        buffer.removeAll(keepingCapacity: true)
+    }
+
+    private var pathForMessages: String {
+        if case .file(let path) = destination { return path }
+        return "standard output"
+    }
+
+    /// Makes the output final: flushes it and, for a file, renames it into place.
+    package func commit() throws {
+        flush()
+        if let failure { abandon(); throw failure }
+        closed = true
+        guard case .file(let path) = destination, let temp = temporaryPath else { return }
+        if close(fd) != 0 {
+            let e = errno
+            unlink(temp); TemporaryFiles.unregister(temp)
+            throw PrintError.system(.outputFailed, path: path, "cannot write the output", errno: e)
+        }
+        if rename(temp, path) != 0 {
+            let e = errno
+            unlink(temp); TemporaryFiles.unregister(temp)
+            throw PrintError.system(.outputFailed, path: path, "cannot put the output in place", errno: e)
+        }
+        TemporaryFiles.unregister(temp)
+    }
+
+    /// Throws away what was written: a file's temporary copy is removed.
+    package func abandon() {
+        guard !closed else { return }
+        closed = true
+        buffer.removeAll()
+        if let temp = temporaryPath {
+            close(fd)
+            unlink(temp)
+            TemporaryFiles.unregister(temp)
+        }
+    }
+
+    package var error: PrintError? { failure }
+}
+
+/// Temporary files that a signal must not leave behind. The CLI's SIGINT/SIGTERM handler calls
+/// `removeAllFromSignalHandler()`, which only calls unlink(2) on C strings made in advance.
+public enum TemporaryFiles {
+    private static let lock = NSLock()
+    nonisolated(unsafe) private static var paths: [String: UnsafeMutablePointer<CChar>] = [:]
+    // A fixed table the signal handler can read without allocating.
+    nonisolated(unsafe) private static var table = UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>.allocate(capacity: 16)
+    nonisolated(unsafe) private static var tableReady: Bool = {
+        table.initialize(repeating: nil, count: 16); return true
+    }()
+
+    static func register(_ path: String) {
+        lock.lock(); defer { lock.unlock() }
+        _ = tableReady
+        guard let c = strdup(path) else { return }
+        paths[path] = c
+        for i in 0..<16 where table[i] == nil { table[i] = c; return }
+    }
+
+    static func unregister(_ path: String) {
+        lock.lock(); defer { lock.unlock() }
+        guard let c = paths.removeValue(forKey: path) else { return }
+        for i in 0..<16 where table[i] == c { table[i] = nil }
+        free(c)
+    }
+
+    /// Unlinks every registered file; safe to call from a signal handler.
+    public static func removeAllFromSignalHandler() {
+        guard tableReady else { return }
+        for i in 0..<16 { if let c = table[i] { unlink(c) } }
+    }
+}

@@ -1,0 +1,104 @@
+import CCairo
+import Foundation
+
+/// What the PDF says about itself. Dates are written only when given, so the same input and
+/// options give the same bytes; `fromEnvironment` honours SOURCE_DATE_EPOCH.
+public struct DocumentMetadata: Hashable, Sendable {
+    public var title: String?
+    public var creator: String = "swiftprint"
+    public var creationDate: Date?
+
+    public init(title: String? = nil, creationDate: Date? = nil) {
+        self.title = title; self.creationDate = creationDate
+    }
+
+    /// Metadata with the creation date from SOURCE_DATE_EPOCH, when it is set.
+    public static func fromEnvironment(title: String?, environment: [String: String] = ProcessInfo.processInfo.environment) -> DocumentMetadata {
+        let epoch = environment["SOURCE_DATE_EPOCH"].flatMap(TimeInterval.init)
+        return DocumentMetadata(title: title, creationDate: epoch.map(Date.init(timeIntervalSince1970:)))
+    }
+}
+
+/// Writes sheets into a PDF with cairo, streaming each finished page out to an `OutputFile`
+/// (cairo keeps only fonts and the page index until the end).
+package final class PDFWriter {
+    private let surface: OpaquePointer
+    private let output: OutputFile
+    private let box: Unmanaged<OutputFile>
+    package let fonts: FontSystem
+    package private(set) var sheetsWritten = 0
+    private var context: GraphicsContext?
+    private var finished = false
+
+    package init(output: OutputFile, metadata: DocumentMetadata, fonts: FontSystem) throws {
+        self.output = output
+        self.fonts = fonts
+        box = Unmanaged.passRetained(output)
+        surface = cairo_pdf_surface_create_for_stream({ closure, data, length in
+            let out = Unmanaged<OutputFile>.fromOpaque(closure!).takeUnretainedValue()
+            out.write(UnsafeRawBufferPointer(start: data, count: Int(length)))
+            return out.error == nil ? CAIRO_STATUS_SUCCESS : CAIRO_STATUS_WRITE_ERROR
+        }, box.toOpaque(), 612, 792)
+        try check("cannot start the PDF")
+        cairo_pdf_surface_restrict_to_version(surface, CAIRO_PDF_VERSION_1_5)
+        if let title = metadata.title { cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_TITLE, title) }
+        cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_CREATOR, metadata.creator)
+        // cairo 1.16 stamps the current time unless a date is set; with no date asked for, a
+        // fixed one keeps the output reproducible.
+        let date = Self.iso8601(metadata.creationDate ?? Date(timeIntervalSince1970: 0))
+        cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_CREATE_DATE, date)
+        cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_MOD_DATE, date)
+    }
+
+    deinit {
+        if !finished { cairo_surface_finish(surface) }
+        context = nil
+        cairo_surface_destroy(surface)
+        box.release()
+    }
+
+    /// Starts a sheet of `size` points and returns the context to draw it with.
+    package func beginSheet(size: CGSize) -> GraphicsContext {
+        cairo_pdf_surface_set_size(surface, size.width, size.height)
+        let ctx = context ?? GraphicsContext(surface: surface, fonts: fonts)
+        context = ctx
+        ctx.saveState()
+        return ctx
+    }
+
+    package func endSheet() throws {
+        guard let ctx = context else { return }
+        ctx.restoreState()
+        cairo_show_page(ctx.cairo)
+        sheetsWritten += 1
+        try check("cannot draw the page")
+    }
+
+    /// Ends the PDF and makes the output final.
+    package func finish() throws {
+        context = nil
+        cairo_surface_finish(surface)
+        finished = true
+        if let e = output.error { throw e }
+        try check("cannot finish the PDF")
+        try output.commit()
+    }
+
+    private func check(_ what: String) throws {
+        if let e = output.error { throw e }
+        let status = cairo_surface_status(surface)
+        if let ctx = context, cairo_status(ctx.cairo) != CAIRO_STATUS_SUCCESS {
+            let s = cairo_status(ctx.cairo)
+            throw PrintError(.renderingFailed, "\(what): \(String(cString: cairo_status_to_string(s)))", status: Int32(s.rawValue))
+        }
+        guard status == CAIRO_STATUS_SUCCESS else {
+            throw PrintError(.renderingFailed, "\(what): \(String(cString: cairo_status_to_string(status)))", status: Int32(status.rawValue))
+        }
+    }
+
+    static func iso8601(_ date: Date) -> String {
+        let f = ISO8601DateFormatter()
+        f.timeZone = TimeZone(identifier: "UTC")
+        return f.string(from: date)
+    }
+}

@@ -1,0 +1,101 @@
+import Foundation
+import Logging
+
+/// What a finished job did.
+public struct JobReport: Sendable {
+    /// Logical pages laid out (counted), in the last pass.
+    public var pagesLaidOut = 0
+    /// Logical pages drawn, over all copies.
+    public var pagesDrawn = 0
+    /// Physical sheets written.
+    public var sheetsWritten = 0
+    /// Whether the document was laid out once just to count its pages before drawing.
+    public var countedBeforeDrawing = false
+    /// Bytes of output.
+    public var bytesWritten = 0
+}
+
+/// Progress of a running job.
+public struct JobProgress: Sendable {
+    /// The page (from 1) just finished.
+    public var page: Int
+    /// The expected page count: exact when counted, else estimated, else nil.
+    public var estimatedPages: Int?
+    public var isEstimate: Bool
+}
+
+/// Runs a page renderer into a document: pages are laid out one at a time, pages outside the
+/// page ranges are counted but not drawn, copies are collated, and the output is written
+/// atomically (or streamed to standard output).
+public final class PrintJob {
+    public let renderer: PrintPageRenderer
+    public let info: PrintInfo
+    public let paper: PrintPaper
+    public var metadata: DocumentMetadata
+    /// Called after each page is done.
+    public var progress: ((JobProgress) -> Void)?
+    var logger = Logger(label: "swiftprint.job")
+
+    public init(renderer: PrintPageRenderer, info: PrintInfo, paper: PrintPaper, metadata: DocumentMetadata? = nil) {
+        self.renderer = renderer
+        self.info = info
+        self.paper = paper
+        self.metadata = metadata ?? .fromEnvironment(title: info.jobName)
+    }
+
+    /// Writes the document as PDF to `destination`.
+    @discardableResult
+    public func writePDF(to destination: OutputDestination) throws -> JobReport {
+        renderer.setPaper(paper)
+        var report = JobReport()
+        let ranges = info.pageRanges ?? .all
+        let copies = max(1, info.copies ?? 1)
+
+        if renderer.needsPageCountBeforeDrawing {
+            logger.debug("laying the document out once to count its pages")
+            renderer.knownPageCount = try renderer.countPages()
+            report.countedBeforeDrawing = true
+        }
+        let total = renderer.knownPageCount
+        renderer.prepare(forDrawingPages: 0..<(total ?? Int.max))
+
+        let output = try OutputFile(destination)
+        let writer = try PDFWriter(output: output, metadata: metadata, fonts: FontSystem())
+        let assembler = SheetAssembler(writer: writer, imposition: Imposition())
+        var drewAny = false
+        for _ in 0..<copies {
+            let cursor = try PageCursor(renderer: renderer)
+            report.pagesLaidOut = 0
+            while let page = try cursor.next() {
+                report.pagesLaidOut += 1
+                let number = page.index + 1
+                if ranges.contains(number) {
+                    renderer.currentPages = page.formatterPages
+                    try assembler.addPage(size: paper.paperSize) { ctx in
+                        try renderer.drawPage(at: page.index, in: renderer.printableRect, context: ctx)
+                    }
+                    renderer.currentPages = [:]
+                    report.pagesDrawn += 1
+                    drewAny = true
+                }
+                if let progress {
+                    let fraction = cursor.fractionDone
+                    let estimate = total ?? fraction.flatMap { $0 > 0.02 ? Int((Double(number) / $0).rounded()) : nil }
+                    progress(JobProgress(page: number, estimatedPages: estimate, isEstimate: total == nil))
+                }
+                // Pages after the last one asked for need not even be laid out.
+                if number >= ranges.lastPage, total == nil { break }
+            }
+        }
+        try assembler.finish()
+        guard drewAny else {
+            output.abandon()
+            if report.pagesLaidOut == 0 { throw PrintError(.noContent, "the document has no pages") }
+            throw PrintError(.invalidOption, "the page ranges \(ranges) select none of the document's \(report.pagesLaidOut) pages")
+        }
+        try writer.finish()
+        report.sheetsWritten = writer.sheetsWritten
+        report.bytesWritten = output.bytesWritten
+        return report
+    }
+}

@@ -1,0 +1,31 @@
+import ArgumentParser
+import SwiftPrint
+
+/// The documented exit codes (BSD sysexits, as CUPS tools and mail programs use them).
+enum ExitCodes {
+    static let usage: Int32 = 64
+    static let dataError: Int32 = 65
+    static let noInput: Int32 = 66
+    static let software: Int32 = 70
+    static let cannotCreate: Int32 = 73
+    static let ioError: Int32 = 74
+    static let unavailable: Int32 = 69
+
+    static func code(for error: PrintError) -> Int32 {
+        switch error.code {
+        case .inputUnreadable: return noInput
+        case .invalidInput, .noContent, .unknownFormat: return dataError
+        case .invalidOption: return usage
+        case .outputFailed: return error.message.hasPrefix("cannot write") ? ioError : cannotCreate
+        case .notAvailable: return unavailable
+        case .cancelled: return 130
+        default: return software
+        }
+    }
+}
+
+/// Prints one line for a failed job, naming the file and the problem, and exits.
+func fail(_ error: PrintError) -> ExitCode {
+    FileHandleStderr.write("swiftprint: \(error)\n")
+    return ExitCode(ExitCodes.code(for: error))
+}

@@ -1,0 +1,36 @@
+import ArgumentParser
+import Foundation
+import Logging
+import SwiftPrint
+
+@main
+struct SwiftPrintCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "swiftprint",
+        abstract: "Put any content on paper: convert it to print-ready PDF, or print it through CUPS.",
+        discussion: """
+        Exit codes: 0 done; 64 bad usage or option; 65 the input is not valid; 66 the input cannot \
+        be read; 70 drawing failed; 73 the output cannot be created; 74 the output cannot be \
+        written; 130/143 interrupted.
+        """,
+        subcommands: [Convert.self]
+    )
+}
+
+/// Options every subcommand shares.
+struct GlobalOptions: ParsableArguments {
+    @Flag(name: .shortAndLong, help: "Print no progress and no warnings.")
+    var quiet = false
+
+    @Flag(name: .shortAndLong, help: "Say more about what happens (encoding, page counts, timing).")
+    var verbose = false
+
+    func bootstrapLogging() {
+        let level: Logger.Level = quiet ? .error : verbose ? .debug : .warning
+        LoggingSystem.bootstrap { label in
+            var handler = StderrLogHandler(label: label)
+            handler.logLevel = level
+            return handler
+        }
+    }
+}
