@@ -54,9 +54,10 @@ let package = Package(
             ]
         ),
 
-        // Tests
-        .testTarget(name: "SwiftPrintCoreTests", dependencies: ["SwiftPrint"]),
-        .testTarget(name: "TextHandlerTests", dependencies: ["SwiftPrint", "TextHandler"]),
-        .testTarget(name: "CLITests", dependencies: ["swiftprint"]),
+        // Tests: they use the real libraries, fonts and poppler's command-line tools.
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .testTarget(name: "SwiftPrintCoreTests", dependencies: ["SwiftPrint", "TestSupport"]),
+        .testTarget(name: "TextHandlerTests", dependencies: ["SwiftPrint", "TestSupport"]),
+        .testTarget(name: "CLITests", dependencies: ["swiftprint", "TestSupport"]),
     ]
 )

@@ -20,6 +20,9 @@ public struct TextEncoding: Hashable, Sendable, CustomStringConvertible {
     public var source: String
 
     public var isUTF8: Bool { iconvName == "UTF-8" }
+    /// UTF-8 that was checked byte for byte, so it needs no conversion. UTF-8 that was only
+    /// named (by a BOM or an option) still goes through iconv, which replaces bad bytes.
+    var isValidatedUTF8: Bool { isUTF8 && source == "utf-8" }
     public var description: String { "\(iconvName) (\(source))" }
 
     /// The names uchardet may give that we accept, and the iconv name each is read with.

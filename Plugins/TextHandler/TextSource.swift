@@ -64,7 +64,7 @@ final class TextSource {
             throw PrintError.system(.inputUnreadable, path: path, "cannot read", errno: errno)
         }
         let raw = FileChunks(fd: fd, path: path)
-        let chunks: UTF8ChunkSource = encoding.isUTF8 ? raw : try IconvChunks(raw: raw, encoding: encoding.iconvName, path: path)
+        let chunks: UTF8ChunkSource = encoding.isValidatedUTF8 ? raw : try IconvChunks(raw: raw, encoding: encoding.iconvName, path: path)
         return LineReader(source: chunks, tabWidth: tabWidth)
     }
 

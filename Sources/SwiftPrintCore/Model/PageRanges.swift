@@ -17,6 +17,7 @@ public struct PageRanges: Hashable, Codable, Sendable, CustomStringConvertible {
             let item = part.trimmingCharacters(in: .whitespaces)
             if let dash = item.firstIndex(of: "-") {
                 let lowText = item[..<dash], highText = item[item.index(after: dash)...]
+                guard !(lowText.isEmpty && highText.isEmpty) else { return nil }
                 let low = lowText.isEmpty ? 1 : Int(lowText)
                 let high = highText.isEmpty ? Int.max : Int(highText)
                 guard let low, let high, low >= 1, high >= low else { return nil }

@@ -1,0 +1,154 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// Runs the real `swiftprint` binary, as a user would.
+func swiftprint(_ args: [String], stdin: Data? = nil, env: [String: String] = [:]) throws -> Tool.Result {
+    try Tool.run(Tool.swiftprint, args, stdin: stdin, environment: env)
+}
+
+let examples = URL(fileURLWithPath: directory()).deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Examples").path
+
+@Suite struct ConvertTests {
+    /// Input, options, and the page size expected (points), like libcupsfilters' case tables.
+    @Test(arguments: [
+        (["--media", "A4"], 595.276, 841.89),
+        (["--media", "letter"], 612.0, 792.0),
+        (["--media", "A5"], 419.528, 595.276),
+        (["--media", "A5", "--orientation", "landscape"], 595.276, 419.528),
+        (["--media", "iso_a5_148x210mm"], 419.528, 595.276),
+    ])
+    func pageSizesAreExact(options: [String], width: Double, height: Double) throws {
+        let out = try temporaryDirectory() + "/o.pdf"
+        let r = try swiftprint(["convert", examples + "/server.log", "-o", out] + options)
+        #expect(r.status == 0, "\(r.stderr)")
+        let sizes = try PDF.pageSizes(out)
+        #expect(!sizes.isEmpty)
+        for s in sizes { #expect(abs(s.width - width) < 0.01 && abs(s.height - height) < 0.01) }
+    }
+
+    @Test func standardInputToStandardOutput() throws {
+        let r = try swiftprint(["convert", "-", "-o", "-"], stdin: Data("piped line one\npiped line two\n".utf8))
+        #expect(r.status == 0)
+        let out = try temporaryDirectory() + "/piped.pdf"
+        try r.stdout.write(to: URL(fileURLWithPath: out))
+        #expect(try PDF.text(out).contains("piped line one\npiped line two"))
+    }
+
+    @Test func sameInputSameBytesAndSourceDateEpochIsHonoured() throws {
+        let dir = try temporaryDirectory()
+        for name in ["a", "b"] {
+            #expect(try swiftprint(["convert", examples + "/multilingual.txt", "-o", "\(dir)/\(name).pdf"]).status == 0)
+        }
+        let a = try Data(contentsOf: URL(fileURLWithPath: dir + "/a.pdf")), b = try Data(contentsOf: URL(fileURLWithPath: dir + "/b.pdf"))
+        #expect(a == b)
+        #expect(try swiftprint(["convert", examples + "/multilingual.txt", "-o", dir + "/c.pdf"], env: ["SOURCE_DATE_EPOCH": "1700000000"]).status == 0)
+        #expect(try PDF.info(dir + "/c.pdf", "CreationDate")?.contains("2023") == true)
+    }
+
+    @Test func headerAndFooterTemplates() throws {
+        let out = try temporaryDirectory() + "/hf.pdf"
+        let r = try swiftprint(["convert", examples + "/server.log", "-o", out, "--title", "Nightly",
+                                "--header", "{title}||{file}", "--footer", "page {page} of {pages}"],
+                               env: ["SOURCE_DATE_EPOCH": "0"])
+        #expect(r.status == 0)
+        let pages = try PDF.pageCount(out)
+        let last = try PDF.text(out, first: pages, last: pages)
+        #expect(last.contains("Nightly") && last.contains("server.log") && last.contains("page \(pages) of \(pages)"))
+    }
+
+    @Test func theMultilingualPageLooksRight() throws {
+        // Pixels, compared with a golden image: catches boxes, clipped lines, wrong fonts.
+        // Re-record with SWIFTPRINT_RECORD=1 after a deliberate change, and look at the result.
+        let out = try temporaryDirectory() + "/m.pdf"
+        #expect(try swiftprint(["convert", examples + "/multilingual.txt", "-o", out, "--media", "A5"]).status == 0)
+        let page = try PDF.grayPixels(out, page: 1, dpi: 50)
+        let golden = directory() + "/Golden/multilingual-a5.pgm"
+        if ProcessInfo.processInfo.environment["SWIFTPRINT_RECORD"] == "1" {
+            try PGM.encode(width: page.width, height: page.height, pixels: page.pixels).write(to: URL(fileURLWithPath: golden))
+        }
+        let expected = try PGM.decode(Data(contentsOf: URL(fileURLWithPath: golden)))
+        #expect(expected.width == page.width && expected.height == page.height)
+        let differing = zip(expected.pixels, page.pixels).filter { abs(Int($0) - Int($1)) > 48 }.count
+        #expect(Double(differing) / Double(page.pixels.count) < 0.002, "\(differing) pixels differ")
+        // And the page is not blank.
+        #expect(page.pixels.filter { $0 < 128 }.count > 2000)
+    }
+
+    @Test func missingFontsStillPrintAndWarnOnce() throws {
+        // A fontconfig that knows only DejaVu: CJK, Thai, Devanagari and emoji have no font.
+        let dir = try temporaryDirectory()
+        let conf = """
+        <?xml version="1.0"?><!DOCTYPE fontconfig SYSTEM "fonts.dtd">
+        <fontconfig><dir>/usr/share/fonts/truetype/dejavu</dir><cachedir>\(dir)/cache</cachedir></fontconfig>
+        """
+        try conf.write(toFile: dir + "/fonts.conf", atomically: true, encoding: .utf8)
+        let r = try swiftprint(["convert", examples + "/multilingual.txt", "-o", dir + "/m.pdf"], env: ["FONTCONFIG_FILE": dir + "/fonts.conf"])
+        #expect(r.status == 0)
+        #expect(try PDF.pageCount(dir + "/m.pdf") == 1)
+        let warnings = r.stderr.split(separator: "\n").filter { $0.contains("warning") }
+        #expect(warnings.count == 1, "\(r.stderr)")
+        #expect(warnings.first?.contains("fonts-noto-cjk") == true && warnings.first?.contains("fonts-noto-core") == true)
+    }
+}
+
+@Suite struct ErrorTests {
+    @Test func aMissingInputNamesTheFileAndLeavesNothing() throws {
+        let dir = try temporaryDirectory()
+        let r = try swiftprint(["convert", dir + "/nope.txt", "-o", dir + "/out.pdf"])
+        #expect(r.status == 66)
+        #expect(r.stderr.contains("nope.txt") && r.stderr.contains("No such file"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir).isEmpty)
+    }
+
+    @Test func anUnwritableOutputSaysSo() throws {
+        let r = try swiftprint(["convert", examples + "/server.log", "-o", "/nonexistent-dir/out.pdf"])
+        #expect(r.status == 73)
+        #expect(r.stderr.contains("/nonexistent-dir/out.pdf"))
+    }
+
+    @Test(arguments: [["--media", "A44"], ["--page-ranges", "3-1"], ["--copies", "0"], ["--margins", "1,2,3,4,5"],
+                      ["--alignment", "middle"], ["--font", ""]])
+    func badOptionsAreUsageErrors(options: [String]) throws {
+        let r = try swiftprint(["convert", examples + "/server.log", "-o", "/tmp/never.pdf"] + options)
+        #expect(r.status == 64, "\(r.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: "/tmp/never.pdf"))
+    }
+
+    @Test func rangesPastTheEndFailWithoutReplacingTheOldFile() throws {
+        let dir = try temporaryDirectory()
+        try "old".write(toFile: dir + "/out.pdf", atomically: true, encoding: .utf8)
+        let r = try swiftprint(["convert", examples + "/server.log", "-o", dir + "/out.pdf", "--page-ranges", "900-"])
+        #expect(r.status == 64)
+        #expect(r.stderr.contains("select none"))
+        #expect(try String(contentsOfFile: dir + "/out.pdf", encoding: .utf8) == "old")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir) == ["out.pdf"])
+    }
+}
+
+@Suite struct MemoryTests {
+    /// Peak RSS (KiB) of converting an n-line log, measured by GNU time.
+    func peakRSS(lines: Int) throws -> Int {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let log = dir + "/big.log"
+        FileManager.default.createFile(atPath: log, contents: nil)
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
+        var chunk = ""
+        for i in 0..<lines {
+            chunk += "2026-11-22 10:00:00.\(i % 1000) INFO worker-\(i % 16) GET /api/v1/items/\(i) status=200 bytes=\(i * 7 % 99999)\n"
+            if i % 10_000 == 9_999 { handle.write(Data(chunk.utf8)); chunk = "" }
+        }
+        handle.write(Data(chunk.utf8))
+        try handle.close()
+        let r = try Tool.run("/usr/bin/time", ["-f", "%M", Tool.swiftprint, "convert", log, "-o", dir + "/big.pdf", "--quiet"])
+        #expect(r.status == 0)
+        return Int(r.stderr.split(separator: "\n").last ?? "") ?? -1
+    }
+
+    @Test func memoryDoesNotGrowWithTheDocument() throws {
+        let small = try peakRSS(lines: 100_000), large = try peakRSS(lines: 1_000_000)
+        #expect(small > 0 && large > 0)
+        #expect(Double(large) <= Double(small) * 1.10, "100k lines: \(small) KiB, 1M lines: \(large) KiB")
+    }
+}

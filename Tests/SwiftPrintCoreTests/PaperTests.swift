@@ -1,0 +1,65 @@
+import Foundation
+import SwiftPrint
+import Testing
+
+@Suite struct PaperTests {
+    @Test(arguments: [
+        ("A4", 595.276, 841.890), ("letter", 612.0, 792.0), ("A5", 419.528, 595.276),
+        ("iso_a5_148x210mm", 419.528, 595.276), ("legal", 612.0, 1008.0), ("4x6", 288.0, 432.0),
+        ("Env10", 297.0, 684.0), ("210x297mm", 595.276, 841.890), ("8.5x11in", 612.0, 792.0),
+    ])
+    func namedSizes(name: String, width: Double, height: Double) throws {
+        let media = try #require(MediaSize.named(name))
+        #expect(abs(media.size.width - width) < 0.01)
+        #expect(abs(media.size.height - height) < 0.01)
+    }
+
+    @Test func unknownNamesAreRejected() {
+        #expect(MediaSize.named("A44") == nil)
+        #expect(MediaSize.named("0x10mm") == nil)
+    }
+
+    @Test func landscapeSwapsTheSidesAndMarginsMakeThePrintableRect() {
+        let paper = PrintPaper(media: MediaSize.named("A5")!, orientation: .landscape, margins: EdgeInsets(top: 10, left: 20, bottom: 30, right: 40))
+        #expect(abs(paper.paperSize.width - 595.276) < 0.01)
+        #expect(abs(paper.paperSize.height - 419.528) < 0.01)
+        #expect(paper.printableRect.minX == 20 && paper.printableRect.minY == 10)
+        #expect(abs(paper.printableRect.width - (595.276 - 60)) < 0.01)
+        #expect(abs(paper.printableRect.height - (419.528 - 40)) < 0.01)
+    }
+
+    @Test func localeDecidesTheDefault() {
+        let none = "/nonexistent"
+        #expect(PaperDefaults.media(for: .general, environment: ["LANG": "en_US.UTF-8"], paperSizeFile: none) == .letter)
+        #expect(PaperDefaults.media(for: .general, environment: ["LANG": "es_MX.UTF-8"], paperSizeFile: none) == .letter)
+        #expect(PaperDefaults.media(for: .general, environment: ["LANG": "de_DE.UTF-8"], paperSizeFile: none) == .a4)
+        #expect(PaperDefaults.media(for: .general, environment: [:], paperSizeFile: none) == .a4)
+        #expect(PaperDefaults.media(for: .general, environment: ["LANG": "de_DE.UTF-8", "LC_PAPER": "en_CA.UTF-8"], paperSizeFile: none) == .letter)
+        #expect(PaperDefaults.media(for: .photo, environment: ["LANG": "en_US.UTF-8"], paperSizeFile: none) == .photo4x6)
+        #expect(PaperDefaults.media(for: .photo, environment: ["LANG": "fr_FR.UTF-8"], paperSizeFile: none) == .a6)
+        #expect(PaperDefaults.media(for: .general, environment: ["PAPERSIZE": "legal"], paperSizeFile: none) == MediaSize.named("legal"))
+    }
+
+    @Test func etcPapersizeComesAfterLCPaperAndBeforeLang() throws {
+        let dir = try temporaryDirectoryForCore()
+        let file = dir + "/papersize"
+        try "letter\n".write(toFile: file, atomically: true, encoding: .utf8)
+        #expect(PaperDefaults.media(for: .general, environment: ["LANG": "de_DE.UTF-8"], paperSizeFile: file) == .letter)
+        #expect(PaperDefaults.media(for: .general, environment: ["LC_PAPER": "de_DE.UTF-8"], paperSizeFile: file) == .a4)
+    }
+
+    @Test func bestPaperIsTheSmallestThatFits() {
+        let papers = ["A4", "letter", "A5", "4x6"].map { PrintPaper(media: MediaSize.named($0)!) }
+        #expect(PrintPaper.best(for: CGSize(width: 400, height: 580), from: papers)?.media == MediaSize.named("A5"))
+        #expect(PrintPaper.best(for: CGSize(width: 600, height: 780), from: papers)?.media == MediaSize.named("letter"))
+        #expect(PrintPaper.best(for: CGSize(width: 580, height: 400), from: papers)?.media == MediaSize.named("A5"))
+        // Nothing fits: the one needing the least shrinking.
+        #expect(PrintPaper.best(for: CGSize(width: 2000, height: 2000), from: papers)?.media == MediaSize.named("letter"))
+    }
+}
+
+func temporaryDirectoryForCore() throws -> String {
+    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("swiftprint-core-\(UUID().uuidString)").path
+    try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+    return dir
+}

@@ -1,0 +1,150 @@
+import Foundation
+
+/// Runs programs and reads PDFs back with poppler's tools, for the tests.
+public enum Tool {
+    public struct Result {
+        public var status: Int32
+        public var stdout: Data
+        public var stderr: String
+        public var text: String { String(decoding: stdout, as: UTF8.self) }
+    }
+
+    /// Runs `executable` (a path, or a name looked up in PATH) and waits for it.
+    @discardableResult
+    public static func run(_ executable: String, _ arguments: [String], stdin: Data? = nil,
+                           environment: [String: String] = [:], in directory: String? = nil) throws -> Result {
+        let p = Process()
+        if executable.contains("/") {
+            p.executableURL = URL(fileURLWithPath: executable)
+            p.arguments = arguments
+        } else {
+            p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            p.arguments = [executable] + arguments
+        }
+        var env = ProcessInfo.processInfo.environment
+        env.merge(environment) { $1 }
+        p.environment = env
+        if let directory { p.currentDirectoryURL = URL(fileURLWithPath: directory) }
+        let out = Pipe(), err = Pipe(), inp = Pipe()
+        p.standardOutput = out
+        p.standardError = err
+        p.standardInput = stdin == nil ? FileHandle.nullDevice : inp
+        try p.run()
+        if let stdin {
+            DispatchQueue.global().async { inp.fileHandleForWriting.write(stdin); try? inp.fileHandleForWriting.close() }
+        }
+        // Read both pipes concurrently so a chatty child never blocks.
+        nonisolated(unsafe) var errData = Data()
+        let group = DispatchGroup()
+        group.enter()
+        DispatchQueue.global().async { errData = err.fileHandleForReading.readDataToEndOfFile(); group.leave() }
+        let outData = out.fileHandleForReading.readDataToEndOfFile()
+        group.wait()
+        p.waitUntilExit()
+        return Result(status: p.terminationStatus, stdout: outData, stderr: String(decoding: errData, as: UTF8.self))
+    }
+
+    /// The swiftprint binary under test: $SWIFTPRINT_BIN (scripts/test sets it to the release
+    /// build), else the one built beside the tests.
+    public static var swiftprint: String {
+        if let bin = ProcessInfo.processInfo.environment["SWIFTPRINT_BIN"] { return bin }
+        let exe = URL(fileURLWithPath: (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0])
+        return exe.deletingLastPathComponent().appendingPathComponent("swiftprint").path
+    }
+}
+
+/// What poppler reads from a PDF.
+public enum PDF {
+    public static func pageCount(_ path: String) throws -> Int {
+        let info = try Tool.run("pdfinfo", [path]).text
+        return Int(field("Pages", in: info) ?? "") ?? -1
+    }
+
+    /// Each page's size in points, from `pdfinfo -l`.
+    public static func pageSizes(_ path: String) throws -> [(width: Double, height: Double)] {
+        let info = try Tool.run("pdfinfo", ["-f", "1", "-l", "9999", path]).text
+        return info.split(separator: "\n").compactMap { line -> (Double, Double)? in
+            guard line.hasPrefix("Page"), line.contains("size:") else { return nil }
+            let parts = line.split(separator: " ")
+            guard let i = parts.firstIndex(of: "size:"), parts.count > i + 3,
+                  let w = Double(parts[i + 1]), let h = Double(parts[i + 3]) else { return nil }
+            return (w, h)
+        }
+    }
+
+    public static func info(_ path: String, _ key: String) throws -> String? {
+        field(key, in: try Tool.run("pdfinfo", [path]).text)
+    }
+
+    /// The text of pages `first`…`last` (all when nil), in reading order.
+    public static func text(_ path: String, first: Int? = nil, last: Int? = nil) throws -> String {
+        var args: [String] = []
+        if let first { args += ["-f", String(first)] }
+        if let last { args += ["-l", String(last)] }
+        return try Tool.run("pdftotext", args + [path, "-"]).text
+    }
+
+    /// Words with their boxes (points, top-left origin) on page `page`.
+    public static func words(_ path: String, page: Int) throws -> [(word: String, xMin: Double, yMin: Double, xMax: Double, yMax: Double)] {
+        let html = try Tool.run("pdftotext", ["-bbox", "-f", String(page), "-l", String(page), path, "-"]).text
+        return html.split(separator: "\n").compactMap { line in
+            guard line.contains("<word ") else { return nil }
+            func attr(_ name: String) -> Double? {
+                guard let r = line.range(of: "\(name)=\"") else { return nil }
+                return Double(line[r.upperBound...].prefix { $0 != "\"" })
+            }
+            guard let x0 = attr("xMin"), let y0 = attr("yMin"), let x1 = attr("xMax"), let y1 = attr("yMax"),
+                  let s = line.range(of: ">"), let e = line.range(of: "</word>") else { return nil }
+            return (String(line[s.upperBound..<e.lowerBound]), x0, y0, x1, y1)
+        }
+    }
+
+    /// Page `page` rasterised in grey at `dpi`: width, height and one byte per pixel.
+    public static func grayPixels(_ path: String, page: Int, dpi: Int = 50) throws -> (width: Int, height: Int, pixels: [UInt8]) {
+        let pgm = try Tool.run("pdftoppm", ["-gray", "-r", String(dpi), "-f", String(page), "-l", String(page), path]).stdout
+        return try PGM.decode(pgm)
+    }
+
+    private static func field(_ key: String, in info: String) -> String? {
+        for line in info.split(separator: "\n") where line.hasPrefix(key + ":") {
+            return line.dropFirst(key.count + 1).trimmingCharacters(in: .whitespaces)
+        }
+        return nil
+    }
+}
+
+/// Binary PGM (P5), the format pdftoppm writes for grey pages; golden images are kept in it.
+public enum PGM {
+    public struct Error: Swift.Error {}
+
+    public static func decode(_ data: Data) throws -> (width: Int, height: Int, pixels: [UInt8]) {
+        let bytes = [UInt8](data)
+        var fields: [String] = [], i = 0, current = ""
+        while fields.count < 4, i < bytes.count {
+            let c = bytes[i]; i += 1
+            if c == 0x23 { while i < bytes.count, bytes[i] != 0x0A { i += 1 }; continue }
+            if c == 0x20 || c == 0x0A || c == 0x0D || c == 0x09 {
+                if !current.isEmpty { fields.append(current); current = "" }
+            } else { current.append(Character(Unicode.Scalar(c))) }
+        }
+        guard fields.count == 4, fields[0] == "P5", let w = Int(fields[1]), let h = Int(fields[2]),
+              bytes.count - i >= w * h else { throw Error() }
+        return (w, h, Array(bytes[i..<(i + w * h)]))
+    }
+
+    public static func encode(width: Int, height: Int, pixels: [UInt8]) -> Data {
+        Data("P5\n\(width) \(height)\n255\n".utf8) + Data(pixels)
+    }
+}
+
+/// A fresh temporary folder for one test.
+public func temporaryDirectory() throws -> String {
+    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("swiftprint-test-\(UUID().uuidString)").path
+    try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+    return dir
+}
+
+/// The folder of the test file calling this (for fixtures and golden files beside the tests).
+public func directory(of file: StaticString = #filePath) -> String {
+    URL(fileURLWithPath: "\(file)").deletingLastPathComponent().path
+}
