@@ -23,8 +23,9 @@ public final class TemplatePageRenderer: PrintPageRenderer {
         self.font = font
         self.values = values
         super.init()
-        let metrics = FontSystem().metrics(of: font)
-        let band = (metrics.height * 1.6).rounded(.up)
+        // Loading fonts costs milliseconds; a job without header or footer does not pay it.
+        guard headerTemplate != nil || footerTemplate != nil else { return }
+        let band = (FontSystem().metrics(of: font).height * 1.6).rounded(.up)
         if headerTemplate != nil { headerHeight = band }
         if footerTemplate != nil { footerHeight = band }
     }
