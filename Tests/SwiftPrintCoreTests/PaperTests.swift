@@ -1,5 +1,6 @@
 import Foundation
 import SwiftPrint
+import TestSupport
 import Testing
 
 @Suite struct PaperTests {
@@ -41,7 +42,7 @@ import Testing
     }
 
     @Test func etcPapersizeComesAfterLCPaperAndBeforeLang() throws {
-        let dir = try temporaryDirectoryForCore()
+        let dir = try temporaryDirectory()
         let file = dir + "/papersize"
         try "letter\n".write(toFile: file, atomically: true, encoding: .utf8)
         #expect(PaperDefaults.media(for: .general, environment: ["LANG": "de_DE.UTF-8"], paperSizeFile: file) == .letter)
@@ -56,10 +57,4 @@ import Testing
         // Nothing fits: the one needing the least shrinking.
         #expect(PrintPaper.best(for: CGSize(width: 2000, height: 2000), from: papers)?.media == MediaSize.named("letter"))
     }
-}
-
-func temporaryDirectoryForCore() throws -> String {
-    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("swiftprint-core-\(UUID().uuidString)").path
-    try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-    return dir
 }

@@ -1,5 +1,6 @@
 import Foundation
 import SwiftPrint
+import TestSupport
 import Testing
 
 /// A formatter with a fixed number of pages that records which it was asked to draw.
@@ -55,7 +56,7 @@ final class CountingFormatter: PrintFormatter {
         let f = CountingFormatter(pages: 6)
         let renderer = PrintPageRenderer()
         renderer.addPrintFormatter(f, startingAtPageAt: 0)
-        let dir = try temporaryDirectoryForCore()
+        let dir = try temporaryDirectory()
         let job = PrintJob(renderer: renderer, info: PrintInfo(copies: 2, pageRanges: PageRanges("2,4-5")),
                            paper: PrintPaper(media: .a4))
         let report = try job.writePDF(to: .file(dir + "/out.pdf"))
@@ -74,7 +75,7 @@ final class CountingFormatter: PrintFormatter {
     }
 
     @Test func emptyDocumentsAndEmptyRangesFailWithoutOutput() throws {
-        let dir = try temporaryDirectoryForCore()
+        let dir = try temporaryDirectory()
         let renderer = PrintPageRenderer()
         renderer.addPrintFormatter(CountingFormatter(pages: 0), startingAtPageAt: 0)
         #expect(throws: PrintError.self) {
