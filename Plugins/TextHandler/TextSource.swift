@@ -77,10 +77,10 @@ final class TextSource {
     /// Copies bytes into an unlinked temporary file and returns it open for reading.
     private static func spool(path: String, _ fill: ((UnsafeRawBufferPointer) throws -> Void) throws -> Void) throws -> Int32 {
         let dir = ProcessInfo.processInfo.environment["TMPDIR"] ?? "/tmp"
-        var template = Array("\(dir)/swiftprint-input.XXXXXX".utf8CString)
-        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard fd >= 0 else { throw PrintError.system(.inputUnreadable, path: path, "cannot make a temporary copy", errno: errno) }
-        unlink(String(cString: template))
+        guard let (fd, temp) = TemporaryFiles.make(in: dir, prefix: "swiftprint-input.") else {
+            throw PrintError.system(.inputUnreadable, path: path, "cannot make a temporary copy", errno: errno)
+        }
+        unlink(temp)
         do {
             try fill { bytes in
                 var offset = 0

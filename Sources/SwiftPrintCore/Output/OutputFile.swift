@@ -34,13 +34,10 @@ package final class OutputFile {
         case .file(let path):
             let url = URL(fileURLWithPath: path)
             let dir = url.deletingLastPathComponent().path
-            var template = Array("\(dir)/.\(url.lastPathComponent).XXXXXX".utf8CString)
-            let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-            guard fd >= 0 else {
+            guard let (fd, temp) = TemporaryFiles.make(in: dir, prefix: ".\(url.lastPathComponent).") else {
                 throw PrintError.system(.outputFailed, path: path, "cannot create the output file", errno: errno)
             }
             self.fd = fd
-            let temp = String(cString: template)
             temporaryPath = temp
             TemporaryFiles.register(temp)
             // mkstemp makes the file 0600; give it the mode a new file would get.
@@ -124,6 +121,16 @@ public enum TemporaryFiles {
     nonisolated(unsafe) private static var tableReady: Bool = {
         table.initialize(repeating: nil, count: 16); return true
     }()
+
+    /// Creates a new file `<directory>/<prefix>` plus six random characters with mkstemp(3);
+    /// returns it open for reading and writing, with its path. Nil (errno set) on failure.
+    package static func make(in directory: String, prefix: String) -> (fd: Int32, path: String)? {
+        // mkstemp replaces the template's last six characters, which must be "X".
+        var template = Array("\(directory)/\(prefix)\(String(repeating: "X", count: 6))".utf8CString)
+        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard fd >= 0 else { return nil }
+        return (fd, template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) })
+    }
 
     static func register(_ path: String) {
         lock.lock(); defer { lock.unlock() }
