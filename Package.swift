@@ -4,6 +4,7 @@
 // Layout (see README.md):
 //   Sources/C*         one systemLibrary target per C library (module map + one-line header)
 //   Sources/SPShims    C shims for the macros Swift cannot import (prefixed SP…)
+//   Sources/CQPDFShim  libqpdf (C++) behind a C header: the object-level PDF assembler's engine
 //   Sources/SwiftPrintCore  geometry, paper, PrintInfo, formatters, renderer, paginator, PDF writer
 //   Plugins/<Handler>  one target per content type; registered in Sources/SwiftPrint/Handlers.swift
 //   Sources/SwiftPrint the public library: re-exports the core and every handler
@@ -27,13 +28,20 @@ let package = Package(
         .systemLibrary(name: "CCairo", pkgConfig: "cairo", providers: [.apt(["libcairo2-dev"])]),
         .systemLibrary(name: "CPango", pkgConfig: "pangocairo", providers: [.apt(["libpango1.0-dev"])]),
         .systemLibrary(name: "CUchardet", pkgConfig: "uchardet", providers: [.apt(["libuchardet-dev"])]),
+        .systemLibrary(name: "CMagic", pkgConfig: "libmagic", providers: [.apt(["libmagic-dev"])]),
         .target(name: "SPShims", dependencies: ["CPango", "CCairo"]),
+        // libqpdf is C++: the object-level assembler reaches it through a C header.
+        .target(
+            name: "CQPDFShim",
+            cxxSettings: [.define("POINTERHOLDER_TRANSITION", to: "4")],
+            linkerSettings: [.linkedLibrary("qpdf")]
+        ),
 
         // The library
         .target(
             name: "SwiftPrintCore",
             dependencies: [
-                "CCairo", "CPango", "SPShims",
+                "CCairo", "CPango", "SPShims", "CQPDFShim", "CMagic",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -42,7 +50,12 @@ let package = Package(
             dependencies: ["SwiftPrintCore", "CCairo", "CPango", "CUchardet"],
             path: "Plugins/TextHandler"
         ),
-        .target(name: "SwiftPrint", dependencies: ["SwiftPrintCore", "TextHandler"]),
+        .target(
+            name: "PDFHandler",
+            dependencies: ["SwiftPrintCore", .product(name: "Logging", package: "swift-log")],
+            path: "Plugins/PDFHandler"
+        ),
+        .target(name: "SwiftPrint", dependencies: ["SwiftPrintCore", "TextHandler", "PDFHandler"]),
 
         // The command-line tool
         .executableTarget(
@@ -59,5 +72,6 @@ let package = Package(
         .testTarget(name: "SwiftPrintCoreTests", dependencies: ["SwiftPrint", "TestSupport"]),
         .testTarget(name: "TextHandlerTests", dependencies: ["SwiftPrint", "TestSupport"]),
         .testTarget(name: "CLITests", dependencies: ["swiftprint", "TestSupport"]),
-    ]
+    ],
+    cxxLanguageStandard: .cxx17
 )

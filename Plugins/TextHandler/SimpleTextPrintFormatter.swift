@@ -54,7 +54,9 @@ public final class SimpleTextPrintFormatter: PrintFormatter {
 /// Plain text: `public.plain-text` and the types that are text underneath.
 public struct TextHandler: ContentHandler {
     public let name = "text"
-    public let contentTypes = ["public.plain-text", "public.utf8-plain-text", "public.log", "public.text"]
+    /// Plain text and the structured text people print as it is (JSON, XML). HTML, which is text
+    /// too, is the markup handler's: printing its source would be a silent fallback.
+    public let contentTypes = ["public.plain-text", "public.json", "public.xml"]
 
     public init() {}
 

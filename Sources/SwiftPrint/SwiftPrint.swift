@@ -2,11 +2,13 @@
 // renderers, the PDF writer) and every content handler, and registers the handlers in one place.
 @_exported import SwiftPrintCore
 @_exported import TextHandler
+@_exported import PDFHandler
 
 extension HandlerRegistry {
     /// Every handler swiftprint ships. Adding a content type is one folder under Plugins/ and
     /// one line here.
     public static let standard = HandlerRegistry([
         TextHandler(),
+        PDFHandler(),
     ])
 }

@@ -10,6 +10,7 @@ enum ExitCodes {
     static let cannotCreate: Int32 = 73
     static let ioError: Int32 = 74
     static let unavailable: Int32 = 69
+    static let noPermission: Int32 = 77
 
     static func code(for error: PrintError) -> Int32 {
         switch error.code {
@@ -18,6 +19,7 @@ enum ExitCodes {
         case .invalidOption: return usage
         case .outputFailed: return error.message.hasPrefix("cannot write") ? ioError : cannotCreate
         case .notAvailable: return unavailable
+        case .passwordRequired, .printingNotAllowed: return noPermission
         case .cancelled: return 130
         default: return software
         }

@@ -114,6 +114,38 @@ public final class GraphicsContext {
         return layout
     }
 
+    // MARK: Placed content
+
+    /// Collects the placements of the sheet being drawn when the job assembles PDF objects;
+    /// nil when the writer streams straight out of cairo.
+    package var placements: [Placement]?
+    /// The sheet's height, for turning cairo's top-down space into PDF's bottom-up one.
+    package var sheetHeight: Double = 0
+
+    /// Places `content` (a page of a PDF, an image stored as it came) stretched over `rect`,
+    /// under the current transform. It is written as a reference to the object, never redrawn,
+    /// and sits beneath everything drawn with this context on the same page. The context's clip
+    /// does not apply to it; `clip` (in the same coordinates as `rect`) does.
+    /// The formatter or renderer must say `placesContent`.
+    public func place(_ content: PlacedContent, in rect: CGRect, clippedTo clip: CGRect? = nil) throws {
+        guard placements != nil else {
+            throw PrintError(.renderingFailed, "placed content needs a job that assembles PDF objects: the formatter or renderer must say placesContent")
+        }
+        var m = cairo_matrix_t()
+        cairo_get_matrix(cairo, &m)
+        let box = content.objectBox
+        let toRect = PDFMatrix(a: rect.width / box.width, b: 0, c: 0, d: -rect.height / box.height, e: rect.minX, f: rect.maxY)
+        let ctm = PDFMatrix(a: m.xx, b: m.yx, c: m.xy, d: m.yy, e: m.x0, f: m.y0)
+        let flip = PDFMatrix(a: 1, b: 0, c: 0, d: -1, e: 0, f: sheetHeight)
+        let toSheet = ctm.concatenating(flip)
+        let matrix = content.objectToBox.concatenating(toRect).concatenating(toSheet)
+        let corners = clip.map { c in
+            [CGPoint(x: c.minX, y: c.minY), CGPoint(x: c.maxX, y: c.minY), CGPoint(x: c.maxX, y: c.maxY), CGPoint(x: c.minX, y: c.maxY)]
+                .map(toSheet.apply(to:))
+        }
+        placements!.append(Placement(content: content, matrix: matrix, clip: corners))
+    }
+
     // MARK: Images
 
     /// Draws a PNG image scaled to fill `rect`.

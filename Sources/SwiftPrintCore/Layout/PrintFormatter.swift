@@ -4,6 +4,23 @@ import Foundation
 public protocol FormattedPage {
     /// Draws the page's content into `rect` (the formatter's rect on that page).
     func draw(in context: GraphicsContext, rect: CGRect) throws
+    /// The sheet this page asks for instead of the job's paper. Pages that ask for their own
+    /// are laid out when drawn, in the rect they get then.
+    var sheet: SheetRequest { get }
+}
+
+extension FormattedPage {
+    public var sheet: SheetRequest { .jobPaper }
+}
+
+/// What sheet a laid-out page wants.
+public enum SheetRequest: Hashable, Sendable {
+    /// The job's paper.
+    case jobPaper
+    /// A sheet of this size in points (a PDF page printed at its own size).
+    case size(CGSize)
+    /// The job's paper turned this way, when the job sets no orientation (a wide photo).
+    case orientation(PrintInfo.Orientation)
 }
 
 /// A formatter's pages, laid out one at a time so that a long document never lives in memory
@@ -25,6 +42,9 @@ open class PrintFormatter {
     public var maximumContentHeight: Double = .greatestFiniteMagnitude
     /// The renderer page (from 0) this formatter's content starts on.
     public var startPage: Int = 0
+    /// Whether the pages place content by reference (`GraphicsContext.place`): pages of input
+    /// PDFs, images stored as they came. The job then assembles its output at the PDF-object level.
+    open var placesContent: Bool { false }
     /// The renderer this formatter draws for, set by `PrintPageRenderer.addPrintFormatter`.
     public internal(set) weak var printPageRenderer: PrintPageRenderer?
 

@@ -43,6 +43,10 @@ open class PrintPageRenderer {
     /// Counting lays the document out twice, so only renderers that ask pay for it.
     open var needsPageCountBeforeDrawing: Bool { false }
 
+    /// Whether pages place content by reference (`GraphicsContext.place`); true when any
+    /// formatter does. A subclass that places content itself overrides it.
+    open var placesContent: Bool { printFormatters.contains { $0.placesContent } }
+
     /// The number of pages. With formatters it lays them all out; a subclass without formatters
     /// overrides it to say how many pages it draws.
     open var numberOfPages: Int {

@@ -17,6 +17,31 @@ public struct PrintPaper: Hashable, Codable, Sendable {
         printableRect = CGRect(origin: .zero, size: paperSize).inset(by: margins)
     }
 
+    /// The same paper with its margins, turned to `orientation`.
+    public func turned(to orientation: PrintInfo.Orientation) -> PrintPaper {
+        let isLandscape = paperSize.width > paperSize.height
+        guard isLandscape != (orientation == .landscape), paperSize.width != paperSize.height else { return self }
+        var p = self
+        p.paperSize = CGSize(width: paperSize.height, height: paperSize.width)
+        // The top margin becomes the right one, as the sheet turns a quarter anticlockwise.
+        let r = printableRect
+        p.printableRect = CGRect(x: r.minY, y: paperSize.width - r.maxX, width: r.height, height: r.width)
+        return p
+    }
+
+    /// A sheet of `size` points (a PDF page's own size) with this paper's margins.
+    public func resized(to size: CGSize) -> PrintPaper {
+        var p = self
+        let r = printableRect
+        p.media = MediaSize(pwgName: MediaSize.named("\(size.width)x\(size.height)")?.pwgName ?? "custom",
+                            size: CGSize(width: min(size.width, size.height), height: max(size.width, size.height)),
+                            displayName: "custom")
+        p.paperSize = size
+        let margins = EdgeInsets(top: r.minY, left: r.minX, bottom: paperSize.height - r.maxY, right: paperSize.width - r.maxX)
+        p.printableRect = CGRect(origin: .zero, size: size).inset(by: margins)
+        return p
+    }
+
     /// The paper from `papers` that best fits a page of `pageSize`, as UIPrintPaper's
     /// bestPaperForPageSize:withPapersFromArray: does: the smallest paper the page fits on
     /// (in either orientation); when none is big enough, the one that needs the least shrinking.

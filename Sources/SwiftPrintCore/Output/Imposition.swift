@@ -15,12 +15,12 @@ struct Imposition {
 
 /// Fills sheets with logical pages as they come, in order.
 final class SheetAssembler {
-    private let writer: PDFWriter
+    private let writer: SheetWriter
     private let imposition: Imposition
     private var context: GraphicsContext?
     private var slot = 0
 
-    init(writer: PDFWriter, imposition: Imposition) {
+    init(writer: SheetWriter, imposition: Imposition) {
         self.writer = writer
         self.imposition = imposition
     }

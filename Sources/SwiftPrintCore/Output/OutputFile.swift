@@ -24,6 +24,38 @@ package final class OutputFile {
     private var failure: PrintError?
     private(set) var bytesWritten = 0
     private var closed = false
+    /// A scratch file is kept under its temporary name after commit, to be read back.
+    private var isScratch = false
+
+    /// A scratch file in the temporary folder (TMPDIR): written like an output, kept after
+    /// `commit()` so that it can be read back, deleted by `removeScratch()` or on a signal.
+    package static func scratch(prefix: String) throws -> OutputFile {
+        let dir = ProcessInfo.processInfo.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+        return try OutputFile(scratchIn: dir, prefix: prefix)
+    }
+
+    private init(scratchIn dir: String, prefix: String) throws {
+        guard let (fd, temp) = TemporaryFiles.make(in: dir, prefix: prefix) else {
+            throw PrintError.system(.outputFailed, path: dir, "cannot create a temporary file", errno: errno)
+        }
+        destination = .file(temp)
+        self.fd = fd
+        temporaryPath = temp
+        isScratch = true
+        buffer.reserveCapacity(1 << 18)
+        TemporaryFiles.register(temp)
+    }
+
+    /// The scratch file's path.
+    package var scratchPath: String? { isScratch ? temporaryPath : nil }
+
+    /// Deletes a scratch file.
+    package func removeScratch() {
+        guard isScratch, let temp = temporaryPath else { return }
+        if !closed { closed = true; close(fd) }
+        unlink(temp)
+        TemporaryFiles.unregister(temp)
+    }
 
     package init(_ destination: OutputDestination) throws {
         self.destination = destination
@@ -83,6 +115,10 @@ package final class OutputFile {
         if let failure { abandon(); throw failure }
         closed = true
         guard case .file(let path) = destination, let temp = temporaryPath else { return }
+        if isScratch {
+            if close(fd) != 0 { throw PrintError.system(.outputFailed, path: temp, "cannot write a temporary file", errno: errno) }
+            return
+        }
         if close(fd) != 0 {
             let e = errno
             unlink(temp); TemporaryFiles.unregister(temp)

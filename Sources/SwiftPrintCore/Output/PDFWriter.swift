@@ -19,9 +19,20 @@ public struct DocumentMetadata: Hashable, Sendable {
     }
 }
 
+/// Where the paginator's sheets go: a PDF written by cairo alone, or one assembled from cairo's
+/// drawing and placed objects.
+package protocol SheetWriter: AnyObject {
+    /// Starts a sheet of `size` points and returns the context to draw it with.
+    func beginSheet(size: CGSize) -> GraphicsContext
+    func endSheet() throws
+    /// Ends the PDF and makes the output final.
+    func finish() throws
+    var sheetsWritten: Int { get }
+}
+
 /// Writes sheets into a PDF with cairo, streaming each finished page out to an `OutputFile`
 /// (cairo keeps only fonts and the page index until the end).
-package final class PDFWriter {
+package final class PDFWriter: SheetWriter {
     private let surface: OpaquePointer
     private let output: OutputFile
     private let box: Unmanaged<OutputFile>
@@ -57,11 +68,11 @@ package final class PDFWriter {
         box.release()
     }
 
-    /// Starts a sheet of `size` points and returns the context to draw it with.
     package func beginSheet(size: CGSize) -> GraphicsContext {
         cairo_pdf_surface_set_size(surface, size.width, size.height)
         let ctx = context ?? GraphicsContext(surface: surface, fonts: fonts)
         context = ctx
+        ctx.sheetHeight = size.height
         ctx.saveState()
         return ctx
     }
@@ -74,7 +85,6 @@ package final class PDFWriter {
         try check("cannot draw the page")
     }
 
-    /// Ends the PDF and makes the output final.
     package func finish() throws {
         context = nil
         cairo_surface_finish(surface)

@@ -60,7 +60,9 @@ public final class PrintJob {
         renderer.prepare(forDrawingPages: 0..<(total ?? Int.max))
 
         let output = try OutputFile(destination)
-        let writer = try PDFWriter(output: output, metadata: metadata, fonts: FontSystem())
+        let writer: SheetWriter = renderer.placesContent
+            ? try AssemblingPDFWriter(output: output, metadata: metadata, fonts: FontSystem())
+            : try PDFWriter(output: output, metadata: metadata, fonts: FontSystem())
         let assembler = SheetAssembler(writer: writer, imposition: Imposition())
         var drewAny = false
         for _ in 0..<copies {
@@ -71,7 +73,9 @@ public final class PrintJob {
                 let number = page.index + 1
                 if ranges.contains(number) {
                     renderer.currentPages = page.formatterPages
-                    try assembler.addPage(size: paper.paperSize) { ctx in
+                    let sheetPaper = self.sheetPaper(for: page)
+                    renderer.setPaper(sheetPaper)
+                    try assembler.addPage(size: sheetPaper.paperSize) { ctx in
                         try renderer.drawPage(at: page.index, in: renderer.printableRect, context: ctx)
                     }
                     renderer.currentPages = [:]
@@ -93,9 +97,22 @@ public final class PrintJob {
             if report.pagesLaidOut == 0 { throw PrintError(.noContent, "the document has no pages") }
             throw PrintError(.invalidOption, "the page ranges \(ranges) select none of the document's \(report.pagesLaidOut) pages")
         }
-        try writer.finish()
+        do { try writer.finish() } catch { output.abandon(); throw error }
         report.sheetsWritten = writer.sheetsWritten
         report.bytesWritten = output.bytesWritten
         return report
+    }
+
+    /// The paper for a page: the job's, unless the page asks for its own size or, when the job
+    /// leaves orientation open, for a turn.
+    private func sheetPaper(for page: PageCursor.Page) -> PrintPaper {
+        for formatted in page.formatterPages.values {
+            switch formatted.sheet {
+            case .jobPaper: continue
+            case .size(let size): return paper.resized(to: size)
+            case .orientation(let o): return info.orientation == nil ? paper.turned(to: o) : paper
+            }
+        }
+        return paper
     }
 }

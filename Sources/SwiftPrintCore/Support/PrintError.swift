@@ -14,6 +14,10 @@ public struct PrintError: Error, Hashable, Sendable, CustomStringConvertible {
         public static let unknownFormat = Code(rawValue: "unknown format")
         /// The input is damaged or not what it claims to be.
         public static let invalidInput = Code(rawValue: "invalid input")
+        /// The input is encrypted and needs a password (or the one given is wrong).
+        public static let passwordRequired = Code(rawValue: "password required")
+        /// The document's permissions forbid printing it.
+        public static let printingNotAllowed = Code(rawValue: "printing not allowed")
         /// An option's value cannot be used.
         public static let invalidOption = Code(rawValue: "invalid option")
         /// The output cannot be created or written.

@@ -1,0 +1,142 @@
+import Foundation
+import Logging
+import SwiftPrintCore
+
+/// PDF documents: every page reaches the output as the objects it is made of (text stays text,
+/// fonts and images as they were), placed by reference through the object-level assembler,
+/// never redrawn.
+///
+/// Each page keeps its own size and rotation unless the job names a paper (`--media`) or a
+/// scaling (`print-scaling`); then pages are scaled onto the job's paper, and a page whose
+/// orientation differs turns the sheet (when the job sets no orientation) rather than the page.
+/// The orientation option never rotates a PDF's pages: they have an orientation of their own.
+public struct PDFHandler: ContentHandler {
+    public let name = "pdf"
+    public let contentTypes = ["com.adobe.pdf"]
+
+    public init() {}
+
+    /// Options read, by name: `password` (user or owner password), `print-scaling`
+    /// (auto, auto-fit, fit, fill, none).
+    public func makeFormatter(for input: PrintInput, options: HandlerOptions, info: PrintInfo) throws -> PrintFormatter {
+        var scaling: PrintScaling?
+        if let v = options["print-scaling"] {
+            guard let s = PrintScaling(rawValue: v) else {
+                throw PrintError(.invalidOption, "print-scaling \"\(v)\" is not valid (auto, auto-fit, fit, fill or none)")
+            }
+            scaling = s
+        }
+        let formatter = try PDFPrintFormatter(input: input, password: options["password"])
+        // A paper or scaling asked for puts pages on the job's paper; otherwise each page keeps its size.
+        if scaling != nil || info.media != nil { formatter.scaling = scaling ?? .auto }
+        return formatter
+    }
+}
+
+/// Lays out the pages of a PDF: one formatter page per input page.
+public final class PDFPrintFormatter: PrintFormatter {
+    /// Nil: each page is printed at its own size on a sheet of that size. Otherwise pages are
+    /// scaled onto the job's paper (`auto` means `auto-fit`).
+    public var scaling: PrintScaling?
+    /// Where pages go on the sheet when they do not fill it.
+    public var position: ContentPosition = .center
+    /// The number of pages in the document.
+    public var documentPageCount: Int { document.pageCount }
+
+    let document: QPDFDocument
+    private let logger = Logger(label: "swiftprint.pdf")
+
+    public override var placesContent: Bool { true }
+
+    /// Opens the PDF at `input` (a file; standard input is spooled by the caller), with a
+    /// password when it is encrypted or forbids printing.
+    public init(input: PrintInput, password: String? = nil) throws {
+        let path = input.path
+        try PDFFileCheck.check(path: path)
+        document = try QPDFDocument(path: path, password: password)
+        if document.repairs > 0 {
+            logger.warning("\(input.displayName): the PDF is damaged; printing what qpdf repaired (\(document.repairs) problems)")
+        }
+        guard document.allowsPrinting else {
+            throw PrintError(.printingNotAllowed, path: path,
+                             "the PDF's permissions forbid printing; give its owner password with --password")
+        }
+        guard document.pageCount > 0 else { throw PrintError(.noContent, path: path, "the PDF has no pages") }
+        super.init()
+    }
+
+    public override func makePageStream() throws -> FormattedPageStream {
+        PDFPageStream(formatter: self)
+    }
+
+    final class PDFPageStream: FormattedPageStream, ProgressEstimating {
+        let formatter: PDFPrintFormatter
+        var next = 0
+        init(formatter: PDFPrintFormatter) { self.formatter = formatter }
+
+        func nextPage(fitting size: CGSize) throws -> FormattedPage? {
+            guard next < formatter.document.pageCount else { return nil }
+            defer { next += 1 }
+            return PDFPage(formatter: formatter, content: try PlacedContent(page: next, of: formatter.document))
+        }
+
+        var fractionDone: Double? { Double(next) / Double(max(1, formatter.document.pageCount)) }
+    }
+
+    struct PDFPage: FormattedPage {
+        let formatter: PDFPrintFormatter
+        let content: PlacedContent
+
+        var sheet: SheetRequest {
+            guard formatter.scaling != nil else { return .size(content.naturalSize) }
+            let s = content.naturalSize
+            return .orientation(s.width > s.height ? .landscape : .portrait)
+        }
+
+        func draw(in context: GraphicsContext, rect: CGRect) throws {
+            guard let scaling = formatter.scaling else {
+                // At its own size, the page is the sheet.
+                let paper = formatter.printPageRenderer?.paperRect ?? CGRect(origin: .zero, size: content.naturalSize)
+                try context.place(content, in: paper)
+                return
+            }
+            var size = content.naturalSize
+            let turn = (size.width > size.height) != (rect.width > rect.height) && size.width != size.height
+            if turn { size = CGSize(width: size.height, height: size.width) }
+            let (frame, overflows) = scaling.frame(for: size, in: rect, position: formatter.position)
+            try context.withSavedState {
+                if turn {
+                    // The sheet could not turn (the job fixed its orientation): turn the page a
+                    // quarter anticlockwise, as pdftopdf does, so that it fits the paper better.
+                    context.translateBy(x: frame.minX, y: frame.maxY)
+                    context.rotate(by: -.pi / 2)
+                    try context.place(content, in: CGRect(x: 0, y: 0, width: frame.height, height: frame.width),
+                                      clippedTo: overflows ? CGRect(x: frame.maxY - rect.maxY, y: rect.minX - frame.minX, width: rect.height, height: rect.width) : nil)
+                } else {
+                    try context.place(content, in: frame, clippedTo: overflows ? rect : nil)
+                }
+            }
+        }
+    }
+}
+
+/// Checks that fail before qpdf reads a file: a missing header or a cut-off end. qpdf would
+/// "repair" a truncated file into fewer pages; a truncated PDF must be an error instead.
+enum PDFFileCheck {
+    static func check(path: String) throws {
+        guard let handle = FileHandle(forReadingAtPath: path) else {
+            throw PrintError.system(.inputUnreadable, path: path, "cannot open the file", errno: errno)
+        }
+        defer { try? handle.close() }
+        let head = (try? handle.read(upToCount: 1024)) ?? Data()
+        guard head.range(of: Data("%PDF-".utf8)) != nil else {
+            throw PrintError(.invalidInput, path: path, "not a PDF (no %PDF- header)")
+        }
+        let size = (try? handle.seekToEnd()) ?? 0
+        try? handle.seek(toOffset: size > 1024 ? size - 1024 : 0)
+        let tail = (try? handle.readToEnd()) ?? Data()
+        guard tail.range(of: Data("%%EOF".utf8)) != nil else {
+            throw PrintError(.invalidInput, path: path, "the PDF is truncated (no end-of-file marker)")
+        }
+    }
+}

@@ -1,0 +1,122 @@
+import CMagic
+import Foundation
+
+/// What the detector found out about an input.
+public struct DetectedType: Sendable {
+    /// libmagic's MIME type for the bytes.
+    public let mimeType: String
+    /// The content type, when swiftprint knows one for the input.
+    public let type: ContentType?
+    /// How the type was decided: `libmagic`, `content` (a sniffer looked closer) or `extension`.
+    public let method: String
+}
+
+/// Recognises inputs: libmagic first (its database loaded once per process), then sniffers
+/// where libmagic's answer is generic (plain text that is HTML, JSON that is GeoJSON, XML that
+/// is GPX, UTF-16 that libmagic calls CSV), then the file-name extension when it names a more
+/// specific type than the bytes did.
+public final class ContentDetector: @unchecked Sendable {
+    public let catalogue: TypeCatalogue
+    private let cookie: OpaquePointer
+    // A libmagic cookie serves one caller at a time.
+    private let lock = NSLock()
+
+    public static let shared: ContentDetector? = try? ContentDetector()
+
+    public init(catalogue: TypeCatalogue = .standard) throws {
+        guard let cookie = magic_open(MAGIC_MIME_TYPE | MAGIC_ERROR) else {
+            throw PrintError(.notAvailable, "cannot start libmagic")
+        }
+        guard magic_load(cookie, nil) == 0 else {
+            let message = magic_error(cookie).map { String(cString: $0) } ?? "unknown error"
+            magic_close(cookie)
+            throw PrintError(.notAvailable, "cannot load libmagic's database: \(message)")
+        }
+        self.cookie = cookie
+        self.catalogue = catalogue
+    }
+
+    deinit { magic_close(cookie) }
+
+    /// Detects the type of the file at `path`.
+    public func detect(path: String) throws -> DetectedType {
+        // Say why a file cannot be read in the system's words, before libmagic words it its way.
+        if access(path, R_OK) != 0 {
+            throw PrintError.system(.inputUnreadable, path: path, "cannot open the file", errno: errno)
+        }
+        let mime: String = try lock.withLock {
+            guard let result = magic_file(cookie, path) else {
+                let message = magic_error(cookie).map { String(cString: $0) } ?? "unknown error"
+                throw PrintError(.inputUnreadable, path: path, "cannot read the file: \(message)", status: magic_errno(cookie))
+            }
+            return String(cString: result)
+        }
+        let head = Self.head(of: path)
+        return classify(mime: mime, head: head, fileExtension: URL(fileURLWithPath: path).pathExtension)
+    }
+
+    /// Detects the type of `data`, with an optional file name for its extension.
+    public func detect(data: Data, name: String? = nil) -> DetectedType {
+        let mime: String = lock.withLock {
+            data.withUnsafeBytes { bytes in
+                magic_buffer(cookie, bytes.baseAddress, bytes.count).map { String(cString: $0) } ?? "application/octet-stream"
+            }
+        }
+        return classify(mime: mime, head: data.prefix(8192), fileExtension: name.map { URL(fileURLWithPath: $0).pathExtension } ?? "")
+    }
+
+    func classify(mime: String, head: Data, fileExtension: String) -> DetectedType {
+        var type = catalogue.type(forMIME: mime)
+        var method = "libmagic"
+        if let sniffed = ContentSniffer.sniff(head: head, libmagicType: type?.identifier, mime: mime),
+           let t = catalogue.type(sniffed), sniffed != type?.identifier {
+            type = t
+            method = "content"
+        }
+        if !fileExtension.isEmpty, let byExtension = catalogue.type(forExtension: fileExtension),
+           byExtension.identifier != type?.identifier {
+            // The extension may only narrow what the bytes say (a .md file that is plain text),
+            // or name a type the bytes left open (an SQLite file that is MBTiles).
+            if let current = type {
+                if catalogue.conforms(byExtension.identifier, to: current.identifier) { type = byExtension; method = "extension" }
+            } else if mime != "inode/x-empty" {
+                type = byExtension
+                method = "extension"
+            }
+        }
+        return DetectedType(mimeType: mime, type: type, method: method)
+    }
+
+    private static func head(of path: String) -> Data {
+        guard let h = FileHandle(forReadingAtPath: path) else { return Data() }
+        defer { try? h.close() }
+        return (try? h.read(upToCount: 8192)) ?? Data()
+    }
+}
+
+/// Looks closer where libmagic's answer is generic.
+enum ContentSniffer {
+    static func sniff(head: Data, libmagicType: String?, mime: String) -> String? {
+        let bytes = [UInt8](head.prefix(4096))
+        // UTF-16/32 text with a byte-order mark: libmagic may call it CSV or data.
+        if bytes.starts(with: [0xFF, 0xFE]) || bytes.starts(with: [0xFE, 0xFF]) {
+            return "public.plain-text"
+        }
+        let textual = libmagicType.map { ["public.plain-text", "public.text", "public.json", "public.xml", "public.html",
+                                          "public.comma-separated-values-text"].contains($0) } ?? false
+        guard textual || mime.hasPrefix("text/") else { return nil }
+        let text = String(decoding: bytes, as: UTF8.self).lowercased()
+        let start = text.drop { $0.isWhitespace || $0 == "\u{FEFF}" }
+        if start.hasPrefix("<!doctype html") || start.hasPrefix("<html") { return "public.html" }
+        if start.hasPrefix("<?xml") || start.hasPrefix("<gpx") {
+            if text.contains("<gpx") { return "com.topografix.gpx" }
+            if text.contains("<svg") { return "public.svg-image" }
+            return nil
+        }
+        if start.hasPrefix("{"), text.contains("\"type\""),
+           ["\"featurecollection\"", "\"feature\"", "\"linestring\"", "\"polygon\"", "\"multipolygon\"", "\"point\""].contains(where: text.contains) {
+            return "public.geojson"
+        }
+        return nil
+    }
+}

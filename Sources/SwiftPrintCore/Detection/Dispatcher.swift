@@ -1,0 +1,87 @@
+import Foundation
+
+/// Routes inputs to handlers: detects each input's type and picks the most specific handler the
+/// type conforms to (public.jpeg → the image handler through public.image).
+public struct Dispatcher: Sendable {
+    public let registry: HandlerRegistry
+    public let detector: ContentDetector
+
+    public init(registry: HandlerRegistry, detector: ContentDetector) {
+        self.registry = registry
+        self.detector = detector
+    }
+
+    /// The handler for a detected type, or nil.
+    public func handler(for type: ContentType) -> (any ContentHandler)? {
+        for uti in detector.catalogue.conformanceChain(of: type.identifier) {
+            if let h = registry.handler(for: uti) { return h }
+        }
+        return nil
+    }
+
+    /// A readable input's type and handler; a clear error naming the type when none prints it.
+    public func route(_ input: PrintInput) throws -> (type: DetectedType, handler: any ContentHandler) {
+        let detected = try input.data.map { detector.detect(data: $0, name: input.displayName) } ?? detector.detect(path: input.path)
+        guard let type = detected.type else {
+            if detected.mimeType == "inode/x-empty" { throw PrintError(.noContent, path: input.path, "the file is empty") }
+            if detected.mimeType == "inode/directory" { throw PrintError(.inputUnreadable, path: input.path, "is a folder, not a file") }
+            throw PrintError(.unknownFormat, path: input.path, "cannot print \(detected.mimeType) content (swiftprint types lists what it prints)")
+        }
+        guard let handler = handler(for: type) else {
+            throw PrintError(.unknownFormat, path: input.path,
+                             "cannot print \(type.description) (\(type.identifier), \(detected.mimeType)) yet: no handler for it is installed")
+        }
+        return (detected, handler)
+    }
+
+    /// Whether swiftprint can print the file at `url` (UIKit's canPrintURL).
+    public func canPrint(url: URL) -> Bool {
+        (try? route(PrintInput(path: url.path))) != nil
+    }
+
+    /// Whether swiftprint can print `data` (UIKit's canPrintData).
+    public func canPrint(data: Data) -> Bool {
+        (try? route(PrintInput(data: data, name: "data"))) != nil
+    }
+
+    /// Every UTI that some handler prints, directly or by conformance (UIKit's printableUTIs).
+    public var printableUTIs: [String] {
+        detector.catalogue.order.filter { uti in
+            guard let type = detector.catalogue.type(uti) else { return false }
+            return handler(for: type) != nil
+        }
+    }
+}
+
+/// Inputs that must be files for their handler (standard input, bytes in memory) are spooled to
+/// a scratch file first; the spool is removed when this goes away.
+public final class SpooledInput {
+    public let input: PrintInput
+    private let scratch: OutputFile?
+
+    public init(_ original: PrintInput) throws {
+        guard original.path == "-" || original.data != nil else {
+            input = original; scratch = nil; return
+        }
+        let file = try OutputFile.scratch(prefix: "swiftprint-input-")
+        if let data = original.data {
+            data.withUnsafeBytes { file.write($0) }
+        } else {
+            var buffer = [UInt8](repeating: 0, count: 1 << 16)
+            while true {
+                let n = buffer.withUnsafeMutableBytes { read(STDIN_FILENO, $0.baseAddress, $0.count) }
+                if n < 0 && errno == EINTR { continue }
+                if n < 0 { throw PrintError.system(.inputUnreadable, path: "-", "cannot read standard input", errno: errno) }
+                if n == 0 { break }
+                buffer.withUnsafeBytes { file.write(UnsafeRawBufferPointer(rebasing: $0[0..<n])) }
+            }
+        }
+        try file.commit()
+        var spooled = PrintInput(path: file.scratchPath!)
+        spooled.displayName = original.displayName
+        input = spooled
+        scratch = file
+    }
+
+    deinit { scratch?.removeScratch() }
+}

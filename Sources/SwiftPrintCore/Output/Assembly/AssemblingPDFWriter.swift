@@ -1,0 +1,109 @@
+import Foundation
+
+/// Writes sheets by assembling PDF objects: what is drawn goes through cairo into a scratch PDF;
+/// placed content (pages of input PDFs, images stored as they came) is referenced, never redrawn.
+/// At the end each sheet becomes a page of the output that shows its placed objects with cairo's
+/// drawing of the sheet on top, or — when a sheet is exactly one input page, unchanged — a copy
+/// of that page with everything it had. Copies and repeated content share one object.
+package final class AssemblingPDFWriter: SheetWriter {
+    private struct Sheet {
+        var size: CGSize
+        var placements: [Placement]
+    }
+
+    private let output: OutputFile
+    private let scratch: OutputFile
+    private let drawn: PDFWriter
+    private let metadata: DocumentMetadata
+    private var sheets: [Sheet] = []
+    private var current: GraphicsContext?
+    private var currentSize = CGSize.zero
+    /// Sheets whose cairo page has no more content than a blank one carry no overlay.
+    private static let blankContentLimit = 64
+
+    package init(output: OutputFile, metadata: DocumentMetadata, fonts: FontSystem) throws {
+        self.output = output
+        self.metadata = metadata
+        scratch = try OutputFile.scratch(prefix: "swiftprint-drawn-")
+        drawn = try PDFWriter(output: scratch, metadata: DocumentMetadata(), fonts: fonts)
+    }
+
+    deinit { scratch.removeScratch() }
+
+    package var sheetsWritten: Int { sheets.count }
+
+    package func beginSheet(size: CGSize) -> GraphicsContext {
+        let ctx = drawn.beginSheet(size: size)
+        ctx.placements = []
+        current = ctx
+        currentSize = size
+        return ctx
+    }
+
+    package func endSheet() throws {
+        guard let ctx = current else { return }
+        sheets.append(Sheet(size: currentSize, placements: ctx.placements ?? []))
+        ctx.placements = nil
+        current = nil
+        try drawn.endSheet()
+    }
+
+    package func finish() throws {
+        defer { scratch.removeScratch() }
+        try drawn.finish()
+        guard let drawnPath = scratch.scratchPath else { throw PrintError(.renderingFailed, "the drawn pages were lost") }
+        let drawing = try QPDFDocument(path: drawnPath)
+        let document = try QPDFDocument()
+        var objects: [AnyHashable: Int64] = [:]
+
+        func object(for content: PlacedContent) throws -> Int64 {
+            if let id = objects[content.key] { return id }
+            let id: Int64
+            switch content.source {
+            case .pdfPage(let source, let index, _): id = try document.formXObject(fromPage: index, of: source)
+            case .object(let object): id = try object.addObject(to: document)
+            }
+            objects[content.key] = id
+            return id
+        }
+
+        for (index, sheet) in sheets.enumerated() {
+            let blank = try drawing.contentLength(ofPage: index) <= Self.blankContentLimit
+            if blank, let (source, page) = Self.unchangedPage(on: sheet) {
+                try document.appendCopy(ofPage: page, from: source)
+                continue
+            }
+            var placed = try sheet.placements.map { (object: try object(for: $0.content), transform: $0.matrix, clip: $0.clip) }
+            if !blank {
+                placed.append((object: try document.formXObject(fromPage: index, of: drawing), transform: .identity, clip: nil))
+            }
+            try document.appendSheet(size: sheet.size, placements: placed)
+        }
+        if let title = metadata.title { try document.setInfo("Title", title) }
+        try document.setInfo("Creator", metadata.creator)
+        let date = Self.pdfDate(metadata.creationDate ?? Date(timeIntervalSince1970: 0))
+        try document.setInfo("CreationDate", date)
+        try document.setInfo("ModDate", date)
+        try document.write(to: output)
+        try output.commit()
+    }
+
+    /// The input page a sheet shows exactly as it is (same size, not moved or scaled), if any.
+    private static func unchangedPage(on sheet: Sheet) -> (QPDFDocument, Int)? {
+        guard sheet.placements.count == 1, let only = sheet.placements.first, only.clip == nil,
+              case .pdfPage(let source, let index, let geometry) = only.content.source,
+              geometry.userUnit == 1 else { return nil }
+        let displayed = geometry.displayedSize
+        guard abs(displayed.width - sheet.size.width) < 0.01, abs(displayed.height - sheet.size.height) < 0.01,
+              only.matrix.isClose(to: geometry.formToDisplayed, tolerance: 0.001) else { return nil }
+        return (source, index)
+    }
+
+    /// A PDF date string, D:YYYYMMDDHHmmSSZ, in UTC.
+    static func pdfDate(_ date: Date) -> String {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        let c = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: date)
+        return String(format: "D:%04d%02d%02d%02d%02d%02dZ", c.year!, c.month!, c.day!, c.hour!, c.minute!, c.second!)
+    }
+}

@@ -1,0 +1,73 @@
+import ArgumentParser
+import Foundation
+import SwiftPrint
+
+struct Detect: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Show how swiftprint sees files: MIME type, UTI, conformance and handler.",
+        discussion: """
+        Detection uses libmagic, then looks closer where its answer is generic (HTML, GeoJSON, \
+        GPX, UTF-16 text), then the file-name extension when it names a more specific type.
+
+        Example:
+          swiftprint detect photo.jpg notes.md
+          photo.jpg: image/jpeg public.jpeg → public.image → public.data → public.content (handler: image)
+        """
+    )
+
+    @Argument(help: "Files to look at.")
+    var files: [String]
+
+    @Flag(help: "One JSON object per file.")
+    var json = false
+
+    func run() throws {
+        guard let detector = ContentDetector.shared else { throw fail(PrintError(.notAvailable, "libmagic cannot start")) }
+        let dispatcher = Dispatcher(registry: .standard, detector: detector)
+        var failed: PrintError?
+        for file in files {
+            do {
+                let detected = try detector.detect(path: file)
+                let chain = detected.type.map { detector.catalogue.conformanceChain(of: $0.identifier) } ?? []
+                let handler = detected.type.flatMap { dispatcher.handler(for: $0) }?.name
+                if json {
+                    let object: [String: Any] = ["file": file, "mime": detected.mimeType, "uti": detected.type?.identifier ?? NSNull(),
+                                                 "conformsTo": Array(chain.dropFirst()), "handler": handler ?? NSNull(), "method": detected.method]
+                    let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
+                    print(String(decoding: data, as: UTF8.self))
+                } else {
+                    let type = chain.isEmpty ? "(unknown type)" : chain.joined(separator: " → ")
+                    print("\(file): \(detected.mimeType) \(type) (handler: \(handler ?? "none"); by \(detected.method))")
+                }
+            } catch let error as PrintError {
+                FileHandleStderr.write("swiftprint: \(error)\n")
+                failed = error
+            }
+        }
+        if let failed { throw ExitCode(ExitCodes.code(for: failed)) }
+    }
+}
+
+struct Types: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "List every printable content type with its MIME types and extensions.",
+        discussion: "Types come from Config/types.tsv, /etc/swiftprint/types.tsv and ~/.config/swiftprint/types.tsv."
+    )
+
+    @Flag(help: "List types no handler prints yet, too.")
+    var all = false
+
+    func run() throws {
+        guard let detector = ContentDetector.shared else { throw fail(PrintError(.notAvailable, "libmagic cannot start")) }
+        let dispatcher = Dispatcher(registry: .standard, detector: detector)
+        let printable = Set(dispatcher.printableUTIs)
+        for uti in detector.catalogue.order {
+            guard let type = detector.catalogue.type(uti), all || printable.contains(uti) else { continue }
+            guard !type.mimeTypes.isEmpty || !type.extensions.isEmpty else { continue }
+            let handler = dispatcher.handler(for: type)?.name ?? "none"
+            let mimes = type.mimeTypes.joined(separator: ",")
+            let exts = type.extensions.map { "." + $0 }.joined(separator: " ")
+            print("\(uti.padding(toLength: 36, withPad: " ", startingAt: 0)) \(handler.padding(toLength: 6, withPad: " ", startingAt: 0)) \(mimes.isEmpty ? "-" : mimes)  \(exts)")
+        }
+    }
+}

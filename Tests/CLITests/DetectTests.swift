@@ -1,0 +1,62 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// `swiftprint detect` and `types`, and how convert routes what it cannot print.
+@Suite struct DetectTests {
+    /// File name, bytes → UTI detected and handler, like libcupsfilters' case tables.
+    @Test(arguments: [
+        ("notes.txt", "plain words\n", "public.plain-text", "text"),
+        ("notes.md", "# Title\n\nwords\n", "net.daringfireball.markdown", "text"),
+        ("page.html", "<!DOCTYPE html>\n<html><body>hi</body></html>\n", "public.html", nil),
+        ("page.txt", "  <html><body>hi</body></html>\n", "public.html", nil),
+        ("data.json", "{\"a\": 1}\n", "public.json", "text"),
+        ("shapes.json", "{\"type\": \"FeatureCollection\", \"features\": []}\n", "public.geojson", "text"),
+        ("track.xml", "<?xml version=\"1.0\"?>\n<gpx version=\"1.1\"></gpx>\n", "com.topografix.gpx", "text"),
+        ("utf16.txt", "\u{FEFF}wide text", "public.plain-text", "text"),
+        ("report.pdf", "%PDF-1.4\n%%EOF\n", "com.adobe.pdf", "pdf"),
+        ("text-named.pdf", "just words, not a PDF\n", "public.plain-text", "text"),
+    ] as [(String, String, String, String?)])
+    func detects(name: String, content: String, uti: String, handler: String?) throws {
+        let dir = try temporaryDirectory()
+        let data = name == "utf16.txt" ? content.data(using: .utf16LittleEndian)! : Data(content.utf8)
+        try data.write(to: URL(fileURLWithPath: "\(dir)/\(name)"))
+        let r = try swiftprint(["detect", "--json", "\(dir)/\(name)"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let object = try JSONSerialization.jsonObject(with: r.stdout) as? [String: Any]
+        #expect(object?["uti"] as? String == uti, "\(r.text)")
+        #expect(object?["handler"] as? String == handler, "\(r.text)")
+    }
+
+    @Test func conformanceChainIsShown() throws {
+        let dir = try temporaryDirectory()
+        try Data("%PDF-1.4\n%%EOF\n".utf8).write(to: URL(fileURLWithPath: dir + "/a.pdf"))
+        let r = try swiftprint(["detect", dir + "/a.pdf"])
+        #expect(r.text.contains("application/pdf com.adobe.pdf → public.data"))
+        #expect(r.text.contains("handler: pdf"))
+    }
+
+    @Test func typesListsWhatPrints() throws {
+        let r = try swiftprint(["types"])
+        #expect(r.status == 0)
+        #expect(r.text.contains("com.adobe.pdf") && r.text.contains("application/pdf") && r.text.contains(".pdf"))
+        #expect(r.text.contains("public.plain-text"))
+        #expect(!r.text.contains("public.html"), "HTML has no handler yet")
+        #expect(try swiftprint(["types", "--all"]).text.contains("public.html"))
+    }
+
+    @Test func unprintableInputsFailNamingTheirType() throws {
+        let dir = try temporaryDirectory()
+        try Data("<!DOCTYPE html><html></html>\n".utf8).write(to: URL(fileURLWithPath: dir + "/p.html"))
+        try Data().write(to: URL(fileURLWithPath: dir + "/empty.txt"))
+        try Data([0x00, 0x01, 0x02, 0xFF, 0xFE, 0x00, 0x9C] + Array(repeating: 0, count: 100)).write(to: URL(fileURLWithPath: dir + "/blob"))
+        for (file, message) in [("p.html", "HTML (public.html"), ("empty.txt", "the file is empty"), ("blob", "cannot print application/octet-stream")] {
+            let r = try swiftprint(["convert", "\(dir)/\(file)", "-o", dir + "/o.pdf"])
+            #expect(r.status == 65, "\(file): \(r.stderr)")
+            #expect(r.stderr.contains(file) && r.stderr.contains(message), "\(r.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: dir + "/o.pdf"))
+        }
+        let r = try swiftprint(["convert", dir + "/missing.txt", "-o", dir + "/o.pdf"])
+        #expect(r.status == 66 && r.stderr.contains("missing.txt: cannot open the file: No such file or directory"), "\(r.stderr)")
+    }
+}

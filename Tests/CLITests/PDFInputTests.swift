@@ -1,0 +1,155 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// PDF inputs through the real binary: pages placed at the object level, never redrawn.
+@Suite struct PDFInputTests {
+    /// A PDF of `pages` pages, each saying "page N", made by swiftprint from text.
+    func makePDF(pages: Int, options: [String] = ["--media", "A5"]) throws -> String {
+        let dir = try temporaryDirectory()
+        let text = (1...pages).map { "page \($0) marker" }.joined(separator: "\n\u{0C}")
+        try Data(text.utf8).write(to: URL(fileURLWithPath: dir + "/in.txt"))
+        let r = try swiftprint(["convert", dir + "/in.txt", "-o", dir + "/in.pdf"] + options)
+        #expect(r.status == 0, "\(r.stderr)")
+        return dir + "/in.pdf"
+    }
+
+    func qpdf(_ args: [String]) throws { _ = try Tool.run("/usr/bin/qpdf", args) }
+
+    @Test func pagesPassThroughUnchangedAndReproducibly() throws {
+        let input = try makePDF(pages: 3)
+        let dir = try temporaryDirectory()
+        for name in ["a", "b"] {
+            let r = try swiftprint(["convert", input, "-o", "\(dir)/\(name).pdf"])
+            #expect(r.status == 0, "\(r.stderr)")
+        }
+        #expect(try PDF.pageCount(dir + "/a.pdf") == 3)
+        for s in try PDF.pageSizes(dir + "/a.pdf") { #expect(abs(s.width - 419.528) < 0.01 && abs(s.height - 595.276) < 0.01) }
+        #expect(try PDF.text(dir + "/a.pdf", first: 2, last: 2).contains("page 2 marker"))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: dir + "/a.pdf")) == Data(contentsOf: URL(fileURLWithPath: dir + "/b.pdf")))
+        // The fonts are the input's own, not redrawn copies.
+        let fonts = try Tool.run("/usr/bin/pdffonts", [dir + "/a.pdf"]).text
+        #expect(fonts.contains("DejaVuSansMono") || fonts.contains("Mono"), "\(fonts)")
+    }
+
+    @Test func pageRangesAndCopiesApplyToPDFPages() throws {
+        let input = try makePDF(pages: 5)
+        let out = try temporaryDirectory() + "/r.pdf"
+        #expect(try swiftprint(["convert", input, "-o", out, "--page-ranges", "2,4-5", "--copies", "2"]).status == 0)
+        #expect(try PDF.pageCount(out) == 6)
+        let text = try PDF.text(out)
+        let order = text.split(whereSeparator: { $0 == "\n" || $0 == "\u{0C}" }).filter { $0.hasPrefix("page ") }.map(String.init)
+        #expect(order == ["page 2 marker", "page 4 marker", "page 5 marker", "page 2 marker", "page 4 marker", "page 5 marker"])
+    }
+
+    /// Input, options → sheet size, and where the page's text lands (left or right half, read upright or turned).
+    @Test(arguments: [
+        // Own size: the landscape page stays landscape.
+        ([String](), 595.276, 419.528),
+        // A paper asked for and no orientation: the sheet turns to the page.
+        (["--media", "A4"], 841.89, 595.276),
+        // Orientation fixed by the job: the page turns onto the portrait sheet instead.
+        (["--media", "A4", "--orientation", "portrait", "--print-scaling", "fit"], 595.276, 841.89),
+    ])
+    func landscapePages(options: [String], width: Double, height: Double) throws {
+        let input = try makePDF(pages: 1, options: ["--media", "A5", "--orientation", "landscape"])
+        let out = try temporaryDirectory() + "/l.pdf"
+        let r = try swiftprint(["convert", input, "-o", out] + options)
+        #expect(r.status == 0, "\(r.stderr)")
+        let size = try PDF.pageSizes(out)[0]
+        #expect(abs(size.width - width) < 0.01 && abs(size.height - height) < 0.01)
+        let words = try PDF.words(out, page: 1).filter { $0.word == "marker" }
+        #expect(words.count == 1)
+        if let w = words.first {
+            // Turned text is taller than wide in its bounding box.
+            let turned = (w.yMax - w.yMin) > (w.xMax - w.xMin)
+            #expect(turned == (width < height))
+            if turned { #expect(w.xMax < width / 2 && w.yMin > height / 2, "anticlockwise: the page's top is on the left") }
+        }
+    }
+
+    @Test func headerAndFooterAreStampedOverPDFPages() throws {
+        let input = try makePDF(pages: 2)
+        let out = try temporaryDirectory() + "/hf.pdf"
+        #expect(try swiftprint(["convert", input, "-o", out, "--footer", "||sheet {page} of {pages}"]).status == 0)
+        let text = try PDF.text(out, first: 2, last: 2)
+        #expect(text.contains("page 2 marker") && text.contains("sheet 2 of 2"))
+    }
+
+    @Test func aMixedJobKeepsItsOrderAndNumbersPagesThrough() throws {
+        let pdf = try makePDF(pages: 2)
+        let dir = try temporaryDirectory()
+        try Data("the text document\n".utf8).write(to: URL(fileURLWithPath: dir + "/note.txt"))
+        let out = dir + "/mix.pdf"
+        let r = try swiftprint(["convert", pdf, dir + "/note.txt", pdf, "-o", out, "--footer", "||{page}/{pages}"])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(try PDF.pageCount(out) == 5)
+        #expect(try PDF.text(out, first: 3, last: 3).contains("the text document"))
+        #expect(try PDF.text(out, first: 3, last: 3).contains("3/5"))
+        #expect(try PDF.text(out, first: 5, last: 5).contains("page 2 marker"))
+    }
+
+    @Test func encryptedPDFsNeedTheirPassword() throws {
+        let input = try makePDF(pages: 1)
+        let dir = try temporaryDirectory()
+        try qpdf(["--encrypt", "user1", "owner1", "256", "--", input, dir + "/locked.pdf"])
+        var r = try swiftprint(["convert", dir + "/locked.pdf", "-o", dir + "/o.pdf"])
+        #expect(r.status == 77)
+        #expect(r.stderr.contains("locked.pdf") && r.stderr.contains("password"))
+        #expect(!FileManager.default.fileExists(atPath: dir + "/o.pdf"))
+        r = try swiftprint(["convert", dir + "/locked.pdf", "-o", dir + "/o.pdf", "--password", "user1"])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(try PDF.text(dir + "/o.pdf").contains("page 1 marker"))
+    }
+
+    @Test func aPDFThatForbidsPrintingNeedsTheOwnerPassword() throws {
+        let input = try makePDF(pages: 1)
+        let dir = try temporaryDirectory()
+        try qpdf(["--encrypt", "", "owner1", "256", "--print=none", "--", input, dir + "/noprint.pdf"])
+        var r = try swiftprint(["convert", dir + "/noprint.pdf", "-o", dir + "/o.pdf"])
+        #expect(r.status == 77)
+        #expect(r.stderr.contains("forbid printing"))
+        #expect(!FileManager.default.fileExists(atPath: dir + "/o.pdf"))
+        r = try swiftprint(["convert", dir + "/noprint.pdf", "-o", dir + "/o.pdf", "--password", "owner1"])
+        #expect(r.status == 0, "\(r.stderr)")
+    }
+
+    /// Bad PDFs: each exits 65 with a message naming the file, and leaves no output.
+    @Test(arguments: [
+        ("truncated", "truncated"),
+        ("fake", "damaged"),
+        ("empty-pdf-header", "not a PDF"),
+    ])
+    func badPDFsFailCleanly(kind: String, message: String) throws {
+        let input = try makePDF(pages: 2)
+        let dir = try temporaryDirectory()
+        let bad = dir + "/\(kind).pdf"
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: input))
+        switch kind {
+        case "truncated": try bytes.prefix(bytes.count * 2 / 3).write(to: URL(fileURLWithPath: bad))
+        case "fake": try Data("%PDF-1.7\nthis is not really a PDF at all\n%%EOF\n".utf8).write(to: URL(fileURLWithPath: bad))
+        default: try Data("%PDx\n".utf8 + bytes.dropFirst(5)).write(to: URL(fileURLWithPath: bad))
+        }
+        let r = try swiftprint(["convert", bad, "-o", dir + "/o.pdf"])
+        #expect(r.status == 65, "\(r.stderr)")
+        #expect(r.stderr.contains("\(kind).pdf") && r.stderr.contains(message), "\(r.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: dir + "/o.pdf"))
+    }
+
+    @Test func aBrokenCrossReferenceTableIsRepaired() throws {
+        let input = try makePDF(pages: 2)
+        let dir = try temporaryDirectory()
+        var text = try Data(contentsOf: URL(fileURLWithPath: input))
+        // Point startxref at the wrong place: readers must rebuild the table.
+        let marker = Data("startxref\n".utf8)
+        let at = text.range(of: marker, options: .backwards)!.upperBound
+        let end = text[at...].firstIndex(of: UInt8(ascii: "\n"))!
+        text.replaceSubrange(at..<end, with: Data("17".utf8))
+        try text.write(to: URL(fileURLWithPath: dir + "/broken.pdf"))
+        let r = try swiftprint(["convert", dir + "/broken.pdf", "-o", dir + "/o.pdf"])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stderr.contains("damaged"))
+        #expect(try PDF.pageCount(dir + "/o.pdf") == 2)
+        #expect(try PDF.text(dir + "/o.pdf").contains("page 2 marker"))
+    }
+}
