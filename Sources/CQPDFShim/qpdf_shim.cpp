@@ -4,8 +4,6 @@
 
 #include <qpdf/Buffer.hh>
 #include <qpdf/Pl_Buffer.hh>
-#include <qpdf/Pl_Count.hh>
-#include <qpdf/Pl_Discard.hh>
 #include <qpdf/Pl_Flate.hh>
 #include <qpdf/QPDF.hh>
 #include <qpdf/QPDFExc.hh>
@@ -13,6 +11,12 @@
 #include <qpdf/QPDFPageObjectHelper.hh>
 #include <qpdf/QPDFWriter.hh>
 
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
 #include <cstdlib>
 #include <cstring>
 #include <memory>
@@ -20,7 +24,18 @@
 #include <string>
 #include <vector>
 
+// An input file mapped into memory: qpdf reads objects all over the file, and through a FILE*
+// every read is a seek and a system call; from a mapping it is a memory access.
+struct MappedFile {
+    void *address = MAP_FAILED;
+    size_t length = 0;
+    ~MappedFile() {
+        if (address != MAP_FAILED) munmap(address, length);
+    }
+};
+
 struct SPQDocument {
+    MappedFile mapping; // declared before the QPDF that reads it, so it is unmapped after it
     std::shared_ptr<QPDF> pdf;
     std::vector<QPDFPageObjectHelper> pages; // an input's pages, read once
     std::string version;
@@ -130,7 +145,19 @@ SPQDocument *spq_document_open(const char *path, const char *password, int *repa
         auto doc = std::make_unique<SPQDocument>();
         doc->pdf = std::make_shared<QPDF>();
         doc->pdf->setSuppressWarnings(true);
-        doc->pdf->processFile(path, password);
+        int fd = open(path, O_RDONLY | O_CLOEXEC);
+        if (fd < 0) throw QPDFExc(qpdf_e_system, path, "", 0, std::string("cannot open the file: ") + strerror(errno));
+        struct stat st;
+        if (fstat(fd, &st) == 0 && st.st_size > 0) {
+            doc->mapping.length = size_t(st.st_size);
+            doc->mapping.address = mmap(nullptr, doc->mapping.length, PROT_READ, MAP_PRIVATE, fd, 0);
+        }
+        close(fd);
+        if (doc->mapping.address == MAP_FAILED) {
+            doc->pdf->processFile(path, password);
+        } else {
+            doc->pdf->processMemoryFile(path, static_cast<char const *>(doc->mapping.address), doc->mapping.length, password);
+        }
         doc->pages = QPDFPageDocumentHelper(*doc->pdf).getAllPages();
         doc->version = doc->pdf->getPDFVersion();
         if (repairs) *repairs = int(doc->pdf->numWarnings());
@@ -190,15 +217,6 @@ int spq_page_geometry(SPQDocument *doc, int index, SPQPageGeometry *out, char **
         auto unit = page.getObjectHandle().getKey("/UserUnit");
         out->userUnit = unit.isNumber() && unit.getNumericValue() > 0 ? unit.getNumericValue() : 1.0;
         return 0;
-    });
-}
-
-long spq_page_content_length(SPQDocument *doc, int index, char **error) {
-    return guarded<long>(error, -1, [&]() {
-        Pl_Discard discard;
-        Pl_Count count("content length", &discard);
-        pageAt(doc, index).pipeContents(&count);
-        return long(count.getCount());
     });
 }
 

@@ -49,9 +49,6 @@ typedef struct {
 } SPQPageGeometry;
 int spq_page_geometry(SPQDocument *doc, int index, SPQPageGeometry *out, char **error);
 
-/// Length of page `index`'s content after filters, for telling blank pages apart; -1 on error.
-long spq_page_content_length(SPQDocument *doc, int index, char **error);
-
 /// Appends page `index` of `src` to `dst` as it is (annotations and all). `src` must outlive
 /// the write of `dst`: stream data is copied lazily.
 int spq_copy_page(SPQDocument *dst, SPQDocument *src, int index, char **error);

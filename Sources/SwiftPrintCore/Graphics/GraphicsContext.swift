@@ -7,22 +7,27 @@ import Foundation
 /// It wraps the cairo context of the page being written; no C type shows through.
 public final class GraphicsContext {
     /// The cairo context, for code inside the package (handlers drawing glyphs directly).
-    package let cairo: OpaquePointer
+    /// Reaching for it counts as marking the sheet: the assembler then keeps cairo's page.
+    package var cairo: OpaquePointer { marked = true; return raw }
+    /// The context itself, for calls that leave no mark (state, transforms, status).
+    package let raw: OpaquePointer
+    /// Whether anything may have been drawn on the sheet since `marked` was last cleared.
+    package var marked = false
     package let fonts: FontSystem
     private lazy var textLayout = TextLayout(fonts: fonts)
 
     package init(surface: OpaquePointer, fonts: FontSystem) {
-        cairo = cairo_create(surface)
+        raw = cairo_create(surface)
         self.fonts = fonts
     }
 
-    deinit { cairo_destroy(cairo) }
+    deinit { cairo_destroy(raw) }
 
     // MARK: State and transforms
 
     /// Saves the graphics state; pair with `restoreState()`.
-    public func saveState() { cairo_save(cairo) }
-    public func restoreState() { cairo_restore(cairo) }
+    public func saveState() { cairo_save(raw) }
+    public func restoreState() { cairo_restore(raw) }
 
     /// Runs `body` between saveState() and restoreState().
     public func withSavedState<T>(_ body: () throws -> T) rethrows -> T {
@@ -30,17 +35,17 @@ public final class GraphicsContext {
         return try body()
     }
 
-    public func translateBy(x: Double, y: Double) { cairo_translate(cairo, x, y) }
-    public func scaleBy(x: Double, y: Double) { cairo_scale(cairo, x, y) }
+    public func translateBy(x: Double, y: Double) { cairo_translate(raw, x, y) }
+    public func scaleBy(x: Double, y: Double) { cairo_scale(raw, x, y) }
     /// Rotates by `angle` radians, clockwise on the page (y grows downwards).
-    public func rotate(by angle: Double) { cairo_rotate(cairo, angle) }
+    public func rotate(by angle: Double) { cairo_rotate(raw, angle) }
 
     // MARK: Colour and line
 
     public func setFillColor(_ color: Color) { fillColor = color }
     public func setStrokeColor(_ color: Color) { strokeColor = color }
-    public func setLineWidth(_ width: Double) { cairo_set_line_width(cairo, width) }
-    public func setLineDash(_ lengths: [Double], phase: Double = 0) { cairo_set_dash(cairo, lengths, Int32(lengths.count), phase) }
+    public func setLineWidth(_ width: Double) { cairo_set_line_width(raw, width) }
+    public func setLineDash(_ lengths: [Double], phase: Double = 0) { cairo_set_dash(raw, lengths, Int32(lengths.count), phase) }
 
     private var fillColor = Color.black
     private var strokeColor = Color.black
@@ -57,12 +62,12 @@ public final class GraphicsContext {
     public func addRect(_ r: CGRect) { cairo_rectangle(cairo, r.minX, r.minY, r.width, r.height) }
     public func addEllipse(in r: CGRect) {
         guard r.width > 0, r.height > 0 else { return }
-        cairo_save(cairo)
+        cairo_save(raw)
         cairo_translate(cairo, r.midX, r.midY)
         cairo_scale(cairo, r.width / 2, r.height / 2)
         cairo_new_sub_path(cairo)
         cairo_arc(cairo, 0, 0, 1, 0, 2 * .pi)
-        cairo_restore(cairo)
+        cairo_restore(raw)
     }
     public func closePath() { cairo_close_path(cairo) }
 
@@ -132,7 +137,7 @@ public final class GraphicsContext {
             throw PrintError(.renderingFailed, "placed content needs a job that assembles PDF objects: the formatter or renderer must say placesContent")
         }
         var m = cairo_matrix_t()
-        cairo_get_matrix(cairo, &m)
+        cairo_get_matrix(raw, &m)
         let box = content.objectBox
         let toRect = PDFMatrix(a: rect.width / box.width, b: 0, c: 0, d: -rect.height / box.height, e: rect.minX, f: rect.maxY)
         let ctm = PDFMatrix(a: m.xx, b: m.yx, c: m.xy, d: m.yy, e: m.x0, f: m.y0)

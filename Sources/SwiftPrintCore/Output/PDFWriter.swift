@@ -74,15 +74,22 @@ package final class PDFWriter: SheetWriter {
         context = ctx
         ctx.sheetHeight = size.height
         ctx.saveState()
+        ctx.marked = false
         return ctx
     }
 
     package func endSheet() throws {
         guard let ctx = context else { return }
         ctx.restoreState()
-        cairo_show_page(ctx.cairo)
+        cairo_show_page(ctx.raw)
         sheetsWritten += 1
         try check("cannot draw the page")
+    }
+
+    /// Ends a sheet nothing was drawn on without making a page of it (the assembler's scratch
+    /// output needs pages only for sheets that have drawing).
+    package func discardSheet() {
+        context?.restoreState()
     }
 
     package func finish() throws {
@@ -97,8 +104,8 @@ package final class PDFWriter: SheetWriter {
     private func check(_ what: String) throws {
         if let e = output.error { throw e }
         let status = cairo_surface_status(surface)
-        if let ctx = context, cairo_status(ctx.cairo) != CAIRO_STATUS_SUCCESS {
-            let s = cairo_status(ctx.cairo)
+        if let ctx = context, cairo_status(ctx.raw) != CAIRO_STATUS_SUCCESS {
+            let s = cairo_status(ctx.raw)
             throw PrintError(.renderingFailed, "\(what): \(String(cString: cairo_status_to_string(s)))", status: Int32(s.rawValue))
         }
         guard status == CAIRO_STATUS_SUCCESS else {

@@ -3,12 +3,14 @@ import Foundation
 /// Writes sheets by assembling PDF objects: what is drawn goes through cairo into a scratch PDF;
 /// placed content (pages of input PDFs, images stored as they came) is referenced, never redrawn.
 /// At the end each sheet becomes a page of the output that shows its placed objects with cairo's
-/// drawing of the sheet on top, or — when a sheet is exactly one input page, unchanged — a copy
+/// drawing of the sheet on top (sheets nothing was drawn on have no page in the scratch PDF), or — when a sheet is exactly one input page, unchanged — a copy
 /// of that page with everything it had. Copies and repeated content share one object.
 package final class AssemblingPDFWriter: SheetWriter {
     private struct Sheet {
         var size: CGSize
         var placements: [Placement]
+        /// The sheet's page in the scratch PDF of cairo's drawing; nil when nothing was drawn.
+        var drawnPage: Int?
     }
 
     private let output: OutputFile
@@ -18,8 +20,7 @@ package final class AssemblingPDFWriter: SheetWriter {
     private var sheets: [Sheet] = []
     private var current: GraphicsContext?
     private var currentSize = CGSize.zero
-    /// Sheets whose cairo page has no more content than a blank one carry no overlay.
-    private static let blankContentLimit = 64
+    private var drawnPages = 0
 
     package init(output: OutputFile, metadata: DocumentMetadata, fonts: FontSystem) throws {
         self.output = output
@@ -42,17 +43,25 @@ package final class AssemblingPDFWriter: SheetWriter {
 
     package func endSheet() throws {
         guard let ctx = current else { return }
-        sheets.append(Sheet(size: currentSize, placements: ctx.placements ?? []))
+        var sheet = Sheet(size: currentSize, placements: ctx.placements ?? [])
+        if ctx.marked {
+            try drawn.endSheet()
+            sheet.drawnPage = drawnPages
+            drawnPages += 1
+        } else {
+            drawn.discardSheet()
+        }
+        sheets.append(sheet)
         ctx.placements = nil
         current = nil
-        try drawn.endSheet()
     }
 
     package func finish() throws {
         defer { scratch.removeScratch() }
         try drawn.finish()
         guard let drawnPath = scratch.scratchPath else { throw PrintError(.renderingFailed, "the drawn pages were lost") }
-        let drawing = try QPDFDocument(path: drawnPath)
+        // Only sheets with drawing have a page in the scratch PDF; with none, it is not read.
+        let drawing = drawnPages > 0 ? try QPDFDocument(path: drawnPath) : nil
         let document = try QPDFDocument()
         var objects: [AnyHashable: Int64] = [:]
 
@@ -67,15 +76,14 @@ package final class AssemblingPDFWriter: SheetWriter {
             return id
         }
 
-        for (index, sheet) in sheets.enumerated() {
-            let blank = try drawing.contentLength(ofPage: index) <= Self.blankContentLimit
-            if blank, let (source, page) = Self.unchangedPage(on: sheet) {
+        for sheet in sheets {
+            if sheet.drawnPage == nil, let (source, page) = Self.unchangedPage(on: sheet) {
                 try document.appendCopy(ofPage: page, from: source)
                 continue
             }
             var placed = try sheet.placements.map { (object: try object(for: $0.content), transform: $0.matrix, clip: $0.clip) }
-            if !blank {
-                placed.append((object: try document.formXObject(fromPage: index, of: drawing), transform: .identity, clip: nil))
+            if let page = sheet.drawnPage, let drawing {
+                placed.append((object: try document.formXObject(fromPage: page, of: drawing), transform: .identity, clip: nil))
             }
             try document.appendSheet(size: sheet.size, placements: placed)
         }

@@ -58,14 +58,6 @@ package final class QPDFDocument {
                                rotation: Int(g.rotate), userUnit: g.userUnit)
     }
 
-    /// Bytes of page `index`'s content streams, after filters.
-    package func contentLength(ofPage index: Int) throws -> Int {
-        var error: UnsafeMutablePointer<CChar>?
-        let n = spq_page_content_length(handle, Int32(index), &error)
-        if n < 0 { throw failure(Self.take(error)) }
-        return n
-    }
-
     // MARK: Building an output
 
     /// Appends page `index` of `source` as it is. `source` must stay alive until `write`.
