@@ -29,6 +29,9 @@ let package = Package(
         .systemLibrary(name: "CPango", pkgConfig: "pangocairo", providers: [.apt(["libpango1.0-dev"])]),
         .systemLibrary(name: "CUchardet", pkgConfig: "uchardet", providers: [.apt(["libuchardet-dev"])]),
         .systemLibrary(name: "CMagic", pkgConfig: "libmagic", providers: [.apt(["libmagic-dev"])]),
+        .systemLibrary(name: "CLibPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
+        // libpng reports errors by longjmp: its shim catches them in C.
+        .target(name: "CPNGShim", dependencies: ["CLibPNG"]),
         .target(name: "SPShims", dependencies: ["CPango", "CCairo"]),
         // libqpdf is C++: the object-level assembler reaches it through a C header.
         .target(
@@ -55,7 +58,12 @@ let package = Package(
             dependencies: ["SwiftPrintCore", .product(name: "Logging", package: "swift-log")],
             path: "Plugins/PDFHandler"
         ),
-        .target(name: "SwiftPrint", dependencies: ["SwiftPrintCore", "TextHandler", "PDFHandler"]),
+        .target(
+            name: "ImageHandler",
+            dependencies: ["SwiftPrintCore", "CPNGShim", .product(name: "Logging", package: "swift-log")],
+            path: "Plugins/ImageHandler"
+        ),
+        .target(name: "SwiftPrint", dependencies: ["SwiftPrintCore", "TextHandler", "PDFHandler", "ImageHandler"]),
 
         // The command-line tool
         .executableTarget(

@@ -3,6 +3,7 @@
 @_exported import SwiftPrintCore
 @_exported import TextHandler
 @_exported import PDFHandler
+@_exported import ImageHandler
 
 extension HandlerRegistry {
     /// Every handler swiftprint ships. Adding a content type is one folder under Plugins/ and
@@ -10,5 +11,6 @@ extension HandlerRegistry {
     public static let standard = HandlerRegistry([
         TextHandler(),
         PDFHandler(),
+        ImageHandler(),
     ])
 }

@@ -16,6 +16,7 @@ struct Convert: ParsableCommand {
           cat app.log | swiftprint convert - -o log.pdf --media letter --line-numbers
           swiftprint convert report.txt -o - --footer "{file}||{page}/{pages}" | lp
           swiftprint convert slides.pdf -o a4.pdf --media A4 --print-scaling fit
+          swiftprint convert photo.jpg scan.png report.pdf notes.txt -o job.pdf
 
         The output is written to a temporary file beside it and renamed into place only when \
         complete: a failed job leaves no partial file. The same inputs and options give the same \
@@ -30,7 +31,7 @@ struct Convert: ParsableCommand {
     var output: String
 
     @OptionGroup(title: "Paper and job") var page: PageOptions
-    @OptionGroup(title: "PDF documents") var document: DocumentOptions
+    @OptionGroup(title: "PDF documents and images") var document: DocumentOptions
     @OptionGroup(title: "Plain text") var text: TextOptions
     @OptionGroup var global: GlobalOptions
 

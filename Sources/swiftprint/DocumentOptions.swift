@@ -1,11 +1,27 @@
 import ArgumentParser
 import SwiftPrint
 
-/// Options for content with a size of its own: PDF pages (and images, later).
+/// Options for content with a size of its own: PDF pages and images.
 struct DocumentOptions: ParsableArguments {
     @Option(name: .customLong("print-scaling"),
-            help: ArgumentHelp("auto, auto-fit, fit, fill or none (IPP print-scaling). PDF pages keep their own size unless this or --media is given."))
+            help: ArgumentHelp("auto, auto-fit, fit, fill or none (IPP print-scaling).",
+                               discussion: "PDF pages keep their own size unless this or --media is given (auto then means auto-fit); images fit the printable area by default (auto means fit)."))
     var printScaling: PrintScaling?
+
+    @Option(help: "Where images and pages smaller than the paper sit: center, top, bottom, left, right, top-left, top-right, bottom-left, bottom-right.")
+    var position: ContentPosition?
+
+    @Option(help: "Image resolution in pixels per inch, for natural size (--print-scaling none).")
+    var ppi: Double?
+
+    @Option(name: .customLong("natural-scaling"), help: "Percent of natural size (with --print-scaling none or auto-fit).")
+    var naturalScaling: Double?
+
+    @Flag(help: "Print images mirror-image (iron-on transfers).")
+    var mirror = false
+
+    @Option(name: .customLong("max-pixels"), help: "Refuse images declaring more pixels than this (default 200000000).")
+    var maxPixels: Int?
 
     @Option(help: ArgumentHelp("The password of an encrypted PDF (the owner's lifts a ban on printing).", valueName: "password"))
     var password: String?
@@ -14,8 +30,14 @@ struct DocumentOptions: ParsableArguments {
         var o: HandlerOptions = [:]
         o["print-scaling"] = printScaling?.rawValue
         o["password"] = password
+        o["position"] = position?.rawValue
+        o["ppi"] = ppi.map { String($0) }
+        o["natural-scaling"] = naturalScaling.map { String($0) }
+        o["mirror"] = mirror ? "true" : nil
+        o["max-pixels"] = maxPixels.map(String.init)
         return o
     }
 }
 
 extension PrintScaling: ExpressibleByArgument {}
+extension ContentPosition: ExpressibleByArgument {}

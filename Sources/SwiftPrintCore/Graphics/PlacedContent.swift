@@ -31,12 +31,13 @@ public final class PlacedContent {
         objectToBox = geometry.formToDisplayed
     }
 
-    /// An image object (drawn in PDF's unit square) of `naturalSize` points.
-    package init(image: any PlaceableObject, naturalSize: CGSize) {
+    /// An image object (drawn in PDF's unit square) of `naturalSize` points, upright after
+    /// `orientation` (a matrix on the unit square: EXIF's turns and mirrors).
+    package init(image: any PlaceableObject, naturalSize: CGSize, orientation: PDFMatrix = .identity) {
         source = .object(image)
         self.naturalSize = naturalSize
         objectBox = CGSize(width: 1, height: 1)
-        objectToBox = .identity
+        objectToBox = orientation
     }
 
     /// Identifies the object in the output, so that copies and repeats share one object.

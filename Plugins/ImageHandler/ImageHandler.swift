@@ -1,0 +1,117 @@
+import Foundation
+import Logging
+import SwiftPrintCore
+
+/// Images: each is one page, placed as an image object — a JPEG byte for byte (no re-encoding),
+/// other formats losslessly — with its ICC profile, upright per its EXIF orientation.
+///
+/// UIKit's rules: a wide image prints landscape unless the job sets an orientation; the
+/// default scaling (`auto`) fits the image to the printable area, as a photo print does.
+public struct ImageHandler: ContentHandler {
+    public let name = "image"
+    public let contentTypes = ["public.jpeg", "public.png"]
+
+    public init() {}
+
+    /// Options read, by name: `print-scaling` (auto = fit, auto-fit, fit, fill, none),
+    /// `position` (center, top, bottom-left …), `ppi` (the resolution for natural size; default
+    /// the file's, else 72), `natural-scaling` (percent of natural size), `mirror` (true/false),
+    /// `max-pixels` (the decompression-bomb limit).
+    public func makeFormatter(for input: PrintInput, options: HandlerOptions, info: PrintInfo) throws -> PrintFormatter {
+        let formatter = ImagePrintFormatter()
+        func bad(_ name: String, _ value: String) -> PrintError { PrintError(.invalidOption, "\(name) \"\(value)\" is not valid") }
+        if let v = options["print-scaling"] { guard let s = PrintScaling(rawValue: v) else { throw bad("print-scaling", v) }; formatter.scaling = s }
+        if let v = options["position"] { guard let p = ContentPosition(rawValue: v) else { throw bad("position", v) }; formatter.position = p }
+        if let v = options["ppi"] { guard let n = Double(v), n > 0, n <= 10000 else { throw bad("ppi", v) }; formatter.ppi = n }
+        if let v = options["natural-scaling"] { guard let n = Double(v), n > 0, n <= 1000 else { throw bad("natural-scaling", v) }; formatter.naturalScaling = n / 100 }
+        if let v = options["mirror"] { formatter.mirror = v == "true" }
+        var limits = ImageLimits()
+        if let v = options["max-pixels"] { guard let n = Int(v), n > 0 else { throw bad("max-pixels", v) }; limits.maxPixels = n }
+        try formatter.add(path: input.path, limits: limits)
+        return formatter
+    }
+}
+
+/// Lays out images, one per page.
+public final class ImagePrintFormatter: PrintFormatter {
+    public var scaling: PrintScaling = .auto
+    public var position: ContentPosition = .center
+    /// Pixels per inch for natural size, overriding the file's own.
+    public var ppi: Double?
+    /// A factor on natural size (IPP natural scaling), for `none` and `auto-fit`.
+    public var naturalScaling: Double = 1
+    /// Print mirror-image (for transfers).
+    public var mirror = false
+
+    struct Item {
+        let content: PlacedContent
+        /// Pixels per inch the file states, if it does.
+        let filePPI: Double?
+        let pixels: CGSize
+    }
+
+    private var items: [Item] = []
+
+    public override var placesContent: Bool { true }
+
+    /// Adds the image at `path`; its header is read (and checked) now, its pixels when written.
+    func add(path: String, limits: ImageLimits) throws {
+        let head = (try? FileHandle(forReadingFrom: URL(fileURLWithPath: path)).read(upToCount: 8)) ?? nil
+        let bytes = [UInt8](head ?? Data())
+        if bytes.starts(with: [0xFF, 0xD8]) {
+            let jpeg = try JPEGImage(path: path, limits: limits)
+            let h = jpeg.header
+            var pixels = CGSize(width: h.width, height: h.height)
+            if EXIFOrientation.swapsAxes(h.orientation) { pixels = CGSize(width: pixels.height, height: pixels.width) }
+            items.append(Item(content: PlacedContent(image: jpeg, naturalSize: pixels, orientation: EXIFOrientation.matrix(h.orientation)),
+                              filePPI: h.ppi, pixels: pixels))
+        } else if bytes.starts(with: [0x89, 0x50, 0x4E, 0x47]) {
+            let png = try PNGImage(path: path, limits: limits)
+            let pixels = CGSize(width: png.width, height: png.height)
+            items.append(Item(content: PlacedContent(image: png, naturalSize: pixels), filePPI: png.ppi, pixels: pixels))
+        } else if bytes.isEmpty {
+            throw PrintError.system(.inputUnreadable, path: path, "cannot read the file", errno: errno == 0 ? EIO : errno)
+        } else {
+            throw PrintError(.unknownFormat, path: path, "this image format has no decoder yet (JPEG and PNG print)")
+        }
+    }
+
+    public override func makePageStream() throws -> FormattedPageStream { ImageStream(formatter: self) }
+
+    private final class ImageStream: FormattedPageStream {
+        let formatter: ImagePrintFormatter
+        var next = 0
+        init(formatter: ImagePrintFormatter) { self.formatter = formatter }
+
+        func nextPage(fitting size: CGSize) throws -> FormattedPage? {
+            guard next < formatter.items.count else { return nil }
+            defer { next += 1 }
+            return ImagePage(formatter: formatter, item: formatter.items[next])
+        }
+    }
+
+    struct ImagePage: FormattedPage {
+        let formatter: ImagePrintFormatter
+        let item: Item
+
+        /// A wide image asks for a landscape sheet; the job's orientation, when set, wins.
+        var sheet: SheetRequest {
+            .orientation(item.pixels.width > item.pixels.height ? .landscape : .portrait)
+        }
+
+        func draw(in context: GraphicsContext, rect: CGRect) throws {
+            let ppi = formatter.ppi ?? item.filePPI ?? 72
+            let natural = CGSize(width: item.pixels.width * 72 / ppi, height: item.pixels.height * 72 / ppi)
+            // For images, IPP leaves `auto` to the printer: like a photo print, it fits.
+            let scaling = formatter.scaling == .auto ? .fit : formatter.scaling
+            let (frame, overflows) = scaling.frame(for: natural, in: rect, scale: formatter.naturalScaling, position: formatter.position)
+            try context.withSavedState {
+                if formatter.mirror {
+                    context.translateBy(x: frame.midX * 2, y: 0)
+                    context.scaleBy(x: -1, y: 1)
+                }
+                try context.place(item.content, in: frame, clippedTo: overflows ? rect : nil)
+            }
+        }
+    }
+}

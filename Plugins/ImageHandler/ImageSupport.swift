@@ -1,0 +1,52 @@
+import Foundation
+import SwiftPrintCore
+
+/// Refuses images whose header declares more pixels than a limit, before decoding a byte of
+/// them: a small file can declare 60000 × 60000 pixels and ask for gigabytes.
+struct ImageLimits {
+    /// The most pixels an image may declare. The option `max-pixels` changes it.
+    var maxPixels = 200_000_000
+
+    func check(width: Int, height: Int, path: String) throws {
+        guard width > 0, height > 0 else { throw PrintError(.invalidInput, path: path, "the image declares no size") }
+        guard width.multipliedReportingOverflow(by: height).partialValue <= maxPixels, width <= 1 << 20, height <= 1 << 20 else {
+            throw PrintError(.invalidInput, path: path,
+                             "the image declares \(width) × \(height) pixels, more than the limit of \(maxPixels) (option max-pixels)")
+        }
+    }
+}
+
+/// ICC profile headers name their colour space at bytes 16-19: a profile that does not match the
+/// image's samples would make the PDF invalid, so it is left out.
+enum ICCProfile {
+    static func matches(_ profile: Data, components: Int) -> Bool {
+        guard profile.count >= 128 else { return false }
+        let space = String(decoding: profile[profile.startIndex + 16 ..< profile.startIndex + 20], as: UTF8.self)
+        switch components {
+        case 1: return space == "GRAY"
+        case 3: return space == "RGB "
+        case 4: return space == "CMYK"
+        default: return false
+        }
+    }
+}
+
+/// EXIF orientation (1…8) as the matrix that turns the stored image's unit square into the
+/// upright one, in PDF orientation (origin bottom-left).
+enum EXIFOrientation {
+    static func matrix(_ orientation: Int) -> PDFMatrix {
+        switch orientation {
+        case 2: return PDFMatrix(a: -1, b: 0, c: 0, d: 1, e: 1, f: 0)  // mirrored left-right
+        case 3: return PDFMatrix(a: -1, b: 0, c: 0, d: -1, e: 1, f: 1)  // upside down
+        case 4: return PDFMatrix(a: 1, b: 0, c: 0, d: -1, e: 0, f: 1)  // mirrored top-bottom
+        case 5: return PDFMatrix(a: 0, b: -1, c: -1, d: 0, e: 1, f: 1)  // transposed
+        case 6: return PDFMatrix(a: 0, b: -1, c: 1, d: 0, e: 0, f: 1)  // needs a quarter turn clockwise
+        case 7: return PDFMatrix(a: 0, b: 1, c: 1, d: 0, e: 0, f: 0)  // transversed
+        case 8: return PDFMatrix(a: 0, b: 1, c: -1, d: 0, e: 1, f: 0)  // needs a quarter turn anticlockwise
+        default: return .identity
+        }
+    }
+
+    /// Whether the orientation swaps width and height.
+    static func swapsAxes(_ orientation: Int) -> Bool { orientation >= 5 }
+}

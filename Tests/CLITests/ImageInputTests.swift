@@ -1,0 +1,182 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// Images through the real binary, on real files ImageMagick makes: stored as they came,
+/// upright, in the right colours, and refused cleanly when bad.
+@Suite struct ImageInputTests {
+    /// A 600×400 image: a red-to-blue gradient from top to bottom, with a white box at the top left.
+    func makeImage(_ name: String, _ extra: [String] = []) throws -> String {
+        let path = try temporaryDirectory() + "/" + name
+        _ = try Tool.run("convert", ["-size", "600x400", "gradient:red-blue", "-fill", "white",
+                                     "-draw", "rectangle 20,20 160,110"] + extra + [path])
+        return path
+    }
+
+    /// Inserts an EXIF block with `orientation` after the JPEG's start-of-image marker.
+    func withEXIFOrientation(_ jpeg: String, _ orientation: UInt16) throws -> String {
+        var data = try Data(contentsOf: URL(fileURLWithPath: jpeg))
+        let tiff: [UInt8] = [0x4D, 0x4D, 0x00, 0x2A, 0, 0, 0, 8, 0, 1, 0x01, 0x12, 0, 3, 0, 0, 0, 1,
+                             UInt8(orientation >> 8), UInt8(orientation & 0xFF), 0, 0, 0, 0, 0, 0]
+        let body = Array("Exif\0\0".utf8) + tiff
+        let segment: [UInt8] = [0xFF, 0xE1, UInt8((body.count + 2) >> 8), UInt8((body.count + 2) & 0xFF)] + body
+        data.insert(contentsOf: segment, at: 2)
+        let out = jpeg.replacingOccurrences(of: ".jpg", with: "-exif\(orientation).jpg")
+        try data.write(to: URL(fileURLWithPath: out))
+        return out
+    }
+
+    func convert(_ inputs: [String], _ options: [String] = []) throws -> String {
+        let out = try temporaryDirectory() + "/out.pdf"
+        let r = try swiftprint(["convert"] + inputs + ["-o", out] + options)
+        #expect(r.status == 0, "\(r.stderr)")
+        return out
+    }
+
+    /// Mean grey (0 black … 255 white) of a region given in fractions of the page.
+    func brightness(_ pdf: String, page: Int = 1, x: ClosedRange<Double>, y: ClosedRange<Double>) throws -> Double {
+        let (w, h, pixels) = try PDF.grayPixels(pdf, page: page, dpi: 30)
+        var sum = 0, n = 0
+        for row in Int(y.lowerBound * Double(h))..<Int(y.upperBound * Double(h)) {
+            for col in Int(x.lowerBound * Double(w))..<Int(x.upperBound * Double(w)) { sum += Int(pixels[row * w + col]); n += 1 }
+        }
+        return Double(sum) / Double(max(n, 1))
+    }
+
+    @Test func aJPEGIsStoredByteForByte() throws {
+        let jpeg = try makeImage("photo.jpg")
+        let out = try convert([jpeg])
+        let list = try Tool.run("pdfimages", ["-list", out]).text
+        #expect(list.contains("jpeg"), "\(list)")
+        let dir = try temporaryDirectory()
+        _ = try Tool.run("pdfimages", ["-j", out, dir + "/x"])
+        #expect(try Data(contentsOf: URL(fileURLWithPath: dir + "/x-000.jpg")) == Data(contentsOf: URL(fileURLWithPath: jpeg)))
+    }
+
+    /// Orientation → sheet shape, and where the white box lands (which corner).
+    @Test(arguments: [
+        (1, false, "top-left"),
+        (6, true, "top-right"),
+        (8, true, "bottom-left"),
+        (3, false, "bottom-right"),
+    ])
+    func exifOrientationIsHonoured(orientation: UInt16, portrait: Bool, corner: String) throws {
+        let jpeg = try withEXIFOrientation(try makeImage("photo.jpg"), orientation)
+        let out = try convert([jpeg], ["--media", "A4", "--margins", "0", "--print-scaling", "fill"])
+        let size = try PDF.pageSizes(out)[0]
+        #expect((size.width < size.height) == portrait)
+        let left = 0.0...0.15, right = 0.85...1.0, top = 0.0...0.15, bottom = 0.85...1.0
+        let corners = ["top-left": (left, top), "top-right": (right, top), "bottom-left": (left, bottom), "bottom-right": (right, bottom)]
+        var brightness: [String: Double] = [:]
+        for (name, (x, y)) in corners { brightness[name] = try self.brightness(out, x: x, y: y) }
+        let others = brightness.filter { $0.key != corner }.values
+        #expect(others.allSatisfy { brightness[corner]! > $0 + 50 }, "the white box belongs at the \(corner): \(brightness)")
+    }
+
+    @Test func wideImagesPrintLandscapeUnlessTheJobSaysOtherwise() throws {
+        let jpeg = try makeImage("wide.jpg")
+        var size = try PDF.pageSizes(try convert([jpeg], ["--media", "A4"]))[0]
+        #expect(size.width > size.height)
+        size = try PDF.pageSizes(try convert([jpeg], ["--media", "A4", "--orientation", "portrait"]))[0]
+        #expect(size.width < size.height)
+    }
+
+    @Test func adobeCMYKJPEGsPrintPositive() throws {
+        let jpeg = try makeImage("cmyk.jpg", ["-colorspace", "CMYK"])
+        let out = try convert([jpeg], ["--margins", "0", "--print-scaling", "fill", "--media", "A4"])
+        #expect(try Tool.run("pdfimages", ["-list", out]).text.contains("cmyk"))
+        #expect(try brightness(out, x: 0.05...0.2, y: 0.08...0.2) > 200, "the white box stays white")
+        #expect(try brightness(out, x: 0.5...0.6, y: 0.9...1.0) < 120, "the blue end stays dark")
+    }
+
+    @Test func anEmbeddedICCProfileGoesWithTheImage() throws {
+        // Adobe RGB (1998), as Debian's libgs-common ships it.
+        let icc = "/usr/share/color/icc/ghostscript/a98.icc"
+        let jpeg = try makeImage("adobe-rgb.jpg", ["-profile", icc])
+        let png = try makeImage("adobe-rgb.png", ["-profile", icc])
+        let list = try Tool.run("pdfimages", ["-list", try convert([jpeg, png])]).text
+        let rows = imageRows(list)
+        #expect(rows.count == 2 && rows.allSatisfy { $0[5] == "icc" }, "\(list)")
+    }
+
+    @Test func pngAlphaPrintsOverWhiteAndSixteenBitsStay() throws {
+        let dir = try temporaryDirectory()
+        _ = try Tool.run("convert", ["-size", "300x200", "xc:none", "-fill", "black", "-draw", "circle 150,100 150,30", dir + "/alpha.png"])
+        _ = try Tool.run("convert", ["-size", "300x200", "gradient:white-black", "-depth", "16", dir + "/deep.png"])
+        let out = try convert([dir + "/alpha.png", dir + "/deep.png"], ["--margins", "0", "--media", "A4"])
+        #expect(try brightness(out, page: 1, x: 0.0...0.1, y: 0.0...0.1) > 250, "transparent corners are paper-white")
+        #expect(try brightness(out, page: 1, x: 0.45...0.55, y: 0.45...0.55) < 30, "the opaque circle is black")
+        let list = try Tool.run("pdfimages", ["-list", out]).text
+        #expect(list.contains("smask"))
+        #expect(list.split(separator: "\n").contains { $0.contains("gray") && $0.contains(" 16 ") }, "\(list)")
+    }
+
+    @Test func aMixedJobOfImagesPDFAndText() throws {
+        let jpeg = try makeImage("a.jpg"), png = try makeImage("b.png")
+        let dir = try temporaryDirectory()
+        try Data("words on a page\n".utf8).write(to: URL(fileURLWithPath: dir + "/t.txt"))
+        let out = try convert([jpeg, dir + "/t.txt", png], ["--footer", "||{page}/{pages}"])
+        #expect(try PDF.pageCount(out) == 3)
+        #expect(try PDF.text(out, first: 2, last: 2).contains("words on a page"))
+        #expect(try PDF.text(out, first: 3, last: 3).contains("3/3"))
+        let list = try Tool.run("pdfimages", ["-list", out]).text
+        #expect(imageRows(list).count == 2, "\(list)")
+    }
+
+    /// Bad images: each exits 65 naming the file and the problem, and leaves no output.
+    @Test(arguments: ["truncated.jpg", "bad-crc.png", "huge.png"])
+    func badImagesFailCleanly(name: String) throws {
+        let dir = try temporaryDirectory()
+        let path = dir + "/" + name
+        switch name {
+        case "truncated.jpg":
+            let data = try Data(contentsOf: URL(fileURLWithPath: try makeImage("ok.jpg")))
+            try data.prefix(data.count / 2).write(to: URL(fileURLWithPath: path))
+        case "bad-crc.png":
+            // Spoil the first IDAT chunk's checksum, which follows its data.
+            var data = try Data(contentsOf: URL(fileURLWithPath: try makeImage("ok.png")))
+            let type = data.range(of: Data("IDAT".utf8))!.lowerBound
+            let length = data[(type - 4)..<type].reduce(0) { $0 << 8 | Int($1) }
+            data[type + 4 + length] ^= 0xFF
+            try data.write(to: URL(fileURLWithPath: path))
+        default:
+            // A small PNG whose header declares 60000 × 60000 pixels (with a correct CRC).
+            var data = try Data(contentsOf: URL(fileURLWithPath: try makeImage("ok.png")))
+            let ihdr = data.range(of: Data("IHDR".utf8))!.lowerBound
+            let size: [UInt8] = [0, 0, 0xEA, 0x60, 0, 0, 0xEA, 0x60]
+            data.replaceSubrange((ihdr + 4)..<(ihdr + 12), with: size)
+            let crc = crc32(data[ihdr..<(ihdr + 17)])
+            data.replaceSubrange((ihdr + 17)..<(ihdr + 21), with: [UInt8(crc >> 24), UInt8(crc >> 16 & 0xFF), UInt8(crc >> 8 & 0xFF), UInt8(crc & 0xFF)])
+            try data.write(to: URL(fileURLWithPath: path))
+        }
+        let r = try swiftprint(["convert", path, "-o", dir + "/o.pdf"])
+        #expect(r.status == 65, "\(r.stderr)")
+        let expected = ["truncated.jpg": "truncated", "bad-crc.png": "CRC", "huge.png": "60000 × 60000"][name]!
+        #expect(r.stderr.contains(name) && r.stderr.contains(expected), "\(r.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: dir + "/o.pdf"))
+    }
+
+    @Test func aTwentyFourMegapixelPhotoNeedsLittleMemory() throws {
+        let dir = try temporaryDirectory()
+        _ = try Tool.run("convert", ["-size", "6000x4000", "plasma:", "-quality", "85", dir + "/big.jpg"])
+        let r = try Tool.run("/usr/bin/time", ["-f", "%M", Tool.swiftprint, "convert", dir + "/big.jpg", "-o", dir + "/big.pdf"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let kilobytes = Int(r.stderr.split(separator: "\n").last ?? "") ?? .max
+        #expect(kilobytes < 120_000, "peak RSS \(kilobytes) KB")
+    }
+}
+
+/// The rows of `pdfimages -list` for images (not soft masks), split into columns.
+func imageRows(_ list: String) -> [[String]] {
+    list.split(separator: "\n").map { $0.split(separator: " ").map(String.init) }.filter { $0.count > 5 && $0[2] == "image" }
+}
+
+/// CRC-32 (IEEE), as PNG chunks use it.
+func crc32(_ bytes: Data) -> UInt32 {
+    var crc: UInt32 = 0xFFFF_FFFF
+    for b in bytes {
+        crc ^= UInt32(b)
+        for _ in 0..<8 { crc = (crc >> 1) ^ (0xEDB8_8320 & (0 &- (crc & 1))) }
+    }
+    return ~crc
+}
