@@ -54,6 +54,14 @@ public final class ImagePrintFormatter: PrintFormatter {
 
     public override var placesContent: Bool { true }
 
+    public override init() { super.init() }
+
+    /// The images at `paths`, one page each, read and checked now (their pixels when written).
+    public convenience init(paths: [String]) throws {
+        self.init()
+        for path in paths { try add(path: path, limits: ImageLimits()) }
+    }
+
     /// Adds the image at `path`; its header is read (and checked) now, its pixels when written.
     func add(path: String, limits: ImageLimits) throws {
         let head = (try? FileHandle(forReadingFrom: URL(fileURLWithPath: path)).read(upToCount: 8)) ?? nil

@@ -9,8 +9,6 @@ public struct ContentType: Hashable, Sendable {
     public let mimeTypes: [String]
     public let extensions: [String]
     public let description: String
-    /// An administrator's converter to PDF, argv with {in} and {out}; nil for built-in types.
-    public let converter: [String]?
 }
 
 /// Every content type swiftprint knows, from `Config/types.tsv`, then `/etc/swiftprint/types.tsv`
@@ -47,10 +45,9 @@ public struct TypeCatalogue: Sendable {
                 return f[i].split(separator: ",").map { let v = $0.trimmingCharacters(in: .whitespaces); return lowercase ? v.lowercased() : v }
                     .filter { !$0.isEmpty }
             }
-            let command = f.count > 5 && !f[5].isEmpty ? f[5].split(separator: " ").map(String.init) : nil
             let type = ContentType(identifier: uti, conformsTo: list(1, lowercase: false),
                                    mimeTypes: list(2), extensions: list(3),
-                                   description: f.count > 4 ? f[4] : uti, converter: command)
+                                   description: f.count > 4 ? f[4] : uti)
             if types[uti] == nil { order.append(uti) }
             types[uti] = type
             for m in type.mimeTypes { byMIME[m] = uti }

@@ -1,0 +1,39 @@
+import Foundation
+import SwiftPrint
+import TestSupport
+import Testing
+
+/// The library's answers to UIKit's questions, from real libmagic.
+@Suite struct DispatcherTests {
+    @Test func canPrintAnswersFromContent() throws {
+        let dispatcher = try #require(Dispatcher.standard)
+        #expect(dispatcher.canPrint(data: Data("plain words\n".utf8)))
+        #expect(dispatcher.canPrint(data: Data([0xFF, 0xD8, 0xFF, 0xE0, 0x00, 0x10] + Array("JFIF\0".utf8) + [UInt8](repeating: 0, count: 64))))
+        #expect(!dispatcher.canPrint(data: Data("<!DOCTYPE html><html><body>x</body></html>".utf8)))
+        let dir = try temporaryDirectory()
+        try Data("%PDF-1.4\n%%EOF\n".utf8).write(to: URL(fileURLWithPath: dir + "/a.pdf"))
+        #expect(dispatcher.canPrint(url: URL(fileURLWithPath: dir + "/a.pdf")))
+        #expect(!dispatcher.canPrint(url: URL(fileURLWithPath: dir + "/missing.pdf")))
+    }
+
+    @Test func printableUTIsFollowConformance() throws {
+        let dispatcher = try #require(Dispatcher.standard)
+        let utis = dispatcher.printableUTIs
+        #expect(utis.contains("com.adobe.pdf") && utis.contains("public.jpeg") && utis.contains("public.png"))
+        #expect(utis.contains("public.source-code"), "printable through public.plain-text")
+        #expect(!utis.contains("public.html"))
+        let chain = dispatcher.detector.catalogue.conformanceChain(of: "public.jpeg")
+        #expect(Array(chain.prefix(3)) == ["public.jpeg", "public.image", "public.data"])
+    }
+
+    @Test func aUserTypesFileAddsATypeWithoutARebuild() throws {
+        var catalogue = TypeCatalogue.standard
+        catalogue.add(tsv: "org.example.notes\tpublic.plain-text\ttext/x-notes\tnotes\tField notes\n")
+        let dispatcher = Dispatcher(registry: .standard, detector: try ContentDetector(catalogue: catalogue))
+        let dir = try temporaryDirectory()
+        try Data("a note\n".utf8).write(to: URL(fileURLWithPath: dir + "/trip.notes"))
+        let routed = try dispatcher.route(PrintInput(path: dir + "/trip.notes"))
+        #expect(routed.type.type?.identifier == "org.example.notes")
+        #expect(routed.handler.name == "text")
+    }
+}
