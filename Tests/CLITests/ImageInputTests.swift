@@ -43,8 +43,9 @@ import Testing
         return Double(sum) / Double(max(n, 1))
     }
 
-    @Test func aJPEGIsStoredByteForByte() throws {
-        let jpeg = try makeImage("photo.jpg")
+    @Test(arguments: [[String](), ["-interlace", "Plane"]])
+    func aJPEGIsStoredByteForByte(progressive: [String]) throws {
+        let jpeg = try makeImage("photo.jpg", progressive)
         let out = try convert([jpeg])
         let list = try Tool.run("pdfimages", ["-list", out]).text
         #expect(list.contains("jpeg"), "\(list)")
