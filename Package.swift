@@ -32,6 +32,14 @@ let package = Package(
         .systemLibrary(name: "CLibPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
         // libpng reports errors by longjmp: its shim catches them in C.
         .target(name: "CPNGShim", dependencies: ["CLibPNG"]),
+        .systemLibrary(name: "CLibTIFF", pkgConfig: "libtiff-4", providers: [.apt(["libtiff-dev"])]),
+        // libtiff's varargs getters and error handlers: its shim calls them in C.
+        .target(name: "CTIFFShim", dependencies: ["CLibTIFF"]),
+        .systemLibrary(name: "CGif", providers: [.apt(["libgif-dev"])]),
+        .systemLibrary(name: "CWebP", pkgConfig: "libwebp", providers: [.apt(["libwebp-dev"])]),
+        .systemLibrary(name: "CHeif", pkgConfig: "libheif", providers: [.apt(["libheif-dev"])]),
+        .systemLibrary(name: "CRsvg", pkgConfig: "librsvg-2.0", providers: [.apt(["librsvg2-dev"])]),
+        .systemLibrary(name: "CGdkPixbuf", pkgConfig: "gdk-pixbuf-2.0", providers: [.apt(["libgdk-pixbuf-2.0-dev"])]),
         .target(name: "SPShims", dependencies: ["CPango", "CCairo"]),
         // libqpdf is C++: the object-level assembler reaches it through a C header.
         .target(
@@ -60,7 +68,8 @@ let package = Package(
         ),
         .target(
             name: "ImageHandler",
-            dependencies: ["SwiftPrintCore", "CPNGShim", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["SwiftPrintCore", "CPNGShim", "CTIFFShim", "CGif", "CWebP", "CHeif", "CRsvg", "CGdkPixbuf",
+                           "CCairo", .product(name: "Logging", package: "swift-log")],
             path: "Plugins/ImageHandler"
         ),
         .target(name: "SwiftPrint", dependencies: ["SwiftPrintCore", "TextHandler", "PDFHandler", "ImageHandler"]),

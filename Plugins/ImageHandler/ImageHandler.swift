@@ -2,21 +2,23 @@ import Foundation
 import Logging
 import SwiftPrintCore
 
-/// Images: each is one page, placed as an image object — a JPEG byte for byte (no re-encoding),
-/// other formats losslessly — with its ICC profile, upright per its EXIF orientation.
+/// Images: each is one page (each page of a TIFF, each frame of a GIF when asked), placed as an
+/// image object — a JPEG byte for byte (no re-encoding), other formats losslessly — with its ICC
+/// profile, upright per its EXIF orientation; SVG is drawn as vectors.
 ///
 /// UIKit's rules: a wide image prints landscape unless the job sets an orientation; the
 /// default scaling (`auto`) fits the image to the printable area, as a photo print does.
 public struct ImageHandler: ContentHandler {
     public let name = "image"
-    public let contentTypes = ["public.jpeg", "public.png"]
+    public let contentTypes = ["public.jpeg", "public.png", "com.compuserve.gif", "public.tiff", "org.webmproject.webp",
+                               "com.microsoft.bmp", "public.heif", "public.heic", "public.svg-image"]
 
     public init() {}
 
     /// Options read, by name: `print-scaling` (auto = fit, auto-fit, fit, fill, none),
     /// `position` (center, top, bottom-left …), `ppi` (the resolution for natural size; default
     /// the file's, else 72), `natural-scaling` (percent of natural size), `mirror` (true/false),
-    /// `max-pixels` (the decompression-bomb limit).
+    /// `max-pixels` (the decompression-bomb limit), `gif-frames` (first or all).
     public func makeFormatter(for input: PrintInput, options: HandlerOptions, info: PrintInfo) throws -> PrintFormatter {
         let formatter = ImagePrintFormatter()
         func bad(_ name: String, _ value: String) -> PrintError { PrintError(.invalidOption, "\(name) \"\(value)\" is not valid") }
@@ -27,6 +29,7 @@ public struct ImageHandler: ContentHandler {
         if let v = options["mirror"] { formatter.mirror = v == "true" }
         var limits = ImageLimits()
         if let v = options["max-pixels"] { guard let n = Int(v), n > 0 else { throw bad("max-pixels", v) }; limits.maxPixels = n }
+        if let v = options["gif-frames"] { guard ["first", "all"].contains(v) else { throw bad("gif-frames", v) }; formatter.allGIFFrames = v == "all" }
         try formatter.add(path: input.path, limits: limits)
         return formatter
     }
@@ -42,12 +45,29 @@ public final class ImagePrintFormatter: PrintFormatter {
     public var naturalScaling: Double = 1
     /// Print mirror-image (for transfers).
     public var mirror = false
+    /// Every frame of an animated GIF, one per page (else the first).
+    public var allGIFFrames = false
 
     struct Item {
-        let content: PlacedContent
+        enum Kind {
+            /// Stored as an image object.
+            case placed(PlacedContent)
+            /// Drawn as vectors.
+            case svg(SVGDocument)
+        }
+        let kind: Kind
         /// Pixels per inch the file states, if it does.
         let filePPI: Double?
+        /// Its size upright, in pixels (in points for SVG, whose "pixels" are at 72 ppi here).
         let pixels: CGSize
+
+        init(content: PlacedContent, filePPI: Double?, pixels: CGSize) {
+            kind = .placed(content); self.filePPI = filePPI; self.pixels = pixels
+        }
+
+        init(svg: SVGDocument) {
+            kind = .svg(svg); filePPI = 72; pixels = svg.naturalSize
+        }
     }
 
     private var items: [Item] = []
@@ -64,8 +84,14 @@ public final class ImagePrintFormatter: PrintFormatter {
 
     /// Adds the image at `path`; its header is read (and checked) now, its pixels when written.
     func add(path: String, limits: ImageLimits) throws {
-        let head = (try? FileHandle(forReadingFrom: URL(fileURLWithPath: path)).read(upToCount: 8)) ?? nil
+        let head = (try? FileHandle(forReadingFrom: URL(fileURLWithPath: path)).read(upToCount: 4096)) ?? nil
         let bytes = [UInt8](head ?? Data())
+        func decoded(_ images: [DecodedImage]) {
+            for image in images {
+                let pixels = CGSize(width: image.width, height: image.height)
+                items.append(Item(content: PlacedContent(image: image, naturalSize: pixels), filePPI: image.ppi, pixels: pixels))
+            }
+        }
         if bytes.starts(with: [0xFF, 0xD8]) {
             let jpeg = try JPEGImage(path: path, limits: limits)
             let h = jpeg.header
@@ -77,10 +103,22 @@ public final class ImagePrintFormatter: PrintFormatter {
             let png = try PNGImage(path: path, limits: limits)
             let pixels = CGSize(width: png.width, height: png.height)
             items.append(Item(content: PlacedContent(image: png, naturalSize: pixels), filePPI: png.ppi, pixels: pixels))
+        } else if bytes.starts(with: Array("GIF8".utf8)) {
+            decoded(try GIFDecoder.open(path: path, allFrames: allGIFFrames, limits: limits))
+        } else if bytes.starts(with: [0x49, 0x49, 0x2A, 0x00]) || bytes.starts(with: [0x4D, 0x4D, 0x00, 0x2A]) {
+            decoded(try TIFFDecoder.open(path: path, limits: limits))
+        } else if bytes.count >= 12, bytes.starts(with: Array("RIFF".utf8)), Array(bytes[8..<12]) == Array("WEBP".utf8) {
+            decoded([try WebPDecoder.open(path: path, limits: limits)])
+        } else if bytes.count >= 12, Array(bytes[4..<8]) == Array("ftyp".utf8) {
+            decoded([try HEIFDecoder.open(path: path, limits: limits)])
+        } else if bytes.starts(with: Array("BM".utf8)) {
+            decoded([try BMPDecoder.open(path: path, limits: limits)])
+        } else if String(decoding: bytes, as: UTF8.self).contains("<svg") {
+            items.append(Item(svg: try SVGDocument(path: path)))
         } else if bytes.isEmpty {
             throw PrintError.system(.inputUnreadable, path: path, "cannot read the file", errno: errno == 0 ? EIO : errno)
         } else {
-            throw PrintError(.unknownFormat, path: path, "this image format has no decoder yet (JPEG and PNG print)")
+            throw PrintError(.unknownFormat, path: path, "not an image format swiftprint reads (JPEG, PNG, GIF, TIFF, WebP, BMP, HEIF, SVG)")
         }
     }
 
@@ -118,7 +156,13 @@ public final class ImagePrintFormatter: PrintFormatter {
                     context.translateBy(x: frame.midX * 2, y: 0)
                     context.scaleBy(x: -1, y: 1)
                 }
-                try context.place(item.content, in: frame, clippedTo: overflows ? rect : nil)
+                switch item.kind {
+                case .placed(let content):
+                    try context.place(content, in: frame, clippedTo: overflows ? rect : nil)
+                case .svg(let svg):
+                    if overflows { context.clip(to: rect) }
+                    try svg.draw(in: context, rect: frame)
+                }
             }
         }
     }

@@ -20,6 +20,9 @@ struct DocumentOptions: ParsableArguments {
     @Flag(help: "Print images mirror-image (iron-on transfers).")
     var mirror = false
 
+    @Option(name: .customLong("gif-frames"), help: "first (default) or all: every frame of an animated GIF on its own page.")
+    var gifFrames: String?
+
     @Option(name: .customLong("max-pixels"), help: "Refuse images declaring more pixels than this (default 200000000).")
     var maxPixels: Int?
 
@@ -35,6 +38,7 @@ struct DocumentOptions: ParsableArguments {
         o["natural-scaling"] = naturalScaling.map { String($0) }
         o["mirror"] = mirror ? "true" : nil
         o["max-pixels"] = maxPixels.map(String.init)
+        o["gif-frames"] = gifFrames
         return o
     }
 }

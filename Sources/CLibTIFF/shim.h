@@ -1,0 +1,2 @@
+// libtiff: decodes TIFF images, every page (see CTIFFShim for its varargs calls).
+#include <tiffio.h>

@@ -1,0 +1,2 @@
+// libwebp: decodes WebP images (image handler).
+#include <webp/decode.h>

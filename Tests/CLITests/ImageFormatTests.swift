@@ -1,0 +1,82 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// Every image format the handler reads, on files ImageMagick writes: a red disc on white.
+@Suite struct ImageFormatTests {
+    func disc(_ name: String) throws -> String {
+        let path = try temporaryDirectory() + "/" + name
+        _ = try Tool.run("convert", ["-size", "300x200", "xc:white", "-fill", "red", "-draw", "circle 150,100 150,20", path])
+        return path
+    }
+
+    func brightness(_ pdf: String, page: Int, x: ClosedRange<Double>, y: ClosedRange<Double>) throws -> Double {
+        let (w, h, pixels) = try PDF.grayPixels(pdf, page: page, dpi: 30)
+        var sum = 0, n = 0
+        for row in Int(y.lowerBound * Double(h))..<Int(y.upperBound * Double(h)) {
+            for col in Int(x.lowerBound * Double(w))..<Int(x.upperBound * Double(w)) { sum += Int(pixels[row * w + col]); n += 1 }
+        }
+        return Double(sum) / Double(max(n, 1))
+    }
+
+    /// Format → detected UTI; the page shows the disc in the middle and white at the corners.
+    @Test(arguments: [
+        ("disc.gif", "com.compuserve.gif"),
+        ("disc.tiff", "public.tiff"),
+        ("disc.webp", "org.webmproject.webp"),
+        ("disc.bmp", "com.microsoft.bmp"),
+        ("disc.heic", "public.heic"),
+    ])
+    func printsTheImage(name: String, uti: String) throws {
+        let image = try disc(name)
+        let detected = try swiftprint(["detect", "--json", image])
+        #expect(detected.text.contains("\"uti\":\"\(uti)\""), "\(detected.text)")
+        let out = try temporaryDirectory() + "/out.pdf"
+        let r = try swiftprint(["convert", image, "-o", out, "--margins", "0", "--print-scaling", "fill", "--media", "A5"])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(try PDF.pageCount(out) == 1)
+        #expect(try brightness(out, page: 1, x: 0.45...0.55, y: 0.4...0.6) < 140, "the red disc in the middle")
+        #expect(try brightness(out, page: 1, x: 0.0...0.08, y: 0.0...0.08) > 230, "white corners")
+    }
+
+    @Test func everyPageOfATIFFAndEveryFrameOfAGIFOnRequest() throws {
+        let dir = try temporaryDirectory()
+        let a = try disc("a.png")
+        _ = try Tool.run("convert", [a, a, a, dir + "/three.tiff"])
+        _ = try Tool.run("convert", ["-delay", "20", a, a, dir + "/two.gif"])
+        let out = dir + "/o.pdf"
+        #expect(try swiftprint(["convert", dir + "/three.tiff", dir + "/two.gif", "-o", out]).status == 0)
+        #expect(try PDF.pageCount(out) == 4, "three TIFF pages and the GIF's first frame")
+        let r = try swiftprint(["convert", dir + "/two.gif", "-o", out, "--gif-frames", "all"])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(try PDF.pageCount(out) == 2)
+    }
+
+    @Test func svgStaysVector() throws {
+        let dir = try temporaryDirectory()
+        try Data("""
+        <svg xmlns="http://www.w3.org/2000/svg" width="400" height="300">
+          <circle cx="200" cy="150" r="100" fill="green"/><text x="20" y="40" font-size="30">Vector words</text>
+        </svg>
+        """.utf8).write(to: URL(fileURLWithPath: dir + "/v.svg"))
+        let out = dir + "/o.pdf"
+        let r = try swiftprint(["convert", dir + "/v.svg", "-o", out])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(try PDF.text(out).contains("Vector words"), "text is text, not pixels")
+        #expect(imageRows(try Tool.run("pdfimages", ["-list", out]).text).isEmpty, "no raster image")
+        #expect(try brightness(out, page: 1, x: 0.45...0.55, y: 0.45...0.55) < 150)
+    }
+
+    @Test(arguments: ["bad.gif", "bad.tiff", "bad.webp", "bad.heic", "bad.svg"])
+    func damagedImagesFailCleanly(name: String) throws {
+        let dir = try temporaryDirectory()
+        let good = try disc(name.replacingOccurrences(of: "bad", with: "good"))
+        var data = name == "bad.svg" ? Data("<svg xmlns=\"http://www.w3.org/2000/svg\"><rect".utf8) : try Data(contentsOf: URL(fileURLWithPath: good))
+        if name != "bad.svg" { data = data.prefix(max(16, data.count / 3)) }
+        try data.write(to: URL(fileURLWithPath: dir + "/" + name))
+        let r = try swiftprint(["convert", dir + "/" + name, "-o", dir + "/o.pdf"])
+        #expect(r.status == 65, "\(name): \(r.status) \(r.stderr)")
+        #expect(r.stderr.contains(name) && r.stderr.contains("not a valid"), "\(r.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: dir + "/o.pdf"))
+    }
+}
