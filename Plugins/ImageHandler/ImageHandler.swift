@@ -18,7 +18,8 @@ public struct ImageHandler: ContentHandler {
     /// Options read, by name: `print-scaling` (auto = fit, auto-fit, fit, fill, none),
     /// `position` (center, top, bottom-left …), `ppi` (the resolution for natural size; default
     /// the file's, else 72), `natural-scaling` (percent of natural size), `mirror` (true/false),
-    /// `max-pixels` (the decompression-bomb limit), `gif-frames` (first or all).
+    /// `max-pixels` (the decompression-bomb limit), `gif-frames` (first or all), `photo-grid`
+    /// (true: the job puts several images on a sheet, so each turns to suit its cell).
     public func makeFormatter(for input: PrintInput, options: HandlerOptions, info: PrintInfo) throws -> PrintFormatter {
         let formatter = ImagePrintFormatter()
         func bad(_ name: String, _ value: String) -> PrintError { PrintError(.invalidOption, "\(name) \"\(value)\" is not valid") }
@@ -30,6 +31,7 @@ public struct ImageHandler: ContentHandler {
         var limits = ImageLimits()
         if let v = options["max-pixels"] { guard let n = Int(v), n > 0 else { throw bad("max-pixels", v) }; limits.maxPixels = n }
         if let v = options["gif-frames"] { guard ["first", "all"].contains(v) else { throw bad("gif-frames", v) }; formatter.allGIFFrames = v == "all" }
+        formatter.turnsToFitCells = options["photo-grid"] == "true"
         try formatter.add(path: input.path, limits: limits)
         return formatter
     }
@@ -47,6 +49,8 @@ public final class ImagePrintFormatter: PrintFormatter {
     public var mirror = false
     /// Every frame of an animated GIF, one per page (else the first).
     public var allGIFFrames = false
+    /// In a photo grid an image cannot turn its sheet: it turns itself a quarter to suit its cell.
+    public var turnsToFitCells = false
 
     struct Item {
         enum Kind {
@@ -147,20 +151,30 @@ public final class ImagePrintFormatter: PrintFormatter {
 
         func draw(in context: GraphicsContext, rect: CGRect) throws {
             let ppi = formatter.ppi ?? item.filePPI ?? 72
-            let natural = CGSize(width: item.pixels.width * 72 / ppi, height: item.pixels.height * 72 / ppi)
+            var natural = CGSize(width: item.pixels.width * 72 / ppi, height: item.pixels.height * 72 / ppi)
+            let turn = formatter.turnsToFitCells && natural.width != natural.height && (natural.width > natural.height) != (rect.width > rect.height)
+            if turn { natural = CGSize(width: natural.height, height: natural.width) }
             // For images, IPP leaves `auto` to the printer: like a photo print, it fits.
             let scaling = formatter.scaling == .auto ? .fit : formatter.scaling
-            let (frame, overflows) = scaling.frame(for: natural, in: rect, scale: formatter.naturalScaling, position: formatter.position)
+            var (frame, overflows) = scaling.frame(for: natural, in: rect, scale: formatter.naturalScaling, position: formatter.position)
             try context.withSavedState {
+                var clip = rect
+                if turn {
+                    // A quarter turn anticlockwise about the frame, as for PDF pages.
+                    context.translateBy(x: frame.minX, y: frame.maxY)
+                    context.rotate(by: -.pi / 2)
+                    clip = CGRect(x: frame.maxY - rect.maxY, y: rect.minX - frame.minX, width: rect.height, height: rect.width)
+                    frame = CGRect(x: 0, y: 0, width: frame.height, height: frame.width)
+                }
                 if formatter.mirror {
                     context.translateBy(x: frame.midX * 2, y: 0)
                     context.scaleBy(x: -1, y: 1)
                 }
                 switch item.kind {
                 case .placed(let content):
-                    try context.place(content, in: frame, clippedTo: overflows ? rect : nil)
+                    try context.place(content, in: frame, clippedTo: overflows ? clip : nil)
                 case .svg(let svg):
-                    if overflows { context.clip(to: rect) }
+                    if overflows { context.clip(to: clip) }
                     try svg.draw(in: context, rect: frame)
                 }
             }

@@ -17,6 +17,7 @@ struct Convert: ParsableCommand {
           swiftprint convert report.txt -o - --footer "{file}||{page}/{pages}" | lp
           swiftprint convert slides.pdf -o a4.pdf --media A4 --print-scaling fit
           swiftprint convert photo.jpg scan.png report.pdf notes.txt -o job.pdf
+          swiftprint convert holiday/*.jpg -o contact-sheet.pdf --photos-per-sheet 6 --print-scaling fill
 
         The output is written to a temporary file beside it and renamed into place only when \
         complete: a failed job leaves no partial file. The same inputs and options give the same \
@@ -74,6 +75,7 @@ struct Convert: ParsableCommand {
                 values: .init(title: info.jobName ?? firstName, file: firstName, date: date))
             renderer.addPrintFormatter(formatters.count == 1 ? formatters[0] : PrintItemsFormatter(formatters), startingAtPageAt: 0)
             let job = PrintJob(renderer: renderer, info: info, paper: paper)
+            job.imposition = document.imposition
             let progress = ProgressLine(quiet: global.quiet)
             job.progress = { progress.update(page: $0.page, of: $0.estimatedPages, estimate: $0.isEstimate) }
             let report = try job.writePDF(to: OutputDestination(path: output))

@@ -20,6 +20,26 @@ struct DocumentOptions: ParsableArguments {
     @Flag(help: "Print images mirror-image (iron-on transfers).")
     var mirror = false
 
+    @Option(name: .customLong("photos-per-sheet"),
+            help: ArgumentHelp("A photo grid: this many images per sheet (2, 3, 4, 6, 8, 9, 10, 12, 15, 16, 20), each turned to suit its cell.", valueName: "n"))
+    var photosPerSheet: Int?
+
+    @Option(help: ArgumentHelp("Space between the photo grid's cells: a length in points or with mm, cm, in (default 9 pt).", valueName: "length"))
+    var gutter: String?
+
+    func validate() throws {
+        if let n = photosPerSheet, Imposition.grid(n) == nil {
+            throw ValidationError("photos per sheet must be one of \(Imposition.gridCounts.dropFirst().map(String.init).joined(separator: ", ")), not \(n)")
+        }
+        if let gutter, EdgeInsets(cssLengths: gutter) == nil { throw ValidationError("gutter \"\(gutter)\" is not a length") }
+    }
+
+    /// The photo grid asked for, or one page per sheet.
+    var imposition: Imposition {
+        guard let n = photosPerSheet else { return .onePerSheet }
+        return Imposition.grid(n, gutter: gutter.flatMap { EdgeInsets(cssLengths: $0)?.top } ?? 9) ?? .onePerSheet
+    }
+
     @Option(name: .customLong("gif-frames"), help: "first (default) or all: every frame of an animated GIF on its own page.")
     var gifFrames: String?
 
@@ -39,6 +59,7 @@ struct DocumentOptions: ParsableArguments {
         o["mirror"] = mirror ? "true" : nil
         o["max-pixels"] = maxPixels.map(String.init)
         o["gif-frames"] = gifFrames
+        o["photo-grid"] = photosPerSheet == nil ? nil : "true"
         return o
     }
 }

@@ -80,3 +80,34 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: dir + "/o.pdf"))
     }
 }
+
+/// The photo grid: several images per sheet, on the paginator's sheet model.
+@Suite struct PhotoGridTests {
+    @Test func fourPhotosPerSheetFillTheCellsInOrder() throws {
+        let dir = try temporaryDirectory()
+        // Five images: dark, light, dark, light, dark — so each cell's brightness says which one it holds.
+        var paths: [String] = []
+        for (i, color) in ["black", "white", "black", "white", "black"].enumerated() {
+            let p = "\(dir)/\(i).png"
+            _ = try Tool.run("convert", ["-size", "300x300", "xc:\(color)", "-fill", "gray", "-draw", "rectangle 0,0 10,10", p])
+            paths.append(p)
+        }
+        let out = dir + "/grid.pdf"
+        let r = try swiftprint(["convert"] + paths + ["-o", out, "--photos-per-sheet", "4", "--media", "A4", "--margins", "36"])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(try PDF.pageCount(out) == 2, "five photos four to a sheet")
+        let size = try PDF.pageSizes(out)[0]
+        #expect(abs(size.width - 595.276) < 0.01 && abs(size.height - 841.89) < 0.01)
+        let (w, h, pixels) = try PDF.grayPixels(out, page: 1, dpi: 20)
+        func at(_ fx: Double, _ fy: Double) -> UInt8 { pixels[Int(fy * Double(h)) * w + Int(fx * Double(w))] }
+        #expect(at(0.3, 0.3) < 60 && at(0.7, 0.3) > 200 && at(0.3, 0.7) < 60 && at(0.7, 0.7) > 200, "dark, light / dark, light")
+        let second = try PDF.grayPixels(out, page: 2, dpi: 20)
+        #expect(second.pixels[Int(0.3 * Double(second.height)) * second.width + Int(0.3 * Double(second.width))] < 60)
+        #expect(second.pixels[Int(0.7 * Double(second.height)) * second.width + Int(0.7 * Double(second.width))] > 240, "an empty cell")
+    }
+
+    @Test func anUnsupportedGridIsAUsageError() throws {
+        let r = try swiftprint(["convert", "x.jpg", "-o", "/tmp/never.pdf", "--photos-per-sheet", "7"])
+        #expect(r.status == 64 && r.stderr.contains("photos per sheet"), "\(r.stderr)")
+    }
+}

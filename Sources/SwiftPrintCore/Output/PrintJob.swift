@@ -32,6 +32,8 @@ public final class PrintJob {
     public let info: PrintInfo
     public let paper: PrintPaper
     public var metadata: DocumentMetadata
+    /// How logical pages go onto sheets: one per sheet, or a grid of them (the photo grid).
+    public var imposition = Imposition.onePerSheet
     /// Called after each page is done.
     public var progress: ((JobProgress) -> Void)?
     var logger = Logger(label: "swiftprint.job")
@@ -63,7 +65,7 @@ public final class PrintJob {
         let writer: SheetWriter = renderer.placesContent
             ? try AssemblingPDFWriter(output: output, metadata: metadata, fonts: FontSystem())
             : try PDFWriter(output: output, metadata: metadata, fonts: FontSystem())
-        let assembler = SheetAssembler(writer: writer, imposition: Imposition())
+        let assembler = SheetAssembler(writer: writer, imposition: imposition)
         var drewAny = false
         for _ in 0..<copies {
             let cursor = try PageCursor(renderer: renderer)
@@ -73,9 +75,18 @@ public final class PrintJob {
                 let number = page.index + 1
                 if ranges.contains(number) {
                     renderer.currentPages = page.formatterPages
-                    let sheetPaper = self.sheetPaper(for: page)
-                    renderer.setPaper(sheetPaper)
-                    try assembler.addPage(size: sheetPaper.paperSize) { ctx in
+                    let sheetPaper: PrintPaper
+                    var cell: CGRect?
+                    if imposition.pagesPerSheet > 1 {
+                        // In a grid the sheet is the job's paper and each page is its cell.
+                        sheetPaper = paper
+                        cell = imposition.cell(assembler.slot, in: paper.printableRect)
+                        renderer.setPaper(PrintPaper(media: paper.media).resized(to: cell!.size))
+                    } else {
+                        sheetPaper = self.sheetPaper(for: page)
+                        renderer.setPaper(sheetPaper)
+                    }
+                    try assembler.addPage(sheetSize: sheetPaper.paperSize, cell: cell) { ctx in
                         try renderer.drawPage(at: page.index, in: renderer.printableRect, context: ctx)
                     }
                     renderer.currentPages = [:]
