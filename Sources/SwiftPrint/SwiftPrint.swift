@@ -19,5 +19,7 @@ extension Dispatcher {
     /// Every shipped handler, with libmagic detection (nil only when libmagic cannot start).
     /// `Dispatcher.standard?.canPrint(url:)`, `canPrint(data:)` and `printableUTIs` answer
     /// UIKit's questions.
-    public static let standard: Dispatcher? = ContentDetector.shared.map { Dispatcher(registry: .standard, detector: $0) }
+    public static let standard: Dispatcher? = ContentDetector.shared.map {
+        Dispatcher(registry: .standard, detector: $0, converterHandler: { ExternalConverterHandler(command: $0) })
+    }
 }

@@ -48,8 +48,7 @@ struct Convert: ParsableCommand {
         let started = Date()
         var current = inputs[0]
         do {
-            guard let detector = ContentDetector.shared else { throw PrintError(.notAvailable, "libmagic cannot start") }
-            let dispatcher = Dispatcher(registry: .standard, detector: detector)
+            guard let dispatcher = Dispatcher.standard else { throw PrintError(.notAvailable, "libmagic cannot start") }
             let firstName = PrintInput(path: inputs[0]).displayName
             let info = page.printInfo(jobName: firstName)
             let paper = page.paper(for: info)

@@ -22,8 +22,8 @@ struct Detect: ParsableCommand {
     var json = false
 
     func run() throws {
-        guard let detector = ContentDetector.shared else { throw fail(PrintError(.notAvailable, "libmagic cannot start")) }
-        let dispatcher = Dispatcher(registry: .standard, detector: detector)
+        guard let dispatcher = Dispatcher.standard else { throw fail(PrintError(.notAvailable, "libmagic cannot start")) }
+        let detector = dispatcher.detector
         var failed: PrintError?
         for file in files {
             do {
@@ -58,8 +58,8 @@ struct Types: ParsableCommand {
     var all = false
 
     func run() throws {
-        guard let detector = ContentDetector.shared else { throw fail(PrintError(.notAvailable, "libmagic cannot start")) }
-        let dispatcher = Dispatcher(registry: .standard, detector: detector)
+        guard let dispatcher = Dispatcher.standard else { throw fail(PrintError(.notAvailable, "libmagic cannot start")) }
+        let detector = dispatcher.detector
         let printable = Set(dispatcher.printableUTIs)
         for uti in detector.catalogue.order {
             guard let type = detector.catalogue.type(uti), all || printable.contains(uti) else { continue }

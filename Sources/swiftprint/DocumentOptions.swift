@@ -40,6 +40,9 @@ struct DocumentOptions: ParsableArguments {
         return Imposition.grid(n, gutter: gutter.flatMap { EdgeInsets(cssLengths: $0)?.top } ?? 9) ?? .onePerSheet
     }
 
+    @Option(name: .customLong("converter-timeout"), help: ArgumentHelp("Seconds a converter named in types.tsv may run (default 120).", valueName: "seconds"))
+    var converterTimeout: Double?
+
     @Option(name: .customLong("gif-frames"), help: "first (default) or all: every frame of an animated GIF on its own page.")
     var gifFrames: String?
 
@@ -59,6 +62,7 @@ struct DocumentOptions: ParsableArguments {
         o["mirror"] = mirror ? "true" : nil
         o["max-pixels"] = maxPixels.map(String.init)
         o["gif-frames"] = gifFrames
+        o["converter-timeout"] = converterTimeout.map { String($0) }
         o["photo-grid"] = photosPerSheet == nil ? nil : "true"
         return o
     }

@@ -10,7 +10,7 @@ struct SwiftPrintCommand: ParsableCommand {
         abstract: "Put any content on paper: convert it to print-ready PDF, or print it through CUPS.",
         discussion: """
         Exit codes: 0 done; 64 bad usage or option; 65 the input is not valid or not a printable \
-        type; 66 the input cannot be read; 70 drawing failed; 73 the output cannot be created; 74 \
+        type; 66 the input cannot be read; 70 drawing or a converter failed; 73 the output cannot be created; 74 \
         the output cannot be written; 77 the PDF needs a password or forbids printing; 130/143 \
         interrupted.
         """,

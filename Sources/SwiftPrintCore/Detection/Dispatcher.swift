@@ -5,17 +5,23 @@ import Foundation
 public struct Dispatcher: Sendable {
     public let registry: HandlerRegistry
     public let detector: ContentDetector
+    /// Makes the handler for a type whose catalogue entry names a converter command.
+    public let converterHandler: (@Sendable ([String]) -> any ContentHandler)?
 
-    public init(registry: HandlerRegistry, detector: ContentDetector) {
+    public init(registry: HandlerRegistry, detector: ContentDetector,
+                converterHandler: (@Sendable ([String]) -> any ContentHandler)? = nil) {
         self.registry = registry
         self.detector = detector
+        self.converterHandler = converterHandler
     }
 
-    /// The handler for a detected type, or nil.
+    /// The handler for a detected type: the most specific compiled-in handler it conforms to,
+    /// else its converter command's, else nil.
     public func handler(for type: ContentType) -> (any ContentHandler)? {
         for uti in detector.catalogue.conformanceChain(of: type.identifier) {
             if let h = registry.handler(for: uti) { return h }
         }
+        if let command = type.converter, let make = converterHandler { return make(command) }
         return nil
     }
 

@@ -9,6 +9,8 @@ public struct ContentType: Hashable, Sendable {
     public let mimeTypes: [String]
     public let extensions: [String]
     public let description: String
+    /// An administrator's converter to PDF: argv with {in} and {out}; nil for most types.
+    public let converter: [String]?
 }
 
 /// Every content type swiftprint knows, from `Config/types.tsv`, then `/etc/swiftprint/types.tsv`
@@ -47,7 +49,8 @@ public struct TypeCatalogue: Sendable {
             }
             let type = ContentType(identifier: uti, conformsTo: list(1, lowercase: false),
                                    mimeTypes: list(2), extensions: list(3),
-                                   description: f.count > 4 ? f[4] : uti)
+                                   description: f.count > 4 ? f[4] : uti,
+                                   converter: f.count > 5 && !f[5].isEmpty ? f[5].split(separator: " ").map(String.init) : nil)
             if types[uti] == nil { order.append(uti) }
             types[uti] = type
             for m in type.mimeTypes { byMIME[m] = uti }

@@ -1,0 +1,63 @@
+import Foundation
+import Logging
+import SwiftPrintCore
+
+/// Prints a type an administrator added in types.tsv with a converter command, like a CUPS
+/// filter: the command runs with argv (never a shell), {in} and {out} replaced, with no input and
+/// its output discarded, and is killed after a time limit; what it writes to {out} must be a PDF
+/// qpdf can read, and is printed as one.
+public struct ExternalConverterHandler: ContentHandler {
+    public let name = "converter"
+    public let contentTypes: [String] = []
+    public let command: [String]
+
+    public init(command: [String]) { self.command = command }
+
+    /// Options read, by name: `converter-timeout` (seconds, default 120), and the PDF
+    /// handler's options for the result.
+    public func makeFormatter(for input: PrintInput, options: HandlerOptions, info: PrintInfo) throws -> PrintFormatter {
+        let timeout = options["converter-timeout"].flatMap(Double.init) ?? 120
+        let scratch = try OutputFile.scratch(prefix: "swiftprint-converted-")
+        defer { scratch.removeScratch() }
+        try scratch.commit()
+        let out = scratch.scratchPath!
+        try run(input: input.path, output: out, timeout: timeout)
+        var converted = PrintInput(path: out)
+        converted.displayName = input.displayName
+        do {
+            // qpdf maps the file, so the scratch copy can go as soon as it is open.
+            return try PDFHandler().makeFormatter(for: converted, options: options, info: info)
+        } catch var error as PrintError {
+            error.path = input.path
+            error.message = "the converter \(command[0]) did not produce a usable PDF: \(error.message)"
+            throw error
+        }
+    }
+
+    private func run(input: String, output: String, timeout: Double) throws {
+        guard let program = command.first else { throw PrintError(.invalidOption, path: input, "the converter command is empty") }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: program)
+        process.arguments = command.dropFirst().map { $0.replacingOccurrences(of: "{in}", with: input).replacingOccurrences(of: "{out}", with: output) }
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardOutput = FileHandle.nullDevice
+        process.standardInput = FileHandle.nullDevice
+        do { try process.run() } catch {
+            throw PrintError(.notAvailable, path: input, "cannot start the converter \(program): \(error.localizedDescription)")
+        }
+        let deadline = Date().addingTimeInterval(timeout)
+        while process.isRunning, Date() < deadline { usleep(20_000) }
+        if process.isRunning {
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+            throw PrintError(.jobFailed, path: input, "the converter \(program) took longer than \(Int(timeout)) s and was stopped")
+        }
+        process.waitUntilExit()
+        let said = String(decoding: errors.fileHandleForReading.readDataToEndOfFile().suffix(300), as: UTF8.self)
+            .split(separator: "\n").last.map(String.init) ?? ""
+        guard process.terminationStatus == 0 else {
+            throw PrintError(.jobFailed, path: input, "the converter \(program) failed (exit \(process.terminationStatus))\(said.isEmpty ? "" : ": " + said)")
+        }
+    }
+}
