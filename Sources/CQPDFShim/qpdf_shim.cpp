@@ -310,12 +310,18 @@ int64_t spq_image_end(SPQImageWriter *w, char **error) {
 void spq_image_abandon(SPQImageWriter *w) { delete w; }
 
 int spq_add_sheet(SPQDocument *dst, double width, double height, int rotate,
-                  const SPQPlacement *placements, int count, char **error) {
+                  const SPQPlacement *placements, int count, int grayscale, char **error) {
     return guarded<int>(error, -1, [&]() {
         QPDF &pdf = *dst->pdf;
         auto xobjects = QPDFObjectHandle::newDictionary();
         std::string content;
         char buffer[256];
+        if (grayscale) {
+            // An opaque white sheet first: the blend below needs paper to blend with, or some
+            // renderers blend with a transparent backdrop and grey the margins.
+            snprintf(buffer, sizeof buffer, "q 1 g 0 0 %.4f %.4f re f Q\n", width, height);
+            content += buffer;
+        }
         for (int i = 0; i < count; ++i) {
             auto const &p = placements[i];
             std::string name = "/X" + std::to_string(i);
@@ -332,6 +338,14 @@ int spq_add_sheet(SPQDocument *dst, double width, double height, int rotate,
         }
         auto resources = QPDFObjectHandle::newDictionary();
         resources.replaceKey("/XObject", xobjects);
+        if (grayscale) {
+            auto state = QPDFObjectHandle::parse("<< /Type /ExtGState /BM /Saturation >>");
+            auto states = QPDFObjectHandle::newDictionary();
+            states.replaceKey("/GSgray", state);
+            resources.replaceKey("/ExtGState", states);
+            snprintf(buffer, sizeof buffer, "q /GSgray gs 0.5 g 0 0 %.4f %.4f re f Q\n", width, height);
+            content += buffer;
+        }
         auto page = QPDFObjectHandle::newDictionary();
         page.replaceKey("/Type", QPDFObjectHandle::newName("/Page"));
         page.replaceKey("/MediaBox", QPDFObjectHandle::newArray(QPDFObjectHandle::Rectangle(0, 0, width, height)));

@@ -17,9 +17,18 @@ struct PageOptions: ParsableArguments {
     @Option(help: "Copies of the document, collated.")
     var copies: Int?
 
-    @Option(help: ArgumentHelp("Margins around the printable area: 1 to 4 lengths (top, right, bottom, left) in points or with mm, cm, in.",
+    @Option(help: ArgumentHelp("Margins around the printable area: 1 to 4 lengths (top, right, bottom, left) in points or with mm, cm, in. Default 36 pt; 0 for photo output.",
                                valueName: "lengths"))
-    var margins: String = "36"
+    var margins: String?
+
+    @Option(name: .customLong("output-type"),
+            help: ArgumentHelp("general, grayscale, photo or photoGrayscale (UIKit's output type): photo picks photo paper (4x6 in or A6) without margins; the grayscale types print grey."))
+    var outputType: PrintInfo.OutputType?
+
+    @Option(name: .customLong("print-color-mode"), help: "color or monochrome (IPP print-color-mode): monochrome prints every page in grey.")
+    var printColorMode: ColorMode?
+
+    enum ColorMode: String, ExpressibleByArgument, CaseIterable { case color, monochrome }
 
     @Option(help: ArgumentHelp("Header: left|center|right, each with {title} {file} {page} {pages} {date}.", valueName: "template"))
     var header: String?
@@ -38,24 +47,32 @@ struct PageOptions: ParsableArguments {
             throw ValidationError("page ranges \"\(pageRanges)\" are not valid (use numbers from 1, like 1-3,7,10-)")
         }
         if let copies, !(1...999).contains(copies) { throw ValidationError("copies must be 1 to 999, not \(copies)") }
-        if EdgeInsets(cssLengths: margins) == nil {
+        if let margins, EdgeInsets(cssLengths: margins) == nil {
             throw ValidationError("margins \"\(margins)\" are not valid (1 to 4 lengths like 36, 12.7mm or 0.5in)")
         }
     }
 
     func printInfo(jobName: String) -> PrintInfo {
-        PrintInfo(jobName: title ?? jobName, orientation: orientation, copies: copies,
-                  pageRanges: pageRanges.flatMap(PageRanges.init), media: media.flatMap(MediaSize.named))
+        // print-color-mode monochrome is the grey form of whatever output type is asked for.
+        var type = outputType
+        if printColorMode == .monochrome { type = (type == .photo || type == .photoGrayscale) ? .photoGrayscale : .grayscale }
+        if printColorMode == .color, type == .grayscale { type = .general }
+        if printColorMode == .color, type == .photoGrayscale { type = .photo }
+        return PrintInfo(jobName: title ?? jobName, orientation: orientation, outputType: type, copies: copies,
+                         pageRanges: pageRanges.flatMap(PageRanges.init), media: media.flatMap(MediaSize.named))
     }
 
     func paper(for info: PrintInfo) -> PrintPaper {
         let media = OptionPrecedence.resolve(job: info.media, locale: PaperDefaults.media(for: info.outputType ?? .general))
         let orientation = OptionPrecedence.resolve(job: info.orientation, locale: .portrait)
-        return PrintPaper(media: media, orientation: orientation, margins: EdgeInsets(cssLengths: margins) ?? .zero)
+        let isPhoto = info.outputType == .photo || info.outputType == .photoGrayscale
+        let edges = margins.flatMap(EdgeInsets.init(cssLengths:)) ?? EdgeInsets(all: isPhoto ? 0 : 36)
+        return PrintPaper(media: media, orientation: orientation, margins: edges)
     }
 }
 
 extension PrintInfo.Orientation: ExpressibleByArgument {}
+extension PrintInfo.OutputType: ExpressibleByArgument {}
 
 /// Options for plain text.
 struct TextOptions: ParsableArguments {

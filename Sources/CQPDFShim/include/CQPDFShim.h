@@ -98,9 +98,10 @@ typedef struct {
 } SPQPlacement;
 
 /// Appends a page of width × height points showing `placements` in order (later on top).
-/// `rotate` becomes the page's /Rotate.
+/// `rotate` becomes the page's /Rotate. With `grayscale` 1 a last layer takes the colour out of
+/// everything beneath (a neutral fill in the Saturation blend mode keeps each point's luminosity).
 int spq_add_sheet(SPQDocument *dst, double width, double height, int rotate,
-                  const SPQPlacement *placements, int count, char **error);
+                  const SPQPlacement *placements, int count, int grayscale, char **error);
 
 /// Sets an entry of the document information dictionary (Title, Creator, CreationDate …) to a
 /// text string (UTF-8 in, PDF text string out).

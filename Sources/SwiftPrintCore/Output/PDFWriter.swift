@@ -41,8 +41,12 @@ package final class PDFWriter: SheetWriter {
     private var context: GraphicsContext?
     private var finished = false
 
-    package init(output: OutputFile, metadata: DocumentMetadata, fonts: FontSystem) throws {
+    /// Every sheet printed in shades of grey.
+    private let grayscale: Bool
+
+    package init(output: OutputFile, metadata: DocumentMetadata, fonts: FontSystem, grayscale: Bool = false) throws {
         self.output = output
+        self.grayscale = grayscale
         self.fonts = fonts
         box = Unmanaged.passRetained(output)
         surface = cairo_pdf_surface_create_for_stream({ closure, data, length in
@@ -73,6 +77,11 @@ package final class PDFWriter: SheetWriter {
         let ctx = context ?? GraphicsContext(surface: surface, fonts: fonts)
         context = ctx
         ctx.sheetHeight = size.height
+        if grayscale {
+            // Opaque paper to blend with (see endSheet).
+            cairo_set_source_rgb(ctx.raw, 1, 1, 1)
+            cairo_paint(ctx.raw)
+        }
         ctx.saveState()
         ctx.marked = false
         return ctx
@@ -81,6 +90,15 @@ package final class PDFWriter: SheetWriter {
     package func endSheet() throws {
         guard let ctx = context else { return }
         ctx.restoreState()
+        if grayscale {
+            // A neutral fill in the Saturation blend mode keeps each point's luminosity and takes
+            // its colour away: text, drawings and images alike come out grey.
+            cairo_save(ctx.raw)
+            cairo_set_operator(ctx.raw, CAIRO_OPERATOR_HSL_SATURATION)
+            cairo_set_source_rgb(ctx.raw, 0.5, 0.5, 0.5)
+            cairo_paint(ctx.raw)
+            cairo_restore(ctx.raw)
+        }
         cairo_show_page(ctx.raw)
         sheetsWritten += 1
         try check("cannot draw the page")

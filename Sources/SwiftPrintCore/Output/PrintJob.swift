@@ -62,9 +62,10 @@ public final class PrintJob {
         renderer.prepare(forDrawingPages: 0..<(total ?? Int.max))
 
         let output = try OutputFile(destination)
+        let gray = info.outputType == .grayscale || info.outputType == .photoGrayscale
         let writer: SheetWriter = renderer.placesContent
-            ? try AssemblingPDFWriter(output: output, metadata: metadata, fonts: FontSystem())
-            : try PDFWriter(output: output, metadata: metadata, fonts: FontSystem())
+            ? try AssemblingPDFWriter(output: output, metadata: metadata, fonts: FontSystem(), grayscale: gray)
+            : try PDFWriter(output: output, metadata: metadata, fonts: FontSystem(), grayscale: gray)
         let assembler = SheetAssembler(writer: writer, imposition: imposition)
         var drewAny = false
         for _ in 0..<copies {

@@ -22,8 +22,12 @@ package final class AssemblingPDFWriter: SheetWriter {
     private var currentSize = CGSize.zero
     private var drawnPages = 0
 
-    package init(output: OutputFile, metadata: DocumentMetadata, fonts: FontSystem) throws {
+    /// Every sheet printed in shades of grey.
+    private let grayscale: Bool
+
+    package init(output: OutputFile, metadata: DocumentMetadata, fonts: FontSystem, grayscale: Bool = false) throws {
         self.output = output
+        self.grayscale = grayscale
         self.metadata = metadata
         scratch = try OutputFile.scratch(prefix: "swiftprint-drawn-")
         drawn = try PDFWriter(output: scratch, metadata: DocumentMetadata(), fonts: fonts)
@@ -77,7 +81,7 @@ package final class AssemblingPDFWriter: SheetWriter {
         }
 
         for sheet in sheets {
-            if sheet.drawnPage == nil, let (source, page) = Self.unchangedPage(on: sheet) {
+            if sheet.drawnPage == nil, !grayscale, let (source, page) = Self.unchangedPage(on: sheet) {
                 try document.appendCopy(ofPage: page, from: source)
                 continue
             }
@@ -85,7 +89,7 @@ package final class AssemblingPDFWriter: SheetWriter {
             if let page = sheet.drawnPage, let drawing {
                 placed.append((object: try document.formXObject(fromPage: page, of: drawing), transform: .identity, clip: nil))
             }
-            try document.appendSheet(size: sheet.size, placements: placed)
+            try document.appendSheet(size: sheet.size, placements: placed, grayscale: grayscale)
         }
         if let title = metadata.title { try document.setInfo("Title", title) }
         try document.setInfo("Creator", metadata.creator)

@@ -94,13 +94,14 @@ package final class QPDFDocument {
     }
 
     /// Appends a page of `size` showing `placements` in order, later ones on top.
-    package func appendSheet(size: CGSize, rotation: Int = 0, placements: [(object: Int64, transform: PDFMatrix, clip: [CGPoint]?)]) throws {
+    package func appendSheet(size: CGSize, rotation: Int = 0, placements: [(object: Int64, transform: PDFMatrix, clip: [CGPoint]?)],
+                             grayscale: Bool = false) throws {
         let c = placements.map { p in
             let q = p.clip ?? [.zero, .zero, .zero, .zero]
             return SPQPlacement(object: p.object, matrix: p.transform.tuple, hasClip: p.clip == nil ? 0 : 1,
                                 clip: (q[0].x, q[0].y, q[1].x, q[1].y, q[2].x, q[2].y, q[3].x, q[3].y))
         }
-        try check { spq_add_sheet(handle, size.width, size.height, Int32(rotation), c, Int32(c.count), &$0) }
+        try check { spq_add_sheet(handle, size.width, size.height, Int32(rotation), c, Int32(c.count), grayscale ? 1 : 0, &$0) }
     }
 
     /// Sets a document information entry (Title, Creator, CreationDate …).
