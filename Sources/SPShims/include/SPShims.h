@@ -8,9 +8,6 @@
 
 #include <pango/pangocairo.h>
 
-/// pango_cairo_font_map_set_resolution() on a generic PangoFontMap.
-void SPPangoFontMapSetResolution(PangoFontMap *fontMap, double dpi);
-
 /// pango_cairo_font_get_scaled_font() on a generic PangoFont; NULL if the font is not a cairo font.
 cairo_scaled_font_t *SPPangoFontGetScaledFont(PangoFont *font);
 
