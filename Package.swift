@@ -3,7 +3,7 @@
 //
 // Layout (see README.md):
 //   Sources/C*         one systemLibrary target per C library (module map + one-line header)
-//   Sources/SPShims    C shims for the macros Swift cannot import (prefixed SP…)
+//   Sources/SPShims    C shims for the macros Swift cannot import, and a fontconfig preload (prefixed SP…)
 //   Sources/SwiftPrintCore  geometry, paper, PrintInfo, formatters, renderer, paginator, PDF writer
 //   Plugins/<Handler>  one target per content type; registered in Sources/SwiftPrint/Handlers.swift
 //   Sources/SwiftPrint the public library: re-exports the core and every handler
@@ -27,7 +27,7 @@ let package = Package(
         .systemLibrary(name: "CCairo", pkgConfig: "cairo", providers: [.apt(["libcairo2-dev"])]),
         .systemLibrary(name: "CPango", pkgConfig: "pangocairo", providers: [.apt(["libpango1.0-dev"])]),
         .systemLibrary(name: "CUchardet", pkgConfig: "uchardet", providers: [.apt(["libuchardet-dev"])]),
-        .target(name: "SPShims", dependencies: ["CPango", "CCairo"]),
+        .target(name: "SPShims", dependencies: ["CPango", "CCairo"], linkerSettings: [.linkedLibrary("fontconfig")]),
 
         // The library
         .target(

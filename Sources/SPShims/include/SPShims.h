@@ -14,4 +14,12 @@ cairo_scaled_font_t *SPPangoFontGetScaledFont(PangoFont *font);
 /// TRUE when the font map can give cairo fonts (it is a PangoCairoFontMap).
 gboolean SPPangoFontMapIsCairo(PangoFontMap *fontMap);
 
+// Not a macro but a thread (preload.c): Swift has no lightweight thread of its own to start.
+
+/// Starts fontconfig's initialisation (FcInit) on a background thread, once.
+void SPFontconfigPreloadStart(void);
+
+/// Waits for the initialisation SPFontconfigPreloadStart began, if it is still running.
+void SPFontconfigPreloadWait(void);
+
 #endif

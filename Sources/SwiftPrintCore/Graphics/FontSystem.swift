@@ -10,6 +10,7 @@ package final class FontSystem {
     package let context: OpaquePointer
 
     package init() {
+        SPFontconfigPreloadWait()
         fontMap = pango_cairo_font_map_new()
         context = pango_font_map_create_context(fontMap)
         // The resolution goes on the context, not the font map: setting it on the map clears the
@@ -57,6 +58,13 @@ package final class FontSystem {
         guard let f = pango_font_map_load_font(fontMap, context, desc.pointer) else { return nil }
         return LoadedFont(font: f)
     }
+}
+
+/// Font loading for programs that know early that they will lay out text.
+public enum FontLoading {
+    /// Starts loading fontconfig's configuration and font list (~6 ms) on another thread, so
+    /// that it overlaps with whatever the program does before its first font lookup.
+    public static func startInBackground() { SPFontconfigPreloadStart() }
 }
 
 package struct FontMetrics: Sendable {
