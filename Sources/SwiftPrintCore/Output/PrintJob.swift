@@ -60,7 +60,7 @@ public final class PrintJob {
         renderer.prepare(forDrawingPages: 0..<(total ?? Int.max))
 
         let output = try OutputFile(destination)
-        let writer = try PDFWriter(output: output, metadata: metadata, fonts: FontSystem())
+        let writer = try PDFWriter(output: output, metadata: metadata, fonts: renderer.fonts)
         let assembler = SheetAssembler(writer: writer, imposition: Imposition())
         var drewAny = false
         for _ in 0..<copies {
