@@ -3,7 +3,7 @@
 //
 // Layout (see README.md):
 //   Sources/C*         one systemLibrary target per C library (module map + one-line header)
-//   Sources/SPShims    C shims for the macros Swift cannot import (prefixed SP…)
+//   Sources/SPShims    C shims for the macros Swift cannot import, and a fontconfig preload (prefixed SP…)
 //   Sources/CQPDFShim  libqpdf (C++) behind a C header: the object-level PDF assembler's engine
 //   Sources/SwiftPrintCore  geometry, paper, PrintInfo, formatters, renderer, paginator, PDF writer
 //   Plugins/<Handler>  one target per content type; registered in Sources/SwiftPrint/Handlers.swift
@@ -40,7 +40,7 @@ let package = Package(
         .systemLibrary(name: "CHeif", pkgConfig: "libheif", providers: [.apt(["libheif-dev"])]),
         .systemLibrary(name: "CRsvg", pkgConfig: "librsvg-2.0", providers: [.apt(["librsvg2-dev"])]),
         .systemLibrary(name: "CGdkPixbuf", pkgConfig: "gdk-pixbuf-2.0", providers: [.apt(["libgdk-pixbuf-2.0-dev"])]),
-        .target(name: "SPShims", dependencies: ["CPango", "CCairo"]),
+        .target(name: "SPShims", dependencies: ["CPango", "CCairo"], linkerSettings: [.linkedLibrary("fontconfig")]),
         // libqpdf is C++: the object-level assembler reaches it through a C header.
         .target(
             name: "CQPDFShim",

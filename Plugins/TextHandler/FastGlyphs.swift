@@ -10,9 +10,10 @@ import SwiftPrintCore
 final class FastGlyphs {
     let font: LoadedFont
     let scaledFont: OpaquePointer
-    /// Glyph index per byte 0x20…0x7E (index 0 is byte 0x20).
-    private(set) var index = [UInt](repeating: 0, count: 95)
-    private(set) var advance = [Double](repeating: 0, count: 95)
+    /// Glyph index per byte 0x20…0x7E (index 0 is byte 0x20). Constants, read for every byte
+    /// drawn: a `let` is not checked for exclusive access at run time, a `var` would be.
+    let index: [UInt]
+    let advance: [Double]
     let ellipsis: (index: UInt, advance: Double)?
 
     /// Nil when the font lacks any printable ASCII character.
@@ -21,12 +22,14 @@ final class FastGlyphs {
         self.font = loaded
         scaledFont = scaled
         let ascii = String(decoding: (0x20...0x7E).map { UInt8($0) }, as: UTF8.self)
-        let glyphs = loaded.glyphs(for: ascii)
-        for (i, g) in glyphs.enumerated() {
+        var index: [UInt] = [], advance: [Double] = []
+        for g in loaded.glyphs(for: ascii) {
             guard let g else { return nil }
-            index[i] = g.index
-            advance[i] = g.advance
+            index.append(g.index)
+            advance.append(g.advance)
         }
+        self.index = index
+        self.advance = advance
         ellipsis = loaded.glyphs(for: "…").first ?? nil
     }
 

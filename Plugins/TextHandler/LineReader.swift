@@ -27,11 +27,9 @@ final class LineReader {
     private var chunk: UnsafeBufferPointer<UInt8> = UnsafeBufferPointer(start: nil, count: 0)
     private var position = 0
     private var afterCR = false
-    private var column = 0
     private var pendingFormFeed = false
     private var atEnd = false
     private var nextIsContinuation = false
-    private var lastWasC2 = false
 
     var bytesRead: Int { source.bytesRead }
 
@@ -45,10 +43,18 @@ final class LineReader {
     func next() throws -> Event {
         if pendingFormFeed { pendingFormFeed = false; return .formFeed }
         if atEnd { return .end }
+        // The loop works on local copies of the reader's state, written back on return: every use
+        // of a class's stored property is checked for exclusive access at run time, a local's not.
+        var line: [UInt8] = []
+        swap(&line, &self.line)
         line.removeAll(keepingCapacity: true)
-        lineIsASCII = true
-        column = 0
-        lastWasC2 = false
+        var chunk = self.chunk, position = self.position, afterCR = self.afterCR
+        var isASCII = true, column = 0, lastWasC2 = false
+        defer {
+            swap(&line, &self.line)
+            self.chunk = chunk; self.position = position; self.afterCR = afterCR
+            lineIsASCII = isASCII
+        }
         isContinuation = nextIsContinuation
         nextIsContinuation = false
         if !isContinuation { lineNumber += 1 }
@@ -87,16 +93,25 @@ final class LineReader {
                 for _ in 0..<spaces { line.append(0x20) }
                 column += spaces
             case 0x20...0x7E:
-                line.append(b); column += 1
+                // Printable ASCII comes in runs: copy the rest of the run at once, up to the
+                // longest segment.
+                let room = max(0, maximumLineBytes - line.count - 1)
+                let limit = min(chunk.count, position + room)
+                var end = position
+                while end < limit, chunk[end] >= 0x20, chunk[end] <= 0x7E { end += 1 }
+                line.append(b)
+                line.append(contentsOf: UnsafeBufferPointer(rebasing: chunk[position..<end]))
+                column += 1 + end - position
+                position = end
             case 0x00...0x1F:
                 // U+2400 + b: the control picture for b.
                 line.append(0xE2); line.append(0x90); line.append(0x80 + b)
-                lineIsASCII = false; column += 1
+                isASCII = false; column += 1
             case 0x7F:
                 line.append(0xE2); line.append(0x90); line.append(0xA1)
-                lineIsASCII = false; column += 1
+                isASCII = false; column += 1
             default:
-                lineIsASCII = false
+                isASCII = false
                 if lastWasC2 && b >= 0x80 && b <= 0x9F {
                     // A C1 control (U+0080…U+009F): replace the C2 already written with U+FFFD.
                     line.removeLast()

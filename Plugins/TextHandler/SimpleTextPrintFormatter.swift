@@ -23,7 +23,9 @@ public final class SimpleTextPrintFormatter: PrintFormatter {
     private let input: PrintInput
     private var source: TextSource?
     private let coverage = FontCoverage()
-    private lazy var fonts = FontSystem()
+    /// Its renderer's fonts; its own only while it has no renderer.
+    private lazy var ownFonts = FontSystem()
+    private var fonts: FontSystem { printPageRenderer?.fonts ?? ownFonts }
     var logger = Logger(label: "swiftprint.text")
 
     /// Text given as a Swift string.

@@ -48,7 +48,9 @@ final class TextPage: FormattedPage {
         cairo_save(cr)
         defer { cairo_restore(cr) }
         cairo_set_source_rgba(cr, color.red, color.green, color.blue, color.alpha)
-        var glyphs = GlyphRun()
+        // A page's glyphs are its stored bytes plus line numbers and ellipses: room for them up
+        // front, rather than a dozen reallocations and copies as the arrays grow.
+        var glyphs = GlyphRun(capacity: store.count + lines.count * 8)
         var clippedColumn = -1
         for line in lines {
             let columnX = rect.minX + Double(line.column) * (columnWidth + columnGap)
@@ -89,29 +91,41 @@ final class TextPage: FormattedPage {
 /// (or per clipped column) instead of one per line: its per-call cost dominated otherwise.
 struct GlyphRun {
     private var glyphs: [cairo_glyph_t] = []
-    private var clusters: [cairo_text_cluster_t] = []
     private var text: [UInt8] = []
+    /// The glyphs that are ellipses (three bytes of text); every other glyph is one byte.
+    private var ellipses: [Int] = []
+
+    init(capacity: Int) {
+        glyphs.reserveCapacity(capacity)
+        text.reserveCapacity(capacity)
+    }
 
     mutating func append(_ bytes: UnsafeBufferPointer<UInt8>, ellipsis: Bool, x: Double, y: Double, fast: FastGlyphs) {
         var pen = x
-        for b in bytes {
-            let i = Int(b) - 0x20
-            glyphs.append(cairo_glyph_t(index: fast.index[i], x: pen, y: y))
-            pen += fast.advance[i]
+        fast.index.withUnsafeBufferPointer { index in
+            fast.advance.withUnsafeBufferPointer { advance in
+                for b in bytes {
+                    let i = Int(b) - 0x20
+                    glyphs.append(cairo_glyph_t(index: index[i], x: pen, y: y))
+                    pen += advance[i]
+                }
+            }
         }
         text.append(contentsOf: bytes)
-        // One cluster per glyph: each ASCII byte is one glyph; the ellipsis is three bytes.
-        for _ in bytes { clusters.append(cairo_text_cluster_t(num_bytes: 1, num_glyphs: 1)) }
         if ellipsis, let e = fast.ellipsis {
+            ellipses.append(glyphs.count)
             glyphs.append(cairo_glyph_t(index: e.index, x: pen, y: y))
-            text.append(contentsOf: [0xE2, 0x80, 0xA6])
-            clusters.append(cairo_text_cluster_t(num_bytes: 3, num_glyphs: 1))
+            text.append(0xE2); text.append(0x80); text.append(0xA6)
         }
     }
 
     /// Draws what was collected with `fast`'s font and empties the run.
     mutating func flush(fast: FastGlyphs?, on cr: OpaquePointer) {
         guard let fast, !glyphs.isEmpty else { return }
+        // One cluster per glyph, made here in one go rather than one append per glyph.
+        var clusters = [cairo_text_cluster_t](repeating: cairo_text_cluster_t(num_bytes: 1, num_glyphs: 1),
+                                              count: glyphs.count)
+        for i in ellipses { clusters[i].num_bytes = 3 }
         cairo_set_scaled_font(cr, fast.scaledFont)
         text.withUnsafeBufferPointer { t in
             t.withMemoryRebound(to: CChar.self) { chars in
@@ -120,7 +134,7 @@ struct GlyphRun {
             }
         }
         glyphs.removeAll(keepingCapacity: true)
-        clusters.removeAll(keepingCapacity: true)
         text.removeAll(keepingCapacity: true)
+        ellipses.removeAll()
     }
 }

@@ -185,7 +185,7 @@ struct TextGeometry {
         // Centre the font's own line in the pitch.
         baseline = metrics.ascent + max(0, (pitch - natural) / 2)
         let zero = fonts.loadPrimaryFont(font)?.glyphs(for: "0").first ?? nil
-        digitAdvance = zero?.advance ?? metrics.digitWidth
+        digitAdvance = zero?.advance ?? fonts.width(of: "0", font: font)
         let digits = max(3, String(max(1, lineCount)).count)
         numberGutter = style.lineNumbers ? Double(digits + 1) * digitAdvance : 0
     }

@@ -1,9 +1,5 @@
 #include "SPShims.h"
 
-void SPPangoFontMapSetResolution(PangoFontMap *fontMap, double dpi) {
-    pango_cairo_font_map_set_resolution(PANGO_CAIRO_FONT_MAP(fontMap), dpi);
-}
-
 cairo_scaled_font_t *SPPangoFontGetScaledFont(PangoFont *font) {
     if (font == NULL || !PANGO_IS_CAIRO_FONT(font)) return NULL;
     return pango_cairo_font_get_scaled_font(PANGO_CAIRO_FONT(font));

@@ -16,6 +16,12 @@ struct SwiftPrintCommand: ParsableCommand {
         """,
         subcommands: [Convert.self, Detect.self, Types.self]
     )
+
+    static func main() {
+        // Every command lays out text; fontconfig's loading then overlaps argument parsing.
+        FontLoading.startInBackground()
+        main(nil)
+    }
 }
 
 /// Options every subcommand shares.

@@ -8,13 +8,18 @@
 
 #include <pango/pangocairo.h>
 
-/// pango_cairo_font_map_set_resolution() on a generic PangoFontMap.
-void SPPangoFontMapSetResolution(PangoFontMap *fontMap, double dpi);
-
 /// pango_cairo_font_get_scaled_font() on a generic PangoFont; NULL if the font is not a cairo font.
 cairo_scaled_font_t *SPPangoFontGetScaledFont(PangoFont *font);
 
 /// TRUE when the font map can give cairo fonts (it is a PangoCairoFontMap).
 gboolean SPPangoFontMapIsCairo(PangoFontMap *fontMap);
+
+// Not a macro but a thread (preload.c): Swift has no lightweight thread of its own to start.
+
+/// Starts fontconfig's initialisation (FcInit) on a background thread, once.
+void SPFontconfigPreloadStart(void);
+
+/// Waits for the initialisation SPFontconfigPreloadStart began, if it is still running.
+void SPFontconfigPreloadWait(void);
 
 #endif

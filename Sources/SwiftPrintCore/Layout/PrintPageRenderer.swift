@@ -15,6 +15,10 @@ open class PrintPageRenderer {
 
     public private(set) var printFormatters: [PrintFormatter] = []
 
+    /// The fonts of the renderer's jobs, shared by its formatters, its header and footer and the
+    /// PDF writer: one pango font map loads each font once.
+    package private(set) lazy var fonts = FontSystem()
+
     /// The document's page count when the paginator counted it before drawing (because
     /// `needsPageCountBeforeDrawing` said so); nil otherwise.
     public internal(set) var knownPageCount: Int?

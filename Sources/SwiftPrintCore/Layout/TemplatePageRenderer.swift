@@ -25,7 +25,7 @@ public final class TemplatePageRenderer: PrintPageRenderer {
         super.init()
         // Loading fonts costs milliseconds; a job without header or footer does not pay it.
         guard headerTemplate != nil || footerTemplate != nil else { return }
-        let band = (FontSystem().metrics(of: font).height * 1.6).rounded(.up)
+        let band = (fonts.metrics(of: font).height * 1.6).rounded(.up)
         if headerTemplate != nil { headerHeight = band }
         if footerTemplate != nil { footerHeight = band }
     }

@@ -131,9 +131,15 @@ package final class PDFWriter: SheetWriter {
         }
     }
 
+    /// `2026-11-22T10:00:00Z`. Written by hand: ISO8601DateFormatter loads ICU's calendar and
+    /// time-zone data (~1 ms at start-up) for this one fixed format.
     static func iso8601(_ date: Date) -> String {
-        let f = ISO8601DateFormatter()
-        f.timeZone = TimeZone(identifier: "UTC")
-        return f.string(from: date)
+        var seconds = time_t(date.timeIntervalSince1970.rounded(.down))
+        var t = tm()
+        gmtime_r(&seconds, &t)
+        func two(_ v: Int32) -> String { v < 10 ? "0\(v)" : "\(v)" }
+        let year = String(t.tm_year + 1900)
+        return String(repeating: "0", count: max(0, 4 - year.count)) + year
+            + "-\(two(t.tm_mon + 1))-\(two(t.tm_mday))T\(two(t.tm_hour)):\(two(t.tm_min)):\(two(t.tm_sec))Z"
     }
 }

@@ -64,8 +64,8 @@ public final class PrintJob {
         let output = try OutputFile(destination)
         let gray = info.outputType == .grayscale || info.outputType == .photoGrayscale
         let writer: SheetWriter = renderer.placesContent
-            ? try AssemblingPDFWriter(output: output, metadata: metadata, fonts: FontSystem(), grayscale: gray)
-            : try PDFWriter(output: output, metadata: metadata, fonts: FontSystem(), grayscale: gray)
+            ? try AssemblingPDFWriter(output: output, metadata: metadata, fonts: renderer.fonts, grayscale: gray)
+            : try PDFWriter(output: output, metadata: metadata, fonts: renderer.fonts, grayscale: gray)
         let assembler = SheetAssembler(writer: writer, imposition: imposition)
         var drewAny = false
         for _ in 0..<copies {
