@@ -53,25 +53,12 @@ public final class ImagePrintFormatter: PrintFormatter {
     public var turnsToFitCells = false
 
     struct Item {
-        enum Kind {
-            /// Stored as an image object.
-            case placed(PlacedContent)
-            /// Drawn as vectors.
-            case svg(SVGDocument)
-        }
-        let kind: Kind
+        /// An image object, or the page swiftprint-image made of a decoded image or an SVG.
+        let content: PlacedContent
         /// Pixels per inch the file states, if it does.
         let filePPI: Double?
         /// Its size upright, in pixels (in points for SVG, whose "pixels" are at 72 ppi here).
         let pixels: CGSize
-
-        init(content: PlacedContent, filePPI: Double?, pixels: CGSize) {
-            kind = .placed(content); self.filePPI = filePPI; self.pixels = pixels
-        }
-
-        init(svg: SVGDocument) {
-            kind = .svg(svg); filePPI = 72; pixels = svg.naturalSize
-        }
     }
 
     private var items: [Item] = []
@@ -90,12 +77,6 @@ public final class ImagePrintFormatter: PrintFormatter {
     func add(path: String, limits: ImageLimits) throws {
         let head = (try? FileHandle(forReadingFrom: URL(fileURLWithPath: path)).read(upToCount: 4096)) ?? nil
         let bytes = [UInt8](head ?? Data())
-        func decoded(_ images: [DecodedImage]) {
-            for image in images {
-                let pixels = CGSize(width: image.width, height: image.height)
-                items.append(Item(content: PlacedContent(image: image, naturalSize: pixels), filePPI: image.ppi, pixels: pixels))
-            }
-        }
         if bytes.starts(with: [0xFF, 0xD8]) {
             let jpeg = try JPEGImage(path: path, limits: limits)
             let h = jpeg.header
@@ -107,18 +88,13 @@ public final class ImagePrintFormatter: PrintFormatter {
             let png = try PNGImage(path: path, limits: limits)
             let pixels = CGSize(width: png.width, height: png.height)
             items.append(Item(content: PlacedContent(image: png, naturalSize: pixels), filePPI: png.ppi, pixels: pixels))
-        } else if bytes.starts(with: Array("GIF8".utf8)) {
-            decoded(try GIFDecoder.open(path: path, allFrames: allGIFFrames, limits: limits))
-        } else if bytes.starts(with: [0x49, 0x49, 0x2A, 0x00]) || bytes.starts(with: [0x4D, 0x4D, 0x00, 0x2A]) {
-            decoded(try TIFFDecoder.open(path: path, limits: limits))
-        } else if bytes.count >= 12, bytes.starts(with: Array("RIFF".utf8)), Array(bytes[8..<12]) == Array("WEBP".utf8) {
-            decoded([try WebPDecoder.open(path: path, limits: limits)])
-        } else if bytes.count >= 12, Array(bytes[4..<8]) == Array("ftyp".utf8) {
-            decoded([try HEIFDecoder.open(path: path, limits: limits)])
-        } else if bytes.starts(with: Array("BM".utf8)) {
-            decoded([try BMPDecoder.open(path: path, limits: limits)])
-        } else if String(decoding: bytes, as: UTF8.self).contains("<svg") {
-            items.append(Item(svg: try SVGDocument(path: path)))
+        } else if ImageDecoderProcess.handles(bytes) {
+            // Formats whose decoders are big libraries: decoded in a process of their own.
+            let (document, ppi) = try ImageDecoderProcess.run(path: path, allGIFFrames: allGIFFrames, limits: limits)
+            for page in 0..<document.pageCount {
+                let content = try PlacedContent(page: page, of: document)
+                items.append(Item(content: content, filePPI: page < ppi.count ? ppi[page] : nil, pixels: content.naturalSize))
+            }
         } else if bytes.isEmpty {
             throw PrintError.system(.inputUnreadable, path: path, "cannot read the file", errno: errno == 0 ? EIO : errno)
         } else {
@@ -170,13 +146,7 @@ public final class ImagePrintFormatter: PrintFormatter {
                     context.translateBy(x: frame.midX * 2, y: 0)
                     context.scaleBy(x: -1, y: 1)
                 }
-                switch item.kind {
-                case .placed(let content):
-                    try context.place(content, in: frame, clippedTo: overflows ? clip : nil)
-                case .svg(let svg):
-                    if overflows { context.clip(to: clip) }
-                    try svg.draw(in: context, rect: frame)
-                }
+                try context.place(item.content, in: frame, clippedTo: overflows ? clip : nil)
             }
         }
     }

@@ -119,9 +119,3 @@ final class JPEGImage: PlaceableObject {
         return try document.addJPEG(data, info: info)
     }
 }
-
-func readFile(_ path: String) throws -> Data {
-    do { return try Data(contentsOf: URL(fileURLWithPath: path), options: .alwaysMapped) } catch {
-        throw PrintError.system(.inputUnreadable, path: path, "cannot read the file", errno: errno == 0 ? EIO : errno)
-    }
-}

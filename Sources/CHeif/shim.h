@@ -1,2 +1,2 @@
-// libheif: decodes HEIF/HEIC images, the iPhone camera format (image handler).
+// libheif's types (headers only: CHeifShim loads the library itself, on first use).
 #include <libheif/heif.h>

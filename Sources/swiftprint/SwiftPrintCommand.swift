@@ -20,6 +20,10 @@ struct SwiftPrintCommand: ParsableCommand {
     static func main() {
         // Every command lays out text; fontconfig's loading then overlaps argument parsing.
         FontLoading.startInBackground()
+        // Most commands detect types: libmagic's database (~10 ms to load) loads meanwhile too.
+        if CommandLine.arguments.dropFirst().first.map({ ["convert", "detect", "types"].contains($0) }) == true {
+            ContentDetector.startLoadingInBackground()
+        }
         main(nil)
     }
 }

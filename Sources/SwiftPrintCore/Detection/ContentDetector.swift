@@ -21,7 +21,14 @@ public final class ContentDetector: @unchecked Sendable {
     // A libmagic cookie serves one caller at a time.
     private let lock = NSLock()
 
+    /// The process's detector: libmagic's database is loaded once, on first use.
     public static let shared: ContentDetector? = try? ContentDetector()
+
+    /// Loads `shared` on another thread now, so that its ~10 ms overlap other start-up work;
+    /// the first use of `shared` waits for it (Swift initialises a static once).
+    public static func startLoadingInBackground() {
+        Thread.detachNewThread { _ = ContentDetector.shared }
+    }
 
     public init(catalogue: TypeCatalogue = .standard) throws {
         guard let cookie = magic_open(MAGIC_MIME_TYPE | MAGIC_ERROR) else {

@@ -1,13 +1,14 @@
 import Foundation
-import SwiftPrintCore
 
 /// Refuses images whose header declares more pixels than a limit, before decoding a byte of
 /// them: a small file can declare 60000 × 60000 pixels and ask for gigabytes.
-struct ImageLimits {
+package struct ImageLimits {
     /// The most pixels an image may declare. The option `max-pixels` changes it.
-    var maxPixels = 200_000_000
+    package var maxPixels = 200_000_000
 
-    func check(width: Int, height: Int, path: String) throws {
+    package init(maxPixels: Int = 200_000_000) { self.maxPixels = maxPixels }
+
+    package func check(width: Int, height: Int, path: String) throws {
         guard width > 0, height > 0 else { throw PrintError(.invalidInput, path: path, "the image declares no size") }
         guard width.multipliedReportingOverflow(by: height).partialValue <= maxPixels, width <= 1 << 20, height <= 1 << 20 else {
             throw PrintError(.invalidInput, path: path,
@@ -18,8 +19,8 @@ struct ImageLimits {
 
 /// ICC profile headers name their colour space at bytes 16-19: a profile that does not match the
 /// image's samples would make the PDF invalid, so it is left out.
-enum ICCProfile {
-    static func matches(_ profile: Data, components: Int) -> Bool {
+package enum ICCProfile {
+    package static func matches(_ profile: Data, components: Int) -> Bool {
         guard profile.count >= 128 else { return false }
         let space = String(decoding: profile[profile.startIndex + 16 ..< profile.startIndex + 20], as: UTF8.self)
         switch components {
@@ -33,8 +34,8 @@ enum ICCProfile {
 
 /// EXIF orientation (1…8) as the matrix that turns the stored image's unit square into the
 /// upright one, in PDF orientation (origin bottom-left).
-enum EXIFOrientation {
-    static func matrix(_ orientation: Int) -> PDFMatrix {
+package enum EXIFOrientation {
+    package static func matrix(_ orientation: Int) -> PDFMatrix {
         switch orientation {
         case 2: return PDFMatrix(a: -1, b: 0, c: 0, d: 1, e: 1, f: 0)  // mirrored left-right
         case 3: return PDFMatrix(a: -1, b: 0, c: 0, d: -1, e: 1, f: 1)  // upside down
@@ -48,5 +49,12 @@ enum EXIFOrientation {
     }
 
     /// Whether the orientation swaps width and height.
-    static func swapsAxes(_ orientation: Int) -> Bool { orientation >= 5 }
+    package static func swapsAxes(_ orientation: Int) -> Bool { orientation >= 5 }
+}
+
+/// Reads a whole file (mapped), with a clear error naming it.
+package func readFile(_ path: String) throws -> Data {
+    do { return try Data(contentsOf: URL(fileURLWithPath: path), options: .alwaysMapped) } catch {
+        throw PrintError.system(.inputUnreadable, path: path, "cannot read the file", errno: errno == 0 ? EIO : errno)
+    }
 }

@@ -4,9 +4,9 @@ import SwiftPrintCore
 
 /// GIF through giflib: the first frame by default, every frame (each on its own page, composed
 /// as a browser shows the animation) when asked.
-enum GIFDecoder {
+package enum GIFDecoder {
     /// The frames to print and the canvas size, read (and checked) now.
-    static func open(path: String, allFrames: Bool, limits: ImageLimits) throws -> [DecodedImage] {
+    package static func open(path: String, allFrames: Bool, limits: ImageLimits) throws -> [DecodedImage] {
         let gif = try GIFFile(path: path, limits: limits)
         let frames = allFrames ? gif.frameCount : min(1, gif.frameCount)
         guard frames > 0 else { throw PrintError(.invalidInput, path: path, "the GIF has no frames") }
@@ -17,11 +17,11 @@ enum GIFDecoder {
 }
 
 /// The one owner of a decoded giflib file.
-final class GIFFile {
+package final class GIFFile {
     private let file: UnsafeMutablePointer<GifFileType>
-    let path: String
+    package let path: String
 
-    init(path: String, limits: ImageLimits) throws {
+    package init(path: String, limits: ImageLimits) throws {
         self.path = path
         var error: Int32 = 0
         guard let f = DGifOpenFileName(path, &error) else { throw Self.error(path, error) }
@@ -40,12 +40,12 @@ final class GIFFile {
 
     deinit { DGifCloseFile(file, nil) }
 
-    var width: Int { Int(file.pointee.SWidth) }
-    var height: Int { Int(file.pointee.SHeight) }
-    var frameCount: Int { Int(file.pointee.ImageCount) }
+    package var width: Int { Int(file.pointee.SWidth) }
+    package var height: Int { Int(file.pointee.SHeight) }
+    package var frameCount: Int { Int(file.pointee.ImageCount) }
 
     /// The canvas after frames 0…`last` are drawn (transparent where nothing is).
-    func compose(upTo last: Int) throws -> RGBAImage {
+    package func compose(upTo last: Int) throws -> RGBAImage {
         var canvas = [UInt8](repeating: 0, count: width * height * 4)
         for index in 0...last {
             let saved = file.pointee.SavedImages[index]

@@ -1,13 +1,13 @@
 import CGdkPixbuf
-import CHeif
+import CHeifShim
 import CTIFFShim
 import CWebP
 import Foundation
 import SwiftPrintCore
 
 /// TIFF through libtiff: every page becomes a page, alpha kept.
-enum TIFFDecoder {
-    static func open(path: String, limits: ImageLimits) throws -> [DecodedImage] {
+package enum TIFFDecoder {
+    package static func open(path: String, limits: ImageLimits) throws -> [DecodedImage] {
         let reader = try TIFFReader(path: path)
         var pages: [DecodedImage] = []
         for page in 0..<reader.pageCount {
@@ -27,11 +27,11 @@ enum TIFFDecoder {
 }
 
 /// The one owner of a libtiff reader.
-final class TIFFReader {
+package final class TIFFReader {
     private let handle: OpaquePointer
-    let path: String
+    package let path: String
 
-    init(path: String) throws {
+    package init(path: String) throws {
         self.path = path
         var message = [CChar](repeating: 0, count: 256)
         guard let h = sp_tiff_open(path, &message, message.count) else { throw Self.error(path, message) }
@@ -40,9 +40,9 @@ final class TIFFReader {
 
     deinit { sp_tiff_close(handle) }
 
-    var pageCount: Int { Int(sp_tiff_page_count(handle)) }
+    package var pageCount: Int { Int(sp_tiff_page_count(handle)) }
 
-    func info(page: Int) throws -> (width: Int, height: Int, ppi: Double?, icc: Data?) {
+    package func info(page: Int) throws -> (width: Int, height: Int, ppi: Double?, icc: Data?) {
         var w: UInt32 = 0, h: UInt32 = 0, ppi = 0.0, iccLength: UInt32 = 0
         var icc: UnsafePointer<UInt8>?
         var message = [CChar](repeating: 0, count: 256)
@@ -52,7 +52,7 @@ final class TIFFReader {
         return (Int(w), Int(h), ppi > 0 ? ppi : nil, icc.map { Data(bytes: $0, count: Int(iccLength)) })
     }
 
-    func readRGBA(page: Int, into pixels: inout [UInt8]) throws {
+    package func readRGBA(page: Int, into pixels: inout [UInt8]) throws {
         var message = [CChar](repeating: 0, count: 256)
         let status = pixels.withUnsafeMutableBufferPointer { sp_tiff_read_rgba(handle, Int32(page), $0.baseAddress, &message, message.count) }
         if status != 0 { throw Self.error(path, message) }
@@ -65,8 +65,8 @@ final class TIFFReader {
 }
 
 /// WebP through libwebp.
-enum WebPDecoder {
-    static func open(path: String, limits: ImageLimits) throws -> DecodedImage {
+package enum WebPDecoder {
+    package static func open(path: String, limits: ImageLimits) throws -> DecodedImage {
         let data = try readFile(path)
         var w: Int32 = 0, h: Int32 = 0
         let ok = data.withUnsafeBytes { WebPGetInfo($0.bindMemory(to: UInt8.self).baseAddress, $0.count, &w, &h) }
@@ -86,8 +86,8 @@ enum WebPDecoder {
 
 /// HEIF/HEIC (iPhone photos) through libheif: the primary image, turned as its irot/imir boxes
 /// say (libheif applies them), with its ICC profile (Display P3 on iPhones).
-enum HEIFDecoder {
-    static func open(path: String, limits: ImageLimits) throws -> DecodedImage {
+package enum HEIFDecoder {
+    package static func open(path: String, limits: ImageLimits) throws -> DecodedImage {
         let file = try HEIFFile(path: path)
         try limits.check(width: file.width, height: file.height, path: path)
         return DecodedImage(width: file.width, height: file.height) { try HEIFFile(path: path).decode() }
@@ -95,44 +95,49 @@ enum HEIFDecoder {
 }
 
 /// The one owner of a libheif context and its primary image handle.
-final class HEIFFile {
+package final class HEIFFile {
     private let context: OpaquePointer
     private let handle: OpaquePointer
-    let path: String
+    package let path: String
 
-    init(path: String) throws {
+    package init(path: String) throws {
         self.path = path
-        context = heif_context_alloc()
-        let read = heif_context_read_from_file(context, path, nil)
+        var message = [CChar](repeating: 0, count: 256)
+        guard sp_heif_load(&message, message.count) == 0 else {
+            let text = message.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+            throw PrintError(.notAvailable, path: path, "cannot print HEIF images: libheif cannot be loaded (\(text)); install libheif1")
+        }
+        context = sp_heif_context_alloc()
+        let read = sp_heif_context_read_from_file(context, path, nil)
         guard read.code == heif_error_Ok else {
-            heif_context_free(context)
+            sp_heif_context_free(context)
             throw Self.error(path, read)
         }
         var h: OpaquePointer?
-        let primary = heif_context_get_primary_image_handle(context, &h)
+        let primary = sp_heif_context_get_primary_image_handle(context, &h)
         guard primary.code == heif_error_Ok, let h else {
-            heif_context_free(context)
+            sp_heif_context_free(context)
             throw Self.error(path, primary)
         }
         handle = h
     }
 
     deinit {
-        heif_image_handle_release(handle)
-        heif_context_free(context)
+        sp_heif_image_handle_release(handle)
+        sp_heif_context_free(context)
     }
 
-    var width: Int { Int(heif_image_handle_get_width(handle)) }
-    var height: Int { Int(heif_image_handle_get_height(handle)) }
+    package var width: Int { Int(sp_heif_image_handle_get_width(handle)) }
+    package var height: Int { Int(sp_heif_image_handle_get_height(handle)) }
 
-    func decode() throws -> RGBAImage {
+    package func decode() throws -> RGBAImage {
         var image: OpaquePointer?
-        let status = heif_decode_image(handle, &image, heif_colorspace_RGB, heif_chroma_interleaved_RGBA, nil)
+        let status = sp_heif_decode_image(handle, &image, heif_colorspace_RGB, heif_chroma_interleaved_RGBA, nil)
         guard status.code == heif_error_Ok, let image else { throw Self.error(path, status) }
-        defer { heif_image_release(image) }
+        defer { sp_heif_image_release(image) }
         var stride: Int32 = 0
-        let w = Int(heif_image_get_width(image, heif_channel_interleaved)), h = Int(heif_image_get_height(image, heif_channel_interleaved))
-        guard let plane = heif_image_get_plane_readonly(image, heif_channel_interleaved, &stride) else {
+        let w = Int(sp_heif_image_get_width(image, heif_channel_interleaved)), h = Int(sp_heif_image_get_height(image, heif_channel_interleaved))
+        guard let plane = sp_heif_image_get_plane_readonly(image, heif_channel_interleaved, &stride) else {
             throw PrintError(.invalidInput, path: path, "not a valid HEIF image (no pixels)")
         }
         var pixels = [UInt8](repeating: 0, count: w * h * 4)
@@ -142,10 +147,10 @@ final class HEIFFile {
             }
         }
         var icc: Data?
-        let size = heif_image_handle_get_raw_color_profile_size(handle)
+        let size = sp_heif_image_handle_get_raw_color_profile_size(handle)
         if size > 0 {
             var profile = Data(count: size)
-            let got = profile.withUnsafeMutableBytes { heif_image_handle_get_raw_color_profile(handle, $0.baseAddress) }
+            let got = profile.withUnsafeMutableBytes { sp_heif_image_handle_get_raw_color_profile(handle, $0.baseAddress) }
             if got.code == heif_error_Ok { icc = profile }
         }
         return RGBAImage(width: w, height: h, pixels: pixels, iccProfile: icc)
@@ -158,8 +163,8 @@ final class HEIFFile {
 }
 
 /// BMP through gdk-pixbuf (no smaller Debian library reads it).
-enum BMPDecoder {
-    static func open(path: String, limits: ImageLimits) throws -> DecodedImage {
+package enum BMPDecoder {
+    package static func open(path: String, limits: ImageLimits) throws -> DecodedImage {
         var w: Int32 = 0, h: Int32 = 0
         guard gdk_pixbuf_get_file_info(path, &w, &h) != nil else {
             throw PrintError(.invalidInput, path: path, "not a valid BMP image")

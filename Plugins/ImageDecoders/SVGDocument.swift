@@ -6,13 +6,13 @@ import SwiftPrintCore
 /// An SVG drawn as vectors through librsvg into the page's cairo context: text and shapes stay
 /// sharp at any size. librsvg resolves references only to files beside the SVG (or below),
 /// never the network.
-final class SVGDocument {
+package final class SVGDocument {
     private let handle: UnsafeMutablePointer<RsvgHandle>
-    let path: String
+    package let path: String
     /// Its intrinsic size in points (CSS pixels are 3/4 of a point); a default when it has none.
-    let naturalSize: CGSize
+    package let naturalSize: CGSize
 
-    init(path: String) throws {
+    package init(path: String) throws {
         self.path = path
         var error: UnsafeMutablePointer<GError>?
         guard let h = rsvg_handle_new_from_file(path, &error) else {
@@ -33,7 +33,7 @@ final class SVGDocument {
     deinit { g_object_unref(UnsafeMutableRawPointer(handle)) }
 
     /// Draws the SVG into `rect` of `context`.
-    func draw(in context: GraphicsContext, rect: CGRect) throws {
+    package func draw(in context: GraphicsContext, rect: CGRect) throws {
         var viewport = RsvgRectangle(x: rect.minX, y: rect.minY, width: rect.width, height: rect.height)
         var error: UnsafeMutablePointer<GError>?
         if rsvg_handle_render_document(handle, context.cairo, &viewport, &error) == 0 {

@@ -2,26 +2,26 @@ import Foundation
 import SwiftPrintCore
 
 /// Pixels a decoder made: 8-bit RGBA, rows top to bottom.
-struct RGBAImage {
-    var width: Int
-    var height: Int
-    var pixels: [UInt8]
-    var iccProfile: Data?
+package struct RGBAImage {
+    package var width: Int
+    package var height: Int
+    package var pixels: [UInt8]
+    package var iccProfile: Data?
 }
 
 /// An image whose format must be decoded (GIF, TIFF, WebP, HEIF, BMP): decoded when the output
 /// is written — one image in memory at a time — and stored losslessly (Flate), with a soft mask
 /// only when some pixel is not opaque.
-final class DecodedImage: PlaceableObject {
-    let width: Int, height: Int
-    let ppi: Double?
+package final class DecodedImage: PlaceableObject {
+    package let width: Int, height: Int
+    package let ppi: Double?
     private let decode: () throws -> RGBAImage
 
     init(width: Int, height: Int, ppi: Double? = nil, decode: @escaping () throws -> RGBAImage) {
         self.width = width; self.height = height; self.ppi = ppi; self.decode = decode
     }
 
-    func addObject(to document: QPDFDocument) throws -> Int64 {
+    package func addObject(to document: QPDFDocument) throws -> Int64 {
         let image = try decode()
         let count = image.width * image.height
         guard image.pixels.count >= count * 4 else { throw PrintError(.renderingFailed, "the decoder returned too few pixels") }
