@@ -10,19 +10,14 @@ package enum ImageDecoding {
     /// Writes the PDF to `output` and returns each page's resolution in pixels per inch, when
     /// the file states one (pages are one point per pixel; SVG pages are in points, 72).
     package static func convert(path: String, allGIFFrames: Bool, limits: ImageLimits, output: String) throws -> [Double?] {
-        let head = [UInt8]((try? FileHandle(forReadingFrom: URL(fileURLWithPath: path)).read(upToCount: 4096)) ?? Data())
         let images: [DecodedImage]
-        if head.starts(with: Array("GIF8".utf8)) {
-            images = try GIFDecoder.open(path: path, allFrames: allGIFFrames, limits: limits)
-        } else if head.starts(with: [0x49, 0x49, 0x2A, 0x00]) || head.starts(with: [0x4D, 0x4D, 0x00, 0x2A]) {
-            images = try TIFFDecoder.open(path: path, limits: limits)
-        } else if head.count >= 12, head.starts(with: Array("RIFF".utf8)), Array(head[8..<12]) == Array("WEBP".utf8) {
-            images = [try WebPDecoder.open(path: path, limits: limits)]
-        } else if head.count >= 12, Array(head[4..<8]) == Array("ftyp".utf8) {
-            images = [try HEIFDecoder.open(path: path, limits: limits)]
-        } else if head.starts(with: Array("BM".utf8)) {
-            images = [try BMPDecoder.open(path: path, limits: limits)]
-        } else if String(decoding: head, as: UTF8.self).contains("<svg") {
+        switch ImageFormat(head: ImageFormat.head(of: path)) {
+        case .gif: images = try GIFDecoder.open(path: path, allFrames: allGIFFrames, limits: limits)
+        case .tiff: images = try TIFFDecoder.open(path: path, limits: limits)
+        case .webp: images = [try WebPDecoder.open(path: path, limits: limits)]
+        case .heif: images = [try HEIFDecoder.open(path: path, limits: limits)]
+        case .bmp: images = [try BMPDecoder.open(path: path, limits: limits)]
+        case .svg:
             let svg = try SVGDocument(path: path)
             let out = try OutputFile(.file(output))
             let writer = try PDFWriter(output: out, metadata: DocumentMetadata(), fonts: FontSystem())
@@ -31,8 +26,9 @@ package enum ImageDecoding {
             try writer.endSheet()
             try writer.finish()
             return [72]
-        } else {
-            throw PrintError(.unknownFormat, path: path, "not an image format swiftprint reads (JPEG, PNG, GIF, TIFF, WebP, BMP, HEIF, SVG)")
+        case .jpeg, .png, nil:
+            // JPEG and PNG are read in the job's own process; anything else is not an image.
+            throw PrintError(.unknownFormat, path: path, ImageFormat.unknownMessage)
         }
         let document = try QPDFDocument()
         for image in images {

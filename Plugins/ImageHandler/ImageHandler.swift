@@ -75,45 +75,35 @@ public final class ImagePrintFormatter: PrintFormatter {
 
     /// Adds the image at `path`; its header is read (and checked) now, its pixels when written.
     func add(path: String, limits: ImageLimits) throws {
-        let head = (try? FileHandle(forReadingFrom: URL(fileURLWithPath: path)).read(upToCount: 4096)) ?? nil
-        let bytes = [UInt8](head ?? Data())
-        if bytes.starts(with: [0xFF, 0xD8]) {
+        let bytes = ImageFormat.head(of: path)
+        switch ImageFormat(head: bytes) {
+        case .jpeg:
             let jpeg = try JPEGImage(path: path, limits: limits)
             let h = jpeg.header
             var pixels = CGSize(width: h.width, height: h.height)
             if EXIFOrientation.swapsAxes(h.orientation) { pixels = CGSize(width: pixels.height, height: pixels.width) }
             items.append(Item(content: PlacedContent(image: jpeg, naturalSize: pixels, orientation: EXIFOrientation.matrix(h.orientation)),
                               filePPI: h.ppi, pixels: pixels))
-        } else if bytes.starts(with: [0x89, 0x50, 0x4E, 0x47]) {
+        case .png:
             let png = try PNGImage(path: path, limits: limits)
             let pixels = CGSize(width: png.width, height: png.height)
             items.append(Item(content: PlacedContent(image: png, naturalSize: pixels), filePPI: png.ppi, pixels: pixels))
-        } else if ImageDecoderProcess.handles(bytes) {
+        case .gif, .tiff, .webp, .heif, .bmp, .svg:
             // Formats whose decoders are big libraries: decoded in a process of their own.
             let (document, ppi) = try ImageDecoderProcess.run(path: path, allGIFFrames: allGIFFrames, limits: limits)
             for page in 0..<document.pageCount {
                 let content = try PlacedContent(page: page, of: document)
                 items.append(Item(content: content, filePPI: page < ppi.count ? ppi[page] : nil, pixels: content.naturalSize))
             }
-        } else if bytes.isEmpty {
+        case nil where bytes.isEmpty:
             throw PrintError.system(.inputUnreadable, path: path, "cannot read the file", errno: errno == 0 ? EIO : errno)
-        } else {
-            throw PrintError(.unknownFormat, path: path, "not an image format swiftprint reads (JPEG, PNG, GIF, TIFF, WebP, BMP, HEIF, SVG)")
+        case nil:
+            throw PrintError(.unknownFormat, path: path, ImageFormat.unknownMessage)
         }
     }
 
-    public override func makePageStream() throws -> FormattedPageStream { ImageStream(formatter: self) }
-
-    private final class ImageStream: FormattedPageStream {
-        let formatter: ImagePrintFormatter
-        var next = 0
-        init(formatter: ImagePrintFormatter) { self.formatter = formatter }
-
-        func nextPage(fitting size: CGSize) throws -> FormattedPage? {
-            guard next < formatter.items.count else { return nil }
-            defer { next += 1 }
-            return ImagePage(formatter: formatter, item: formatter.items[next])
-        }
+    public override func makePageStream() throws -> FormattedPageStream {
+        IndexedPageStream(count: items.count) { [self] index in ImagePage(formatter: self, item: items[index]) }
     }
 
     struct ImagePage: FormattedPage {
@@ -127,27 +117,11 @@ public final class ImagePrintFormatter: PrintFormatter {
 
         func draw(in context: GraphicsContext, rect: CGRect) throws {
             let ppi = formatter.ppi ?? item.filePPI ?? 72
-            var natural = CGSize(width: item.pixels.width * 72 / ppi, height: item.pixels.height * 72 / ppi)
-            let turn = formatter.turnsToFitCells && natural.width != natural.height && (natural.width > natural.height) != (rect.width > rect.height)
-            if turn { natural = CGSize(width: natural.height, height: natural.width) }
+            let natural = CGSize(width: item.pixels.width * 72 / ppi, height: item.pixels.height * 72 / ppi)
             // For images, IPP leaves `auto` to the printer: like a photo print, it fits.
             let scaling = formatter.scaling == .auto ? .fit : formatter.scaling
-            var (frame, overflows) = scaling.frame(for: natural, in: rect, scale: formatter.naturalScaling, position: formatter.position)
-            try context.withSavedState {
-                var clip = rect
-                if turn {
-                    // A quarter turn anticlockwise about the frame, as for PDF pages.
-                    context.translateBy(x: frame.minX, y: frame.maxY)
-                    context.rotate(by: -.pi / 2)
-                    clip = CGRect(x: frame.maxY - rect.maxY, y: rect.minX - frame.minX, width: rect.height, height: rect.width)
-                    frame = CGRect(x: 0, y: 0, width: frame.height, height: frame.width)
-                }
-                if formatter.mirror {
-                    context.translateBy(x: frame.midX * 2, y: 0)
-                    context.scaleBy(x: -1, y: 1)
-                }
-                try context.place(item.content, in: frame, clippedTo: overflows ? clip : nil)
-            }
+            try context.place(item.content, size: natural, in: rect, scaling: scaling, scale: formatter.naturalScaling,
+                              position: formatter.position, turnToFit: formatter.turnsToFitCells, mirror: formatter.mirror)
         }
     }
 }

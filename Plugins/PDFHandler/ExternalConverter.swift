@@ -36,28 +36,19 @@ public struct ExternalConverterHandler: ContentHandler {
 
     private func run(input: String, output: String, timeout: Double) throws {
         guard let program = command.first else { throw PrintError(.invalidOption, path: input, "the converter command is empty") }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: program)
-        process.arguments = command.dropFirst().map { $0.replacingOccurrences(of: "{in}", with: input).replacingOccurrences(of: "{out}", with: output) }
-        let errors = Pipe()
-        process.standardError = errors
-        process.standardOutput = FileHandle.nullDevice
-        process.standardInput = FileHandle.nullDevice
-        do { try process.run() } catch {
+        let arguments = command.dropFirst().map {
+            $0.replacingOccurrences(of: "{in}", with: input).replacingOccurrences(of: "{out}", with: output)
+        }
+        let result: ChildProcess.Result
+        do { result = try ChildProcess.run(program, arguments, timeout: timeout) } catch {
             throw PrintError(.notAvailable, path: input, "cannot start the converter \(program): \(error.localizedDescription)")
         }
-        let deadline = Date().addingTimeInterval(timeout)
-        while process.isRunning, Date() < deadline { usleep(20_000) }
-        if process.isRunning {
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
+        if result.timedOut {
             throw PrintError(.jobFailed, path: input, "the converter \(program) took longer than \(Int(timeout)) s and was stopped")
         }
-        process.waitUntilExit()
-        let said = String(decoding: errors.fileHandleForReading.readDataToEndOfFile().suffix(300), as: UTF8.self)
-            .split(separator: "\n").last.map(String.init) ?? ""
-        guard process.terminationStatus == 0 else {
-            throw PrintError(.jobFailed, path: input, "the converter \(program) failed (exit \(process.terminationStatus))\(said.isEmpty ? "" : ": " + said)")
+        guard result.status == 0, !result.signalled else {
+            let said = result.lastErrorLine
+            throw PrintError(.jobFailed, path: input, "the converter \(program) failed (exit \(result.status))\(said.isEmpty ? "" : ": " + said)")
         }
     }
 }

@@ -66,21 +66,9 @@ public final class PDFPrintFormatter: PrintFormatter {
     }
 
     public override func makePageStream() throws -> FormattedPageStream {
-        PDFPageStream(formatter: self)
-    }
-
-    final class PDFPageStream: FormattedPageStream, ProgressEstimating {
-        let formatter: PDFPrintFormatter
-        var next = 0
-        init(formatter: PDFPrintFormatter) { self.formatter = formatter }
-
-        func nextPage(fitting size: CGSize) throws -> FormattedPage? {
-            guard next < formatter.document.pageCount else { return nil }
-            defer { next += 1 }
-            return PDFPage(formatter: formatter, content: try PlacedContent(page: next, of: formatter.document))
+        IndexedPageStream(count: document.pageCount) { [self] index in
+            PDFPage(formatter: self, content: try PlacedContent(page: index, of: document))
         }
-
-        var fractionDone: Double? { Double(next) / Double(max(1, formatter.document.pageCount)) }
     }
 
     struct PDFPage: FormattedPage {
@@ -100,22 +88,10 @@ public final class PDFPrintFormatter: PrintFormatter {
                 try context.place(content, in: paper)
                 return
             }
-            var size = content.naturalSize
-            let turn = (size.width > size.height) != (rect.width > rect.height) && size.width != size.height
-            if turn { size = CGSize(width: size.height, height: size.width) }
-            let (frame, overflows) = scaling.frame(for: size, in: rect, position: formatter.position)
-            try context.withSavedState {
-                if turn {
-                    // The sheet could not turn (the job fixed its orientation): turn the page a
-                    // quarter anticlockwise, as pdftopdf does, so that it fits the paper better.
-                    context.translateBy(x: frame.minX, y: frame.maxY)
-                    context.rotate(by: -.pi / 2)
-                    try context.place(content, in: CGRect(x: 0, y: 0, width: frame.height, height: frame.width),
-                                      clippedTo: overflows ? CGRect(x: frame.maxY - rect.maxY, y: rect.minX - frame.minX, width: rect.height, height: rect.width) : nil)
-                } else {
-                    try context.place(content, in: frame, clippedTo: overflows ? rect : nil)
-                }
-            }
+            // The sheet turns to a landscape page unless the job fixed its orientation; then the
+            // page turns instead, so that it fits the paper better.
+            try context.place(content, size: content.naturalSize, in: rect, scaling: scaling,
+                              position: formatter.position, turnToFit: true)
         }
     }
 }

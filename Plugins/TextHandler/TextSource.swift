@@ -3,7 +3,7 @@ import SwiftPrintCore
 
 /// A text input opened for reading, with its encoding decided. It can be read from the start
 /// as many times as a job needs (counting pages, then drawing; once per copy): standard input
-/// and in-memory text are first copied to an unlinked temporary file.
+/// and in-memory text are first copied to a scratch file (`SpooledInput`), removed once open.
 final class TextSource {
     let path: String
     let encoding: TextEncoding
@@ -16,32 +16,18 @@ final class TextSource {
     /// Opens `input`. `encodingName` overrides detection.
     init(input: PrintInput, encodingName: String?) throws {
         path = input.path
-        if let data = input.data {
-            fd = try Self.spool(path: input.path) { write in try data.withUnsafeBytes { try write($0) } }
-        } else if input.path == "-" {
-            fd = try Self.spool(path: "-") { write in
-                let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 18, alignment: 16)
-                defer { buffer.deallocate() }
-                while true {
-                    let n = read(STDIN_FILENO, buffer.baseAddress, buffer.count)
-                    if n < 0 { if errno == EINTR { continue }; throw PrintError.system(.inputUnreadable, path: "-", "cannot read", errno: errno) }
-                    if n == 0 { break }
-                    try write(UnsafeRawBufferPointer(rebasing: buffer[0..<n]))
-                }
-            }
-        } else {
-            let fd = open(input.path, O_RDONLY | O_CLOEXEC)
-            guard fd >= 0 else {
-                throw PrintError.system(.inputUnreadable, path: input.path, "cannot open", errno: errno)
-            }
-            var st = stat()
-            if fstat(fd, &st) == 0, (st.st_mode & S_IFMT) == S_IFDIR {
-                close(fd)
-                throw PrintError(.inputUnreadable, path: input.path, "is a directory, not a file")
-            }
-            self.fd = fd
+        // Standard input and bytes become a scratch file first; once open, the file can go.
+        let spooled = try SpooledInput(input)
+        let fd = open(spooled.input.path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else {
+            throw PrintError.system(.inputUnreadable, path: input.path, "cannot open", errno: errno)
         }
         var st = stat()
+        if fstat(fd, &st) == 0, (st.st_mode & S_IFMT) == S_IFDIR {
+            close(fd)
+            throw PrintError(.inputUnreadable, path: input.path, "is a directory, not a file")
+        }
+        self.fd = fd
         byteCount = fstat(fd, &st) == 0 ? Int(st.st_size) : 0
         if let encodingName {
             // Still skip a BOM that matches the named encoding family.
@@ -72,29 +58,5 @@ final class TextSource {
         guard let cd = iconv_open("UTF-8", name), cd != iconv_t(bitPattern: -1) else { return false }
         iconv_close(cd)
         return true
-    }
-
-    /// Copies bytes into an unlinked temporary file and returns it open for reading.
-    private static func spool(path: String, _ fill: ((UnsafeRawBufferPointer) throws -> Void) throws -> Void) throws -> Int32 {
-        let dir = ProcessInfo.processInfo.environment["TMPDIR"] ?? "/tmp"
-        guard let (fd, temp) = TemporaryFiles.make(in: dir, prefix: "swiftprint-input.") else {
-            throw PrintError.system(.inputUnreadable, path: path, "cannot make a temporary copy", errno: errno)
-        }
-        unlink(temp)
-        do {
-            try fill { bytes in
-                var offset = 0
-                while offset < bytes.count {
-                    let n = write(fd, bytes.baseAddress! + offset, bytes.count - offset)
-                    if n < 0 {
-                        if errno == EINTR { continue }
-                        throw PrintError.system(.inputUnreadable, path: path, "cannot make a temporary copy", errno: errno)
-                    }
-                    offset += n
-                }
-            }
-        } catch { close(fd); throw error }
-        lseek(fd, 0, SEEK_SET)
-        return fd
     }
 }

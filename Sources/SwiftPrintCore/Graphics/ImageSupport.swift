@@ -58,3 +58,29 @@ package func readFile(_ path: String) throws -> Data {
         throw PrintError.system(.inputUnreadable, path: path, "cannot read the file", errno: errno == 0 ? EIO : errno)
     }
 }
+
+/// The image formats swiftprint reads, told apart by their first bytes.
+package enum ImageFormat {
+    case jpeg, png, gif, tiff, webp, heif, bmp, svg
+
+    /// The format of a file starting with `head` (its first few kilobytes), or nil.
+    package init?(head: [UInt8]) {
+        if head.starts(with: [0xFF, 0xD8]) { self = .jpeg }
+        else if head.starts(with: [0x89, 0x50, 0x4E, 0x47]) { self = .png }
+        else if head.starts(with: Array("GIF8".utf8)) { self = .gif }
+        else if head.starts(with: [0x49, 0x49, 0x2A, 0x00]) || head.starts(with: [0x4D, 0x4D, 0x00, 0x2A]) { self = .tiff }
+        else if head.count >= 12, head.starts(with: Array("RIFF".utf8)), Array(head[8..<12]) == Array("WEBP".utf8) { self = .webp }
+        else if head.count >= 12, Array(head[4..<8]) == Array("ftyp".utf8) { self = .heif }
+        else if head.starts(with: Array("BM".utf8)) { self = .bmp }
+        else if String(decoding: head, as: UTF8.self).contains("<svg") { self = .svg }
+        else { return nil }
+    }
+
+    /// The first bytes of the file at `path` (empty when it cannot be read).
+    package static func head(of path: String) -> [UInt8] {
+        [UInt8]((try? FileHandle(forReadingFrom: URL(fileURLWithPath: path)).read(upToCount: 4096)) ?? Data())
+    }
+
+    /// What to say when a file is none of them.
+    package static let unknownMessage = "not an image format swiftprint reads (JPEG, PNG, GIF, TIFF, WebP, BMP, HEIF, SVG)"
+}

@@ -41,11 +41,17 @@ public final class PlacedContent {
     }
 
     /// Identifies the object in the output, so that copies and repeats share one object.
-    package var key: AnyHashable {
+    package var key: Key {
         switch source {
-        case .pdfPage(let doc, let index, _): return AnyHashable([ObjectIdentifier(doc).hashValue, index])
-        case .object(let object): return AnyHashable(ObjectIdentifier(object))
+        case .pdfPage(let doc, let index, _): return Key(source: ObjectIdentifier(doc), page: index)
+        case .object(let object): return Key(source: ObjectIdentifier(object), page: 0)
         }
+    }
+
+    /// A page of one source (a PDF, or an image object with its one "page").
+    package struct Key: Hashable {
+        let source: ObjectIdentifier
+        let page: Int
     }
 }
 

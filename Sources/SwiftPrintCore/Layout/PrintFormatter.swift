@@ -93,3 +93,24 @@ extension FormattedPageStream {
 public protocol ProgressEstimating {
     var fractionDone: Double? { get }
 }
+
+/// The pages of content whose pages are known by number up front (a PDF's pages, a list of
+/// images): page `i` is made when it is reached.
+public final class IndexedPageStream: FormattedPageStream, ProgressEstimating {
+    private let count: Int
+    private let page: (Int) throws -> FormattedPage
+    private var next = 0
+
+    public init(count: Int, page: @escaping (Int) throws -> FormattedPage) {
+        self.count = count
+        self.page = page
+    }
+
+    public func nextPage(fitting size: CGSize) throws -> FormattedPage? {
+        guard next < count else { return nil }
+        defer { next += 1 }
+        return try page(next)
+    }
+
+    public var fractionDone: Double? { Double(next) / Double(max(1, count)) }
+}

@@ -42,6 +42,13 @@ public struct MediaSize: Hashable, Codable, Sendable, CustomStringConvertible {
         return MediaSize(pwgName: pwg, size: size, displayName: pwg)
     }
 
+    /// A custom size of `size` points (in portrait), named as PWG names custom sizes.
+    public static func custom(points size: CGSize) -> MediaSize {
+        let w = min(size.width, size.height), h = max(size.width, size.height)
+        let pwg = "custom_\(format(w))x\(format(h))pt"
+        return MediaSize(pwgName: pwg, size: CGSize(width: w, height: h), displayName: pwg)
+    }
+
     private static func format(_ v: Double) -> String {
         v == v.rounded() ? String(Int(v)) : String(v)
     }

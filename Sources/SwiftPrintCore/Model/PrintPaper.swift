@@ -33,9 +33,7 @@ public struct PrintPaper: Hashable, Codable, Sendable {
     public func resized(to size: CGSize) -> PrintPaper {
         var p = self
         let r = printableRect
-        p.media = MediaSize(pwgName: MediaSize.named("\(size.width)x\(size.height)")?.pwgName ?? "custom",
-                            size: CGSize(width: min(size.width, size.height), height: max(size.width, size.height)),
-                            displayName: "custom")
+        p.media = .custom(points: size)
         p.paperSize = size
         let margins = EdgeInsets(top: r.minY, left: r.minX, bottom: paperSize.height - r.maxY, right: paperSize.width - r.maxX)
         p.printableRect = CGRect(origin: .zero, size: size).inset(by: margins)

@@ -17,6 +17,34 @@ public struct DocumentMetadata: Hashable, Sendable {
         let epoch = environment["SOURCE_DATE_EPOCH"].flatMap(TimeInterval.init)
         return DocumentMetadata(title: title, creationDate: epoch.map(Date.init(timeIntervalSince1970:)))
     }
+
+    /// The date written into the file: the creation date, or a fixed one (the epoch) so that the
+    /// same input and options give the same bytes.
+    var stampedDate: Date { creationDate ?? Date(timeIntervalSince1970: 0) }
+
+    /// `date` in UTC: year, month, day, hour, minute, second. Formatted by hand: Foundation's
+    /// date formatters load ICU data, a millisecond of start-up for two strings.
+    static func utcFields(_ date: Date) -> [Int] {
+        var seconds = time_t(date.timeIntervalSince1970.rounded(.down))
+        var t = tm()
+        gmtime_r(&seconds, &t)
+        return [Int(t.tm_year) + 1900, Int(t.tm_mon) + 1, Int(t.tm_mday), Int(t.tm_hour), Int(t.tm_min), Int(t.tm_sec)]
+    }
+
+    /// ISO 8601 (`2026-11-22T10:00:00Z`), as cairo's metadata takes it.
+    static func iso8601(_ date: Date) -> String {
+        let f = utcFields(date), d = f.map(twoDigits)
+        return "\(fourDigits(f[0]))-\(d[1])-\(d[2])T\(d[3]):\(d[4]):\(d[5])Z"
+    }
+
+    /// A PDF date (`D:20261122100000Z`), as the document information dictionary takes it.
+    static func pdfDate(_ date: Date) -> String {
+        let f = utcFields(date)
+        return "D:" + fourDigits(f[0]) + f.dropFirst().map(twoDigits).joined() + "Z"
+    }
+
+    private static func twoDigits(_ v: Int) -> String { v < 10 ? "0\(v)" : "\(v)" }
+    private static func fourDigits(_ v: Int) -> String { String(repeating: "0", count: max(0, 4 - String(v).count)) + String(v) }
 }
 
 /// Where the paginator's sheets go: a PDF written by cairo alone, or one assembled from cairo's
@@ -60,7 +88,7 @@ package final class PDFWriter: SheetWriter {
         cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_CREATOR, metadata.creator)
         // cairo 1.16 stamps the current time unless a date is set; with no date asked for, a
         // fixed one keeps the output reproducible.
-        let date = Self.iso8601(metadata.creationDate ?? Date(timeIntervalSince1970: 0))
+        let date = DocumentMetadata.iso8601(metadata.stampedDate)
         cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_CREATE_DATE, date)
         cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_MOD_DATE, date)
     }
@@ -133,13 +161,4 @@ package final class PDFWriter: SheetWriter {
 
     /// `2026-11-22T10:00:00Z`. Written by hand: ISO8601DateFormatter loads ICU's calendar and
     /// time-zone data (~1 ms at start-up) for this one fixed format.
-    static func iso8601(_ date: Date) -> String {
-        var seconds = time_t(date.timeIntervalSince1970.rounded(.down))
-        var t = tm()
-        gmtime_r(&seconds, &t)
-        func two(_ v: Int32) -> String { v < 10 ? "0\(v)" : "\(v)" }
-        let year = String(t.tm_year + 1900)
-        return String(repeating: "0", count: max(0, 4 - year.count)) + year
-            + "-\(two(t.tm_mon + 1))-\(two(t.tm_mday))T\(two(t.tm_hour)):\(two(t.tm_min)):\(two(t.tm_sec))Z"
-    }
 }

@@ -67,7 +67,7 @@ package final class AssemblingPDFWriter: SheetWriter {
         // Only sheets with drawing have a page in the scratch PDF; with none, it is not read.
         let drawing = drawnPages > 0 ? try QPDFDocument(path: drawnPath) : nil
         let document = try QPDFDocument()
-        var objects: [AnyHashable: Int64] = [:]
+        var objects: [PlacedContent.Key: Int64] = [:]
 
         func object(for content: PlacedContent) throws -> Int64 {
             if let id = objects[content.key] { return id }
@@ -93,7 +93,7 @@ package final class AssemblingPDFWriter: SheetWriter {
         }
         if let title = metadata.title { try document.setInfo("Title", title) }
         try document.setInfo("Creator", metadata.creator)
-        let date = Self.pdfDate(metadata.creationDate ?? Date(timeIntervalSince1970: 0))
+        let date = DocumentMetadata.pdfDate(metadata.stampedDate)
         try document.setInfo("CreationDate", date)
         try document.setInfo("ModDate", date)
         try document.write(to: output)
@@ -109,13 +109,5 @@ package final class AssemblingPDFWriter: SheetWriter {
         guard abs(displayed.width - sheet.size.width) < 0.01, abs(displayed.height - sheet.size.height) < 0.01,
               only.matrix.isClose(to: geometry.formToDisplayed, tolerance: 0.001) else { return nil }
         return (source, index)
-    }
-
-    /// A PDF date string, D:YYYYMMDDHHmmSSZ, in UTC.
-    static func pdfDate(_ date: Date) -> String {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(identifier: "UTC")!
-        let c = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: date)
-        return String(format: "D:%04d%02d%02d%02d%02d%02dZ", c.year!, c.month!, c.day!, c.hour!, c.minute!, c.second!)
     }
 }

@@ -1,0 +1,58 @@
+import Foundation
+
+/// Runs a helper program (a converter named in types.tsv, swiftprint-image) with argv — never a
+/// shell — no input, and both output pipes drained while it runs, so that a chatty child can
+/// never block on a full pipe and look like a hang; killed after `timeout` seconds.
+package enum ChildProcess {
+    package struct Result {
+        package var status: Int32
+        /// Killed by a signal (status is then the signal's number).
+        package var signalled: Bool
+        package var timedOut: Bool
+        package var output: Data
+        package var errors: Data
+
+        /// The last line it wrote on standard error, if any.
+        package var lastErrorLine: String {
+            String(decoding: errors.suffix(300), as: UTF8.self).split(separator: "\n").last.map(String.init)?
+                .trimmingCharacters(in: .whitespaces) ?? ""
+        }
+    }
+
+    /// Runs `executable` with `arguments`; throws only when it cannot start.
+    package static func run(_ executable: String, _ arguments: [String], timeout: Double? = nil) throws -> Result {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = FileHandle.nullDevice
+        let exited = DispatchSemaphore(value: 0)
+        process.terminationHandler = { _ in exited.signal() }
+        try process.run()
+
+        let drained = DispatchGroup()
+        final class Box: @unchecked Sendable { var data = Data() }
+        let output = Box(), errors = Box()
+        for (pipe, box) in [(out, output), (err, errors)] {
+            drained.enter()
+            Thread.detachNewThread {
+                box.data = pipe.fileHandleForReading.readDataToEndOfFile()
+                drained.leave()
+            }
+        }
+        var timedOut = false
+        if let timeout, exited.wait(timeout: .now() + timeout) == .timedOut {
+            timedOut = true
+            kill(process.processIdentifier, SIGKILL)
+            exited.wait()
+        } else if timeout == nil {
+            exited.wait()
+        }
+        // A grandchild may still hold the pipes open: do not wait for it forever.
+        _ = drained.wait(timeout: .now() + 2)
+        return Result(status: process.terminationStatus, signalled: process.terminationReason == .uncaughtSignal,
+                      timedOut: timedOut, output: output.data, errors: errors.data)
+    }
+}
