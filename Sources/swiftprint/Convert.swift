@@ -39,6 +39,12 @@ struct Convert: ParsableCommand {
     func validate() throws {
         if inputs.isEmpty { throw ValidationError("name at least one document to print") }
         if inputs.filter({ $0 == "-" }).count > 1 { throw ValidationError("standard input (-) can be read only once") }
+        do { _ = try jobOptions() } catch let error as PrintError { throw ValidationError(error.message) }
+    }
+
+    /// Every flag, by its IPP/CUPS name, read the way the CUPS filter reads `-o` options.
+    func jobOptions() throws -> JobOptions {
+        try JobOptions(parsing: page.jobOptions + document.jobOptions + text.jobOptions)
     }
 
     func run() throws {
@@ -46,44 +52,17 @@ struct Convert: ParsableCommand {
         Signals.install()
         let logger = Logger(label: "swiftprint.convert")
         let started = Date()
-        var current = inputs[0]
         do {
             guard let dispatcher = Dispatcher.standard else { throw PrintError(.notAvailable, "libmagic cannot start") }
-            let firstName = PrintInput(path: inputs[0]).displayName
-            let info = page.printInfo(jobName: firstName)
-            let paper = page.paper(for: info)
-            let options = text.handlerOptions.merging(document.handlerOptions) { a, _ in a }
-            var spools: [SpooledInput] = []
-            var formatters: [PrintFormatter] = []
-            for path in inputs {
-                current = path
-                let spooled = try SpooledInput(PrintInput(path: path))
-                spools.append(spooled)
-                let (type, handler) = try dispatcher.route(spooled.input)
-                logger.debug("\(spooled.input.displayName): \(type.type?.identifier ?? "?") (\(type.mimeType), by \(type.method)) → \(handler.name)")
-                let formatter = try handler.makeFormatter(for: spooled.input, options: options, info: info)
-                if let t = formatter as? SimpleTextPrintFormatter, let e = t.detectedEncoding {
-                    logger.debug("\(spooled.input.displayName): reading as \(e)")
-                }
-                formatters.append(formatter)
-            }
-            current = output
-            let date = DocumentMetadata.fromEnvironment(title: nil).creationDate ?? Date()
-            let renderer = TemplatePageRenderer(
-                header: page.header, footer: page.footer, font: Font("Sans 9")!,
-                values: .init(title: info.jobName ?? firstName, file: firstName, date: date))
-            renderer.addPrintFormatter(formatters.count == 1 ? formatters[0] : PrintItemsFormatter(formatters), startingAtPageAt: 0)
-            let job = PrintJob(renderer: renderer, info: info, paper: paper)
-            job.imposition = document.imposition
+            var conversion = DocumentConversion(options: try jobOptions(), dispatcher: dispatcher)
             let progress = ProgressLine(quiet: global.quiet)
-            job.progress = { progress.update(page: $0.page, of: $0.estimatedPages, estimate: $0.isEstimate) }
-            let report = try job.writePDF(to: OutputDestination(path: output))
+            conversion.progress = { progress.update(page: $0.page, of: $0.estimatedPages, estimate: $0.isEstimate) }
+            let report = try conversion.run(inputs.map(PrintInput.init(path:)), to: OutputDestination(path: output))
             progress.finish()
             logger.debug("\(report.pagesDrawn) pages drawn of \(report.pagesLaidOut) laid out, \(report.sheetsWritten) sheets, \(report.bytesWritten) bytes in \(String(format: "%.3f", Date().timeIntervalSince(started))) s")
-            withExtendedLifetime(spools) {}
         } catch let error as PrintError {
             var e = error
-            if e.path == nil, e.code != .outputFailed { e.path = current }
+            if e.path == nil, e.code != .outputFailed { e.path = output }
             throw fail(e)
         }
     }

@@ -27,19 +27,6 @@ struct DocumentOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Space between the photo grid's cells: a length in points or with mm, cm, in (default 9 pt).", valueName: "length"))
     var gutter: String?
 
-    func validate() throws {
-        if let n = photosPerSheet, Imposition.grid(n) == nil {
-            throw ValidationError("photos per sheet must be one of \(Imposition.gridCounts.dropFirst().map(String.init).joined(separator: ", ")), not \(n)")
-        }
-        if let gutter, EdgeInsets(cssLengths: gutter) == nil { throw ValidationError("gutter \"\(gutter)\" is not a length") }
-    }
-
-    /// The photo grid asked for, or one page per sheet.
-    var imposition: Imposition {
-        guard let n = photosPerSheet else { return .onePerSheet }
-        return Imposition.grid(n, gutter: gutter.flatMap { EdgeInsets(cssLengths: $0)?.top } ?? 9) ?? .onePerSheet
-    }
-
     @Option(name: .customLong("converter-timeout"), help: ArgumentHelp("Seconds a converter named in types.tsv may run (default 120).", valueName: "seconds"))
     var converterTimeout: Double?
 
@@ -52,18 +39,20 @@ struct DocumentOptions: ParsableArguments {
     @Option(help: ArgumentHelp("The password of an encrypted PDF (the owner's lifts a ban on printing).", valueName: "password"))
     var password: String?
 
-    var handlerOptions: HandlerOptions {
-        var o: HandlerOptions = [:]
-        o["print-scaling"] = printScaling?.rawValue
-        o["password"] = password
-        o["position"] = position?.rawValue
-        o["ppi"] = ppi.map { String($0) }
-        o["natural-scaling"] = naturalScaling.map { String($0) }
-        o["mirror"] = mirror ? "true" : nil
-        o["max-pixels"] = maxPixels.map(String.init)
-        o["gif-frames"] = gifFrames
-        o["converter-timeout"] = converterTimeout.map { String($0) }
-        o["photo-grid"] = photosPerSheet == nil ? nil : "true"
+    /// These settings by their option names, for `JobOptions` (which checks them).
+    var jobOptions: [(name: String, value: String)] {
+        var o: [(name: String, value: String)] = []
+        if let printScaling { o.append(("print-scaling", printScaling.rawValue)) }
+        if let password { o.append(("swiftprint-password", password)) }
+        if let position { o.append(("position", position.rawValue)) }
+        if let ppi { o.append(("ppi", String(ppi))) }
+        if let naturalScaling { o.append(("natural-scaling", String(naturalScaling))) }
+        if mirror { o.append(("mirror", "true")) }
+        if let maxPixels { o.append(("swiftprint-max-pixels", String(maxPixels))) }
+        if let gifFrames { o.append(("swiftprint-gif-frames", gifFrames)) }
+        if let converterTimeout { o.append(("swiftprint-converter-timeout", String(converterTimeout))) }
+        if let photosPerSheet { o.append(("swiftprint-photos-per-sheet", String(photosPerSheet))) }
+        if let gutter { o.append(("swiftprint-gutter", gutter)) }
         return o
     }
 }

@@ -39,35 +39,20 @@ struct PageOptions: ParsableArguments {
     @Option(help: "The job's title (PDF title, {title}); default: the input's file name.")
     var title: String?
 
-    func validate() throws {
-        if let media, MediaSize.named(media) == nil {
-            throw ValidationError("unknown paper size \"\(media)\" (try A4, letter, A5, legal, 4x6 or a size like 210x297mm)")
-        }
-        if let pageRanges, PageRanges(pageRanges) == nil {
-            throw ValidationError("page ranges \"\(pageRanges)\" are not valid (use numbers from 1, like 1-3,7,10-)")
-        }
-        if let copies, !(1...999).contains(copies) { throw ValidationError("copies must be 1 to 999, not \(copies)") }
-        if let margins, EdgeInsets(cssLengths: margins) == nil {
-            throw ValidationError("margins \"\(margins)\" are not valid (1 to 4 lengths like 36, 12.7mm or 0.5in)")
-        }
-    }
-
-    func printInfo(jobName: String) -> PrintInfo {
-        // print-color-mode monochrome is the grey form of whatever output type is asked for.
-        var type = outputType
-        if printColorMode == .monochrome { type = (type == .photo || type == .photoGrayscale) ? .photoGrayscale : .grayscale }
-        if printColorMode == .color, type == .grayscale { type = .general }
-        if printColorMode == .color, type == .photoGrayscale { type = .photo }
-        return PrintInfo(jobName: title ?? jobName, orientation: orientation, outputType: type, copies: copies,
-                         pageRanges: pageRanges.flatMap(PageRanges.init), media: media.flatMap(MediaSize.named))
-    }
-
-    func paper(for info: PrintInfo) -> PrintPaper {
-        let media = OptionPrecedence.resolve(job: info.media, locale: PaperDefaults.media(for: info.outputType ?? .general))
-        let orientation = OptionPrecedence.resolve(job: info.orientation, locale: .portrait)
-        let isPhoto = info.outputType == .photo || info.outputType == .photoGrayscale
-        let edges = margins.flatMap(EdgeInsets.init(cssLengths:)) ?? EdgeInsets(all: isPhoto ? 0 : 36)
-        return PrintPaper(media: media, orientation: orientation, margins: edges)
+    /// These settings by their IPP names, for `JobOptions` (which checks them).
+    var jobOptions: [(name: String, value: String)] {
+        var o: [(name: String, value: String)] = []
+        if let media { o.append(("media", media)) }
+        if let orientation { o.append(("orientation-requested", orientation.rawValue)) }
+        if let pageRanges { o.append(("page-ranges", pageRanges)) }
+        if let copies { o.append(("copies", String(copies))) }
+        if let margins { o.append(("swiftprint-margins", margins)) }
+        if let outputType { o.append(("swiftprint-output-type", outputType.rawValue)) }
+        if let printColorMode { o.append(("print-color-mode", printColorMode.rawValue)) }
+        if let header { o.append(("swiftprint-header", header)) }
+        if let footer { o.append(("swiftprint-footer", footer)) }
+        if let title { o.append(("job-name", title)) }
+        return o
     }
 }
 
@@ -120,18 +105,19 @@ struct TextOptions: ParsableArguments {
         if let lpi, !(lpi > 0 && lpi <= 100) { throw ValidationError("lpi must be above 0 and at most 100") }
     }
 
-    /// The handler options these flags stand for.
-    var handlerOptions: HandlerOptions {
-        var o: HandlerOptions = [:]
-        o["font"] = font
-        o["color"] = color
-        o["alignment"] = alignment
-        o["line-break"] = lineBreak ?? (wrap ? nil : "clip")
-        o["columns"] = columns.map(String.init)
-        o["cpi"] = cpi.map { String($0) }
-        o["lpi"] = lpi.map { String($0) }
-        o["line-numbers"] = lineNumbers ? "true" : nil
-        o["encoding"] = encoding
+    /// These settings by their option names, for `JobOptions`.
+    var jobOptions: [(name: String, value: String)] {
+        var o: [(name: String, value: String)] = []
+        if let font { o.append(("swiftprint-font", font)) }
+        if let color { o.append(("swiftprint-text-color", color)) }
+        if let alignment { o.append(("swiftprint-alignment", alignment)) }
+        if let lineBreak { o.append(("swiftprint-line-break", lineBreak)) }
+        if !wrap { o.append(("wrap", "false")) }
+        if let columns { o.append(("columns", String(columns))) }
+        if let cpi { o.append(("cpi", String(cpi))) }
+        if let lpi { o.append(("lpi", String(lpi))) }
+        if lineNumbers { o.append(("swiftprint-line-numbers", "true")) }
+        if let encoding { o.append(("swiftprint-encoding", encoding)) }
         return o
     }
 }

@@ -7,7 +7,8 @@ public struct DetectedType: Sendable {
     public let mimeType: String
     /// The content type, when swiftprint knows one for the input.
     public let type: ContentType?
-    /// How the type was decided: `libmagic`, `content` (a sniffer looked closer) or `extension`.
+    /// How the type was decided: `libmagic`, `content` (a sniffer looked closer), `extension`, or
+    /// `declared` (the sender named it, as CUPS does).
     public let method: String
 }
 

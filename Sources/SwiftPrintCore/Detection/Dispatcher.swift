@@ -27,6 +27,10 @@ public struct Dispatcher: Sendable {
 
     /// A readable input's type and handler; a clear error naming the type when none prints it.
     public func route(_ input: PrintInput) throws -> (type: DetectedType, handler: any ContentHandler) {
+        if let declared = input.declaredMIMEType, declared != "application/octet-stream",
+           let type = detector.catalogue.type(forMIME: declared), let handler = handler(for: type) {
+            return (DetectedType(mimeType: declared, type: type, method: "declared"), handler)
+        }
         let detected = try input.data.map { detector.detect(data: $0, name: input.displayName) } ?? detector.detect(path: input.path)
         guard let type = detected.type else {
             if detected.mimeType == "inode/x-empty" { throw PrintError(.noContent, path: input.path, "the file is empty") }
@@ -85,6 +89,7 @@ public final class SpooledInput {
         try file.commit()
         var spooled = PrintInput(path: file.scratchPath!)
         spooled.displayName = original.displayName
+        spooled.declaredMIMEType = original.declaredMIMEType
         input = spooled
         scratch = file
     }

@@ -8,6 +8,9 @@ public struct PrintInput: Sendable {
     public var data: Data?
     /// The name people know it by: the file name, `stdin`, or a caller's choice.
     public var displayName: String
+    /// The MIME type the sender declared (CUPS's CONTENT_TYPE). Used when swiftprint prints
+    /// that type; otherwise the content is detected as usual.
+    public var declaredMIMEType: String?
 
     public init(path: String) {
         self.path = path

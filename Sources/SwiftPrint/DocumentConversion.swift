@@ -1,0 +1,57 @@
+import Foundation
+import Logging
+
+/// One print job from documents to PDF: each input is detected and routed to its handler, the
+/// formatters are put one after another (pages numbered continuously), the header and footer
+/// templates are drawn around them, and the paginator writes the sheets. `swiftprint convert`
+/// and the CUPS filter both run this, so the same options give the same output.
+public struct DocumentConversion {
+    public var options: JobOptions
+    public var dispatcher: Dispatcher
+    /// Called after each page is done.
+    public var progress: ((JobProgress) -> Void)?
+    public var logger = Logger(label: "swiftprint.job")
+
+    public init(options: JobOptions, dispatcher: Dispatcher) {
+        self.options = options
+        self.dispatcher = dispatcher
+    }
+
+    /// Prints `inputs` to `destination`. Errors name the input they concern (its `path`).
+    public func run(_ inputs: [PrintInput], to destination: OutputDestination) throws -> JobReport {
+        guard let first = inputs.first else { throw PrintError(.noContent, "no documents to print") }
+        var info = options.info
+        if info.jobName == nil { info.jobName = first.displayName }
+        let paper = options.paper()
+        var spools: [SpooledInput] = []
+        var formatters: [PrintFormatter] = []
+        for input in inputs {
+            let spooled: SpooledInput
+            do { spooled = try SpooledInput(input) } catch var e as PrintError { e.path = e.path ?? input.path; throw e }
+            spools.append(spooled)
+            do {
+                let (type, handler) = try dispatcher.route(spooled.input)
+                logger.debug("\(input.displayName): \(type.type?.identifier ?? "?") (\(type.mimeType), by \(type.method)) → \(handler.name)")
+                let formatter = try handler.makeFormatter(for: spooled.input, options: options.handlerOptions, info: info)
+                if let t = formatter as? SimpleTextPrintFormatter, let e = t.detectedEncoding {
+                    logger.debug("\(input.displayName): reading as \(e)")
+                }
+                formatters.append(formatter)
+            } catch var e as PrintError {
+                // Name the file the way the caller knows it, not by its spool copy.
+                if e.path == nil || e.path == spooled.input.path { e.path = input.path }
+                throw e
+            }
+        }
+        let date = DocumentMetadata.fromEnvironment(title: nil).creationDate ?? Date()
+        let renderer = TemplatePageRenderer(
+            header: options.header, footer: options.footer, font: Font("Sans 9")!,
+            values: .init(title: info.jobName ?? first.displayName, file: first.displayName, date: date))
+        renderer.addPrintFormatter(formatters.count == 1 ? formatters[0] : PrintItemsFormatter(formatters), startingAtPageAt: 0)
+        let job = PrintJob(renderer: renderer, info: info, paper: paper)
+        job.imposition = options.imposition
+        job.progress = progress
+        let report = try withExtendedLifetime(spools) { try job.writePDF(to: destination) }
+        return report
+    }
+}

@@ -1,0 +1,184 @@
+import Foundation
+
+/// A job's settings read from `name=value` pairs named after their IPP/CUPS attributes
+/// (`media`, `page-ranges`, `print-color-mode`, `fit-to-page`, …) or, where IPP has none,
+/// `swiftprint-…`. It is the one vocabulary that `swiftprint convert`'s flags, the CUPS filter's
+/// `-o` options and library callers share, so the same option does the same thing everywhere.
+///
+/// Names nobody here knows are ignored (CUPS passes many, such as `job-uuid`), but a known name
+/// with a bad value is an error naming the option.
+public struct JobOptions: Sendable {
+    public var info = PrintInfo()
+    /// Margins around the printable area; nil: 36 pt, or none for photo output.
+    public var margins: EdgeInsets?
+    public var header: String?
+    public var footer: String?
+    /// What handlers read (see `HandlerOptions`): font, columns, print-scaling, password, …
+    public var handlerOptions: HandlerOptions = [:]
+    public var imposition = Imposition.onePerSheet
+    /// The queue's default paper (a CUPS PPD's `*DefaultPageSize`): below the job's and the
+    /// document's own, above the locale's.
+    public var queueMedia: MediaSize?
+    /// Options that were understood but are not carried out yet, to be reported to the user.
+    public private(set) var notSupported: [String] = []
+
+    public init() {}
+
+    /// Settings from `options`, applied in order (a later value for the same setting wins).
+    public init(parsing options: [(name: String, value: String)]) throws {
+        var gutter: Double?
+        var photosPerSheet: Int?
+        var colorMode: String?
+        var wrap = true
+        for (rawName, value) in options {
+            let name = rawName.lowercased()
+            switch name {
+            case "media", "pagesize", "pageregion", "media-size-name":
+                // A media list ("A4,tray-1") names the size first.
+                let size = value.split(separator: ",").first.map(String.init) ?? value
+                guard let media = MediaSize.named(size) else {
+                    throw Self.invalid("unknown paper size \"\(value)\" (try A4, letter, A5, legal, 4x6 or a size like 210x297mm)")
+                }
+                info.media = media
+            case "orientation-requested", "orientation":
+                switch value.lowercased() {
+                case "3", "portrait": info.orientation = .portrait
+                case "4", "landscape": info.orientation = .landscape
+                case "5", "6", "reverse-landscape", "reverse-portrait":
+                    info.orientation = (value == "5" || value == "reverse-landscape") ? .landscape : .portrait
+                    notSupported.append("\(rawName)=\(value) (printed without the half turn)")
+                default: throw Self.invalid("orientation must be portrait or landscape (3 or 4), not \"\(value)\"")
+                }
+            case "landscape":
+                if Self.bool(value) ?? true { info.orientation = .landscape }
+            case "page-ranges":
+                guard let ranges = PageRanges(value) else {
+                    throw Self.invalid("page ranges \"\(value)\" are not valid (use numbers from 1, like 1-3,7,10-)")
+                }
+                info.pageRanges = ranges
+            case "copies":
+                guard let n = Int(value), (1...999).contains(n) else { throw Self.invalid("copies must be 1 to 999, not \(value)") }
+                info.copies = n
+            case "swiftprint-margins", "margins":
+                guard let edges = EdgeInsets(cssLengths: value) else {
+                    throw Self.invalid("margins \"\(value)\" are not valid (1 to 4 lengths like 36, 12.7mm or 0.5in)")
+                }
+                margins = edges
+            case "page-top", "page-right", "page-bottom", "page-left":
+                // cups-filters' text margins, in points each.
+                guard let points = Double(value), points >= 0, points < 1000 else { throw Self.invalid("\(name) must be points, not \"\(value)\"") }
+                var edges = margins ?? EdgeInsets(all: 36)
+                switch name {
+                case "page-top": edges.top = points
+                case "page-right": edges.right = points
+                case "page-bottom": edges.bottom = points
+                default: edges.left = points
+                }
+                margins = edges
+            case "swiftprint-output-type", "output-type":
+                guard let type = PrintInfo.OutputType(rawValue: value) else {
+                    throw Self.invalid("output type must be general, grayscale, photo or photoGrayscale, not \"\(value)\"")
+                }
+                info.outputType = type
+            case "print-color-mode", "colormodel":
+                switch value.lowercased() {
+                case "color", "rgb", "cmyk", "auto": colorMode = "color"
+                case "monochrome", "gray", "grey", "kgray", "bi-level", "process-monochrome": colorMode = "monochrome"
+                default: throw Self.invalid("print-color-mode must be color or monochrome, not \"\(value)\"")
+                }
+            case "swiftprint-header", "header": header = value.isEmpty ? nil : value
+            case "swiftprint-footer", "footer": footer = value.isEmpty ? nil : value
+            case "job-name", "title": info.jobName = value
+            case "sides":
+                switch value {
+                case "one-sided": info.duplex = PrintInfo.Duplex.none
+                case "two-sided-long-edge": info.duplex = .longEdge; notSupported.append("sides=\(value) (no blank backs are added yet)")
+                case "two-sided-short-edge": info.duplex = .shortEdge; notSupported.append("sides=\(value) (no blank backs are added yet)")
+                default: throw Self.invalid("sides must be one-sided, two-sided-long-edge or two-sided-short-edge, not \"\(value)\"")
+                }
+            case "number-up", "page-set", "output-order", "booklet", "page-border", "number-up-layout":
+                let neutral = ["number-up": "1", "page-set": "all", "output-order": "normal", "booklet": "off", "page-border": "none"]
+                if neutral[name] != value.lowercased() && name != "number-up-layout" { notSupported.append("\(rawName)=\(value)") }
+            case "fit-to-page":
+                if Self.bool(value) ?? true { handlerOptions["print-scaling"] = "fit" }
+            case "wrap", "swiftprint-wrap":
+                guard let on = Self.bool(value) else { throw Self.invalid("wrap must be true or false, not \"\(value)\"") }
+                wrap = on
+            case "swiftprint-photos-per-sheet", "photos-per-sheet":
+                guard let n = Int(value), Imposition.grid(n) != nil else {
+                    throw Self.invalid("photos per sheet must be one of \(Imposition.gridCounts.dropFirst().map(String.init).joined(separator: ", ")), not \(value)")
+                }
+                photosPerSheet = n
+            case "swiftprint-gutter", "gutter":
+                guard let g = EdgeInsets(cssLengths: value)?.top else { throw Self.invalid("gutter \"\(value)\" is not a length") }
+                gutter = g
+            default:
+                guard let key = Self.handlerKeys[name] else { continue }
+                if Self.flagKeys.contains(key) {
+                    guard let on = Self.bool(value) else { throw Self.invalid("\(rawName) must be true or false, not \"\(value)\"") }
+                    handlerOptions[key] = on ? "true" : nil
+                } else {
+                    handlerOptions[key] = value
+                }
+            }
+        }
+        if !wrap, handlerOptions["line-break"] == nil { handlerOptions["line-break"] = "clip" }
+        // print-color-mode monochrome is the grey form of whatever output type is asked for.
+        switch (colorMode, info.outputType) {
+        case ("monochrome", .photo?), ("monochrome", .photoGrayscale?): info.outputType = .photoGrayscale
+        case ("monochrome", _): info.outputType = .grayscale
+        case ("color", .grayscale?): info.outputType = .general
+        case ("color", .photoGrayscale?): info.outputType = .photo
+        default: break
+        }
+        if let n = photosPerSheet {
+            imposition = Imposition.grid(n, gutter: gutter ?? 9) ?? .onePerSheet
+            handlerOptions["photo-grid"] = "true"
+        }
+    }
+
+    /// Settings from a dictionary (order does not matter when names do not overlap).
+    public init(parsing options: [String: String]) throws {
+        try self.init(parsing: options.sorted { $0.key < $1.key }.map { (name: $0.key, value: $0.value) })
+    }
+
+    /// The paper drawn content is laid out on: the job's media, else the queue's, else the
+    /// locale's (a document's own size, such as a PDF page's, is decided by its handler).
+    public func paper(environment: [String: String] = ProcessInfo.processInfo.environment) -> PrintPaper {
+        let type = info.outputType ?? .general
+        let isPhoto = type == .photo || type == .photoGrayscale
+        let media = OptionPrecedence.resolve(job: info.media, queue: isPhoto ? nil : queueMedia,
+                                             locale: PaperDefaults.media(for: type, environment: environment))
+        let orientation = OptionPrecedence.resolve(job: info.orientation, locale: .portrait)
+        return PrintPaper(media: media, orientation: orientation, margins: margins ?? EdgeInsets(all: isPhoto ? 0 : 36))
+    }
+
+    /// Option names handlers read, by their outside name → the handler's key.
+    static let handlerKeys: [String: String] = [
+        "swiftprint-font": "font", "font": "font",
+        "swiftprint-text-color": "color", "text-color": "color",
+        "swiftprint-alignment": "alignment", "alignment": "alignment",
+        "swiftprint-line-break": "line-break", "line-break": "line-break",
+        "columns": "columns", "cpi": "cpi", "lpi": "lpi",
+        "swiftprint-line-numbers": "line-numbers", "line-numbers": "line-numbers",
+        "swiftprint-encoding": "encoding", "encoding": "encoding",
+        "print-scaling": "print-scaling", "position": "position", "ppi": "ppi",
+        "natural-scaling": "natural-scaling", "mirror": "mirror",
+        "swiftprint-password": "password", "password": "password",
+        "swiftprint-gif-frames": "gif-frames", "gif-frames": "gif-frames",
+        "swiftprint-max-pixels": "max-pixels", "max-pixels": "max-pixels",
+        "swiftprint-converter-timeout": "converter-timeout", "converter-timeout": "converter-timeout",
+    ]
+    /// Handler keys that are on/off switches (absent means off).
+    static let flagKeys: Set<String> = ["line-numbers", "mirror"]
+
+    static func bool(_ value: String) -> Bool? {
+        switch value.lowercased() {
+        case "", "true", "yes", "on", "1": return true
+        case "false", "no", "off", "0": return false
+        default: return nil
+        }
+    }
+
+    static func invalid(_ message: String) -> PrintError { PrintError(.invalidOption, message) }
+}
