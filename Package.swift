@@ -8,6 +8,8 @@
 //   Sources/SwiftPrintCore  geometry, paper, PrintInfo, formatters, renderer, paginator, PDF writer
 //   Plugins/<Handler>  one target per content type; registered in Sources/SwiftPrint/Handlers.swift
 //   Sources/SwiftPrint the public library: re-exports the core and every handler
+//   Sources/CUPSQueue, SwiftPrintCUPS, SwiftPrintSpool  the queue's files and installer, the CUPS
+//                      filter's logic, the backend's (thin executables: swiftprint-filter, -backend)
 //   Sources/swiftprint the command-line tool
 // SwiftPM treats a top-level Plugins/ folder as package plugins, so handler targets name their path.
 import PackageDescription
@@ -19,6 +21,8 @@ let package = Package(
         .library(name: "SwiftPrint", targets: ["SwiftPrint"]),
         .executable(name: "swiftprint", targets: ["swiftprint"]),
         .executable(name: "swiftprint-image", targets: ["swiftprint-image"]),
+        .executable(name: "swiftprint-filter", targets: ["swiftprint-filter"]),
+        .executable(name: "swiftprint-backend", targets: ["swiftprint-backend"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -42,6 +46,8 @@ let package = Package(
         // libheif is loaded on first use (its HEVC decoder's start-up costs every run ~10 ms).
         .target(name: "CHeifShim", dependencies: ["CHeif"]),
         .systemLibrary(name: "CRsvg", pkgConfig: "librsvg-2.0", providers: [.apt(["librsvg2-dev"])]),
+        // libcups has no pkg-config file on Debian 12: linked by name.
+        .systemLibrary(name: "CCups", providers: [.apt(["libcups2-dev"])]),
         .systemLibrary(name: "CGdkPixbuf", pkgConfig: "gdk-pixbuf-2.0", providers: [.apt(["libgdk-pixbuf-2.0-dev"])]),
         .target(name: "SPShims", dependencies: ["CPango", "CCairo"], linkerSettings: [.linkedLibrary("fontconfig")]),
         // libqpdf is C++: the object-level assembler reaches it through a C header.
@@ -84,11 +90,23 @@ let package = Package(
         .executableTarget(name: "swiftprint-image", dependencies: ["ImageDecoders", "SwiftPrintCore"]),
         .target(name: "SwiftPrint", dependencies: ["SwiftPrintCore", "TextHandler", "PDFHandler", "ImageHandler"]),
 
+        // CUPS: the queue's files and the installer (no libcups, so the CLI does not load it);
+        // the filter's logic (libcups for options and the PPD); the backend's and libcups's
+        // option parser (it runs as root: it reads its arguments and a byte stream, no content).
+        .target(name: "CUPSQueue", dependencies: ["SwiftPrintCore"]),
+        .target(
+            name: "SwiftPrintCUPS",
+            dependencies: ["SwiftPrint", "CUPSQueue", "SwiftPrintSpool", "CCups", .product(name: "Logging", package: "swift-log")]
+        ),
+        .target(name: "SwiftPrintSpool", dependencies: ["CCups"]),
+        .executableTarget(name: "swiftprint-filter", dependencies: ["SwiftPrintCUPS"]),
+        .executableTarget(name: "swiftprint-backend", dependencies: ["SwiftPrintSpool"]),
+
         // The command-line tool
         .executableTarget(
             name: "swiftprint",
             dependencies: [
-                "SwiftPrint",
+                "SwiftPrint", "CUPSQueue",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -99,6 +117,8 @@ let package = Package(
         .testTarget(name: "SwiftPrintCoreTests", dependencies: ["SwiftPrint", "TestSupport"]),
         .testTarget(name: "TextHandlerTests", dependencies: ["SwiftPrint", "TestSupport"]),
         .testTarget(name: "CLITests", dependencies: ["swiftprint", "TestSupport"]),
+        .testTarget(name: "CUPSTests", dependencies: ["SwiftPrintCUPS", "SwiftPrintSpool", "CUPSQueue", "TestSupport",
+                                                      "swiftprint", "swiftprint-filter", "swiftprint-backend"]),
     ],
     cxxLanguageStandard: .cxx17
 )

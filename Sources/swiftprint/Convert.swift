@@ -49,7 +49,7 @@ struct Convert: ParsableCommand {
 
     func run() throws {
         global.bootstrapLogging()
-        Signals.install()
+        TemporaryFiles.removeOnTerminationSignals()
         let logger = Logger(label: "swiftprint.convert")
         let started = Date()
         do {

@@ -50,17 +50,3 @@ final class ProgressLine {
         if shown { FileHandleStderr.write("\r\u{1B}[K") }
     }
 }
-
-/// Removes temporary output files when the job is interrupted.
-enum Signals {
-    static func install() {
-        for sig in [SIGINT, SIGTERM, SIGHUP] {
-            signal(sig) { s in
-                TemporaryFiles.removeAllFromSignalHandler()
-                _exit(128 + s)
-            }
-        }
-    }
-}
-
-import SwiftPrint

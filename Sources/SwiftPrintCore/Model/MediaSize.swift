@@ -15,6 +15,11 @@ public struct MediaSize: Hashable, Codable, Sendable, CustomStringConvertible {
 
     public var description: String { pwgName }
 
+    /// Every catalogued size with its PPD name (`A4`, `Letter`, `Env10`), in catalogue order.
+    public static var catalogue: [(media: MediaSize, ppdName: String)] {
+        MediaCatalogue.shared.all.map { ($0, MediaCatalogue.shared.ppdNames[$0.pwgName] ?? $0.displayName) }
+    }
+
     public static var a4: MediaSize { MediaCatalogue.shared.media(named: "iso_a4_210x297mm")! }
     public static var letter: MediaSize { MediaCatalogue.shared.media(named: "na_letter_8.5x11in")! }
     public static var a6: MediaSize { MediaCatalogue.shared.media(named: "iso_a6_105x148mm")! }
@@ -59,11 +64,14 @@ public final class MediaCatalogue: Sendable {
     public static let shared = MediaCatalogue()
 
     public let all: [MediaSize]
+    /// Each size's PPD name (its first alias: A4, Letter, Env10), by PWG name.
+    let ppdNames: [String: String]
     private let byName: [String: MediaSize]
 
     init() {
         var all: [MediaSize] = []
         var byName: [String: MediaSize] = [:]
+        var ppdNames: [String: String] = [:]
         let text = ConfigFiles.read("papers.tsv")
         // Split as UTF-8 bytes: splitting the String itself walks grapheme clusters, which made
         // reading this small file a millisecond of every run.
@@ -71,15 +79,16 @@ public final class MediaCatalogue: Sendable {
             let f = line.split(separator: UInt8(ascii: "\t"), omittingEmptySubsequences: false)
                 .map { String(decoding: $0, as: UTF8.self) }
             guard f.count >= 6, !f[0].hasPrefix("#"), f[0] != "pwg", let w = Double(f[1]), let h = Double(f[2]) else { continue }
-            guard f.count >= 6, let w = Double(f[1]), let h = Double(f[2]) else { continue }
             let media = MediaSize(pwgName: f[0],
                                   size: CGSize(width: w * Length.pointsPerMillimetre, height: h * Length.pointsPerMillimetre),
                                   displayName: f[3])
             all.append(media)
             byName[f[0].lowercased()] = media
             for alias in f[4].split(separator: ",") { byName[alias.lowercased()] = media }
+            ppdNames[f[0]] = f[4].split(separator: ",").first.map(String.init) ?? f[3]
         }
         self.all = all
+        self.ppdNames = ppdNames
         self.byName = byName
     }
 
@@ -87,7 +96,8 @@ public final class MediaCatalogue: Sendable {
 }
 
 /// Files from the `Config/` folder: data, not code. Looked for, in order, in
-/// `$SWIFTPRINT_CONFIG_DIR`, `<executable>/../share/swiftprint/Config` (an installation),
+/// `$SWIFTPRINT_CONFIG_DIR`, `<executable>/../share/swiftprint/Config` (an installation; also
+/// `../../share` for helpers in `<prefix>/libexec/swiftprint`),
 /// the `Config/` of the source tree the executable was built in, and
 /// `/usr/local/share/swiftprint/Config`, `/usr/share/swiftprint/Config`.
 public enum ConfigFiles {
@@ -97,6 +107,8 @@ public enum ConfigFiles {
         if let dir = env["SWIFTPRINT_CONFIG_DIR"] { candidates.append(dir) }
         var dir = URL(fileURLWithPath: CommandLine.arguments.first.map(Self.resolve) ?? "/").deletingLastPathComponent()
         candidates.append(dir.appendingPathComponent("../share/swiftprint/Config").standardized.path)
+        // Helpers installed in <prefix>/libexec/swiftprint/ (the CUPS filter, the image decoder).
+        candidates.append(dir.appendingPathComponent("../../share/swiftprint/Config").standardized.path)
         while dir.path != "/" {
             candidates.append(dir.appendingPathComponent("Config").path)
             dir.deleteLastPathComponent()

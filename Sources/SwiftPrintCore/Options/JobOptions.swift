@@ -19,6 +19,8 @@ public struct JobOptions: Sendable {
     /// The queue's default paper (a CUPS PPD's `*DefaultPageSize`): below the job's and the
     /// document's own, above the locale's.
     public var queueMedia: MediaSize?
+    /// Edges the printer cannot mark (a PPD's `*ImageableArea`), added to the margins.
+    public var unprintableEdges = EdgeInsets.zero
     /// Options that were understood but are not carried out yet, to be reported to the user.
     public private(set) var notSupported: [String] = []
 
@@ -150,7 +152,9 @@ public struct JobOptions: Sendable {
         let media = OptionPrecedence.resolve(job: info.media, queue: isPhoto ? nil : queueMedia,
                                              locale: PaperDefaults.media(for: type, environment: environment))
         let orientation = OptionPrecedence.resolve(job: info.orientation, locale: .portrait)
-        return PrintPaper(media: media, orientation: orientation, margins: margins ?? EdgeInsets(all: isPhoto ? 0 : 36))
+        let m = margins ?? EdgeInsets(all: isPhoto ? 0 : 36), u = unprintableEdges
+        return PrintPaper(media: media, orientation: orientation,
+                          margins: EdgeInsets(top: m.top + u.top, left: m.left + u.left, bottom: m.bottom + u.bottom, right: m.right + u.right))
     }
 
     /// Option names handlers read, by their outside name → the handler's key.
@@ -159,7 +163,7 @@ public struct JobOptions: Sendable {
         "swiftprint-text-color": "color", "text-color": "color",
         "swiftprint-alignment": "alignment", "alignment": "alignment",
         "swiftprint-line-break": "line-break", "line-break": "line-break",
-        "columns": "columns", "cpi": "cpi", "lpi": "lpi",
+        "columns": "columns", "swiftprint-columns": "columns", "cpi": "cpi", "lpi": "lpi",
         "swiftprint-line-numbers": "line-numbers", "line-numbers": "line-numbers",
         "swiftprint-encoding": "encoding", "encoding": "encoding",
         "print-scaling": "print-scaling", "position": "position", "ppi": "ppi",

@@ -147,7 +147,7 @@ package final class OutputFile {
     package var error: PrintError? { failure }
 }
 
-/// Temporary files that a signal must not leave behind. The CLI's SIGINT/SIGTERM handler calls
+/// Temporary files that a signal must not leave behind. The SIGINT/SIGTERM handler calls
 /// `removeAllFromSignalHandler()`, which only calls unlink(2) on C strings made in advance.
 public enum TemporaryFiles {
     private static let lock = NSLock()
@@ -187,5 +187,17 @@ public enum TemporaryFiles {
     public static func removeAllFromSignalHandler() {
         guard tableReady else { return }
         for i in 0..<16 { if let c = table[i] { unlink(c) } }
+    }
+
+    /// On SIGINT, SIGTERM or SIGHUP (cupsd cancelling a job sends SIGTERM): removes every
+    /// temporary file and exits with 128 + the signal, leaving no partial output behind.
+    public static func removeOnTerminationSignals() {
+        _ = tableReady
+        for sig in [SIGINT, SIGTERM, SIGHUP] {
+            signal(sig) { s in
+                TemporaryFiles.removeAllFromSignalHandler()
+                _exit(128 + s)
+            }
+        }
     }
 }

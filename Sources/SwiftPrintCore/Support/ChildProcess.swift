@@ -30,7 +30,7 @@ package enum ChildProcess {
         process.standardInput = FileHandle.nullDevice
         let exited = DispatchSemaphore(value: 0)
         process.terminationHandler = { _ in exited.signal() }
-        try process.run()
+        try withNoSignalsBlocked { try process.run() }
 
         let drained = DispatchGroup()
         final class Box: @unchecked Sendable { var data = Data() }
@@ -54,5 +54,17 @@ package enum ChildProcess {
         _ = drained.wait(timeout: .now() + 2)
         return Result(status: process.terminationStatus, signalled: process.terminationReason == .uncaughtSignal,
                       timedOut: timedOut, output: output.data, errors: errors.data)
+    }
+
+    /// Runs `body` with no signal blocked on this thread. A child starts with its parent
+    /// thread's signal mask, and threads of a thread pool block most signals: a daemon started
+    /// from one (cupsd, restarted by `swiftprint install`) would never see SIGCHLD and never
+    /// reap its filters.
+    package static func withNoSignalsBlocked<T>(_ body: () throws -> T) rethrows -> T {
+        var none = sigset_t(), old = sigset_t()
+        sigemptyset(&none)
+        pthread_sigmask(SIG_SETMASK, &none, &old)
+        defer { pthread_sigmask(SIG_SETMASK, &old, nil) }
+        return try body()
     }
 }

@@ -1,0 +1,246 @@
+import Foundation
+import SwiftPrintCore
+
+/// Where `swiftprint install` puts things. The defaults are the system's; tests point every
+/// folder and the CUPS server at a private cupsd of their own.
+public struct InstallLayout: Sendable {
+    /// bin/swiftprint, libexec/swiftprint/{swiftprint-filter,swiftprint-backend,swiftprint-image},
+    /// share/swiftprint/{Config,swiftprint.ppd,installed-files}.
+    public var prefix = "/usr/local"
+    public var cupsServerBin = "/usr/lib/cups"
+    public var cupsDataDir = "/usr/share/cups"
+    public var cupsServerRoot = "/etc/cups"
+    public var spool = SpoolFolder.default
+    public var queue = "swiftprint"
+    /// `host:port` of the cupsd to add the queue to; nil: the system's own, which install may restart.
+    public var cupsServer: String?
+
+    public init() {}
+
+    public var libexec: String { prefix + "/libexec/swiftprint" }
+    public var share: String { prefix + "/share/swiftprint" }
+    /// What install added, one `kind path` line each, so that uninstall removes exactly that.
+    public var manifest: String { share + "/installed-files" }
+    public var typesFile: String { cupsDataDir + "/mime/swiftprint.types" }
+    public var ppdFile: String { share + "/swiftprint.ppd" }
+}
+
+public enum SpoolFolder { public static let `default` = "/var/spool/swiftprint" }
+
+/// Puts swiftprint into CUPS and takes it out again: the executables, the data files, the
+/// filter and backend (links into libexec), the types file, the queue and its spool folder.
+/// Idempotent; a dry run says what it would do; nothing it did not add is touched.
+public struct Installer {
+    public let layout: InstallLayout
+    /// The folder holding the built swiftprint, swiftprint-filter, swiftprint-backend and swiftprint-image.
+    public let products: String
+    /// The source tree's Config folder.
+    public let config: String
+    public var dryRun = false
+    public var say: (String) -> Void = { print($0) }
+
+    public init(layout: InstallLayout, products: String, config: String) {
+        self.layout = layout; self.products = products; self.config = config
+    }
+
+    public func install(definition: QueueDefinition) throws {
+        var manifest = Manifest(path: layout.manifest)
+        let l = layout
+        for dir in [l.prefix + "/bin", l.libexec, l.share + "/Config/cups", l.cupsServerBin + "/filter",
+                    l.cupsServerBin + "/backend", l.cupsDataDir + "/mime"] {
+            try makeFolder(dir, mode: 0o755, &manifest)
+        }
+        try copy(products + "/swiftprint", to: l.prefix + "/bin/swiftprint", mode: 0o755, &manifest)
+        try copy(products + "/swiftprint-filter", to: l.libexec + "/swiftprint-filter", mode: 0o755, &manifest)
+        // 0700: cupsd runs a backend that others cannot execute as root (it writes as the user).
+        try copy(products + "/swiftprint-backend", to: l.libexec + "/swiftprint-backend", mode: 0o700, &manifest)
+        try copy(products + "/swiftprint-image", to: l.libexec + "/swiftprint-image", mode: 0o755, &manifest)
+        for name in ["papers.tsv", "types.tsv", "cups/swiftprint.types"] {
+            try copy(config + "/" + name, to: l.share + "/Config/" + name, mode: 0o644, &manifest)
+        }
+        try link(l.cupsServerBin + "/filter/swiftprint", to: l.libexec + "/swiftprint-filter", &manifest)
+        try link(l.cupsServerBin + "/backend/swiftprint", to: l.libexec + "/swiftprint-backend", &manifest)
+        let typesChanged = try write(definition.typesFile, to: l.typesFile, mode: 0o644, &manifest)
+        try write(definition.ppd, to: l.ppdFile, mode: 0o644, &manifest)
+        try makeFolder(l.spool, mode: 0o755, &manifest)
+        if !dryRun { try manifest.save() }
+        if l.cupsServer == nil {
+            try restartSystemCUPS(reason: typesChanged ? "to read \(l.typesFile)" : nil)
+        } else if typesChanged {
+            say("note: restart the cupsd at \(l.cupsServer!) so that it reads \(l.typesFile)")
+        }
+        try lpadmin(["-p", l.queue, "-E", "-v", "swiftprint:\(l.spool)", "-P", l.ppdFile,
+                     "-D", "Save as PDF (swiftprint)", "-L", l.spool + "/USER",
+                     "-o", "printer-error-policy=abort-job", "-o", "printer-is-shared=false"])
+        manifest.add("queue", l.queue)
+        if !dryRun { try manifest.save() }
+        say("The \(l.queue) queue prints \(definition.routedTypes.count) types; each job is saved as \(l.spool)/USER/JOB-TITLE.pdf")
+        if !definition.unroutableTypes.isEmpty {
+            say("note: cupsd cannot recognise \(definition.unroutableTypes.joined(separator: ", ")); swiftprint convert prints them")
+        }
+    }
+
+    /// Removes what the manifest lists: the queue, the files and links, and the spool folder
+    /// when it is empty (saved jobs are the users', and stay).
+    public func uninstall() throws {
+        let manifest = Manifest(path: layout.manifest)
+        guard !manifest.entries.isEmpty else {
+            say("nothing to remove: \(layout.manifest) lists nothing (swiftprint is not installed there)")
+            return
+        }
+        for (kind, path) in manifest.entries where kind == "queue" {
+            try lpadmin(["-x", path], allowFailure: true)
+        }
+        var typesRemoved = false
+        for (kind, path) in manifest.entries.reversed() where kind == "file" || kind == "link" {
+            guard FileManager.default.fileExists(atPath: path) || (try? FileManager.default.destinationOfSymbolicLink(atPath: path)) != nil else { continue }
+            say("remove \(path)")
+            if !dryRun { try FileManager.default.removeItem(atPath: path) }
+            if path == layout.typesFile { typesRemoved = true }
+        }
+        say("remove \(layout.manifest)")
+        if !dryRun { try? FileManager.default.removeItem(atPath: layout.manifest) }
+        // Folders install made, deepest first, when nothing else lives in them; saved jobs are
+        // the users' and stay.
+        for (kind, path) in manifest.entries.reversed() where kind == "folder" {
+            if dryRun { say("remove \(path)/ if nothing else is in it"); continue }
+            let contents = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
+            let inside = path == layout.spool
+                ? contents.flatMap { (try? FileManager.default.contentsOfDirectory(atPath: path + "/" + $0)) ?? [] }
+                : contents
+            guard inside.isEmpty else {
+                say("keep \(path): it holds \(inside.count) \(path == layout.spool ? "saved jobs" : "other files")")
+                continue
+            }
+            say("remove \(path)/")
+            try FileManager.default.removeItem(atPath: path)
+        }
+        if typesRemoved, layout.cupsServer == nil { try restartSystemCUPS(reason: "to forget swiftprint's types") }
+    }
+
+    // MARK: Steps
+
+    private func makeFolder(_ path: String, mode: Int, _ manifest: inout Manifest) throws {
+        guard !FileManager.default.fileExists(atPath: path), !(dryRun && manifest.contains(path)) else { return }
+        // Parents first, so that each folder made is listed for uninstall.
+        let parent = (path as NSString).deletingLastPathComponent
+        if parent != path, !parent.isEmpty { try makeFolder(parent, mode: mode, &manifest) }
+        manifest.add("folder", path)
+        say("create \(path)/")
+        if !dryRun { try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true, attributes: [.posixPermissions: mode]) }
+    }
+
+    private func copy(_ source: String, to target: String, mode: Int, _ manifest: inout Manifest) throws {
+        guard let data = FileManager.default.contents(atPath: source) else {
+            throw PrintError(.inputUnreadable, path: source, "is missing: build it first (swift build -c release)")
+        }
+        try write(data, to: target, mode: mode, &manifest)
+    }
+
+    @discardableResult
+    private func write(_ text: String, to target: String, mode: Int, _ manifest: inout Manifest) throws -> Bool {
+        try write(Data(text.utf8), to: target, mode: mode, &manifest)
+    }
+
+    /// Writes `data` to `target` through a temporary file and a rename (a running filter keeps
+    /// its old file); unchanged files are left alone. Returns whether anything changed.
+    @discardableResult
+    private func write(_ data: Data, to target: String, mode: Int, _ manifest: inout Manifest) throws -> Bool {
+        let fm = FileManager.default
+        if fm.fileExists(atPath: target), !manifest.contains(target) {
+            throw PrintError(.outputFailed, path: target, "exists and was not installed by swiftprint; remove it first")
+        }
+        manifest.add("file", target)
+        if fm.contents(atPath: target) == data,
+           let perms = try? fm.attributesOfItem(atPath: target)[.posixPermissions] as? Int, perms == mode { return false }
+        say("write \(target)")
+        guard !dryRun else { return true }
+        let temporary = target + ".swiftprint-new"
+        guard fm.createFile(atPath: temporary, contents: data, attributes: [.posixPermissions: mode]) else {
+            throw PrintError(.outputFailed, path: target, "cannot be written (are you root?)")
+        }
+        try fm.setAttributes([.posixPermissions: mode, .ownerAccountID: 0, .groupOwnerAccountID: 0], ofItemAtPath: temporary)
+        guard rename(temporary, target) == 0 else {
+            let reason = String(cString: strerror(errno))
+            try? fm.removeItem(atPath: temporary)
+            throw PrintError(.outputFailed, path: target, "cannot be written: \(reason)")
+        }
+        return true
+    }
+
+    private func link(_ path: String, to target: String, _ manifest: inout Manifest) throws {
+        let fm = FileManager.default
+        let current = try? fm.destinationOfSymbolicLink(atPath: path)
+        if current == target { manifest.add("link", path); return }
+        if fm.fileExists(atPath: path) || current != nil {
+            guard manifest.contains(path) else {
+                throw PrintError(.outputFailed, path: path, "exists and was not installed by swiftprint; remove it first")
+            }
+            if !dryRun { try fm.removeItem(atPath: path) }
+        }
+        say("link \(path) → \(target)")
+        manifest.add("link", path)
+        if !dryRun { try fm.createSymbolicLink(atPath: path, withDestinationPath: target) }
+    }
+
+    /// Restarts (or starts) the system's cupsd so that it reads new types: systemd where it
+    /// runs, else the init script (containers).
+    private func restartSystemCUPS(reason: String?) throws {
+        func answers() -> Bool {
+            guard let r = try? ChildProcess.run("/usr/bin/lpstat", ["-r"], timeout: 10) else { return false }
+            return String(decoding: r.output, as: UTF8.self).contains("is running")
+        }
+        let running = answers()
+        if running, reason == nil { return }
+        let command: [String] = FileManager.default.fileExists(atPath: "/run/systemd/system")
+            ? ["/usr/bin/systemctl", "restart", "cups.service"] : ["/etc/init.d/cups", "restart"]
+        say("\(running ? "restart" : "start") cupsd\(reason.map { " " + $0 } ?? ""): \(command.joined(separator: " "))")
+        guard !dryRun else { return }
+        let result = try ChildProcess.run(command[0], Array(command.dropFirst()), timeout: 60)
+        guard result.status == 0 else {
+            throw PrintError(.notAvailable, "cannot restart cupsd (\(command.joined(separator: " "))): \(result.lastErrorLine)")
+        }
+        // Wait until it answers.
+        for _ in 0..<100 {
+            if answers() { return }
+            usleep(100_000)
+        }
+        throw PrintError(.notAvailable, "cupsd did not come up after \(command.joined(separator: " "))")
+    }
+
+    private func lpadmin(_ arguments: [String], allowFailure: Bool = false) throws {
+        let args = (layout.cupsServer.map { ["-h", $0] } ?? []) + arguments
+        say("lpadmin \(args.joined(separator: " "))")
+        guard !dryRun else { return }
+        let result = try ChildProcess.run("/usr/sbin/lpadmin", args, timeout: 60)
+        if result.status != 0, !allowFailure {
+            throw PrintError(.notAvailable, "lpadmin failed: \(result.lastErrorLine)")
+        }
+    }
+}
+
+/// The list of what install added.
+struct Manifest {
+    let path: String
+    private(set) var entries: [(kind: String, path: String)] = []
+
+    init(path: String) {
+        self.path = path
+        let text = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
+        for line in text.split(separator: "\n") {
+            let parts = line.split(separator: " ", maxSplits: 1)
+            if parts.count == 2 { entries.append((String(parts[0]), String(parts[1]))) }
+        }
+    }
+
+    func contains(_ p: String) -> Bool { entries.contains { $0.path == p } }
+
+    mutating func add(_ kind: String, _ p: String) {
+        if !entries.contains(where: { $0.kind == kind && $0.path == p }) { entries.append((kind, p)) }
+    }
+
+    func save() throws {
+        let text = entries.map { "\($0.kind) \($0.path)" }.joined(separator: "\n") + "\n"
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+    }
+}

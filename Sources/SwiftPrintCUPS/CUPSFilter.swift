@@ -1,0 +1,103 @@
+import Foundation
+import Logging
+import SwiftPrint
+import CUPSQueue
+import SwiftPrintSpool
+
+/// The CUPS filter: `swiftprint job-id user title copies options [file]`, installed as
+/// `$(serverbin)/filter/swiftprint`. It reads the file (or standard input), prints it with the
+/// same dispatcher, handlers and paginator as `swiftprint convert`, writes PDF to standard
+/// output, and talks to cupsd in `ERROR:`/`INFO:`/`DEBUG:`/`ATTR:` lines on standard error.
+///
+/// Settings, lowest first: the locale, the queue's PPD defaults (`*DefaultPageSize`, the
+/// `swiftprint-*` options), the job's options (argv[5]); copies come from argv[4]. The document's
+/// type is CUPS's CONTENT_TYPE when swiftprint prints it, else swiftprint detects it.
+public enum CUPSFilter {
+    /// The filter's exit status: 0, or 1 after an `ERROR:` line (the CUPS contract).
+    public static func run(arguments: [String], environment: [String: String]) -> Int32 {
+        guard arguments.count == 6 || arguments.count == 7 else {
+            report("ERROR", "usage: swiftprint job-id user title copies options [file]")
+            return 1
+        }
+        TemporaryFiles.removeOnTerminationSignals()
+        LoggingSystem.bootstrap { _ in CUPSLogHandler() }
+        let title = arguments[3]
+        var input = PrintInput(path: arguments.count == 7 ? arguments[6] : "-")
+        input.displayName = title.isEmpty ? (arguments.count == 7 ? input.displayName : "stdin") : title
+        input.declaredMIMEType = environment["CONTENT_TYPE"]
+        do {
+            let options = try jobOptions(arguments: arguments, environment: environment)
+            for item in options.notSupported {
+                report("INFO", "\(input.displayName): \(item) is not supported yet and was ignored")
+            }
+            guard let dispatcher = Dispatcher.standard else { throw PrintError(.notAvailable, "libmagic cannot start") }
+            var conversion = DocumentConversion(options: options, dispatcher: dispatcher)
+            conversion.progress = { progress in
+                if progress.page == 1 || progress.page % 50 == 0 { report("INFO", "\(input.displayName): page \(progress.page)") }
+            }
+            let result = try conversion.run([input], to: .standardOutput)
+            report("ATTR", "job-impressions-completed=\(result.sheetsWritten)")
+            report("INFO", "\(input.displayName): \(result.sheetsWritten) \(result.sheetsWritten == 1 ? "page" : "pages") saved as PDF")
+            return 0
+        } catch let error as PrintError {
+            var e = error
+            // cupsd's spool file means nothing to the user: name the document by its title.
+            if e.path == nil || e.path == input.path { e.path = input.displayName }
+            report("ERROR", "swiftprint: \(e)")
+            return 1
+        } catch {
+            report("ERROR", "swiftprint: \(input.displayName): \(error)")
+            return 1
+        }
+    }
+
+    /// The job's settings: the PPD's defaults (the environment's PPD), then argv[5], then argv[4]'s copies.
+    public static func jobOptions(arguments: [String], environment: [String: String]) throws -> JobOptions {
+        var pairs: [(name: String, value: String)] = []
+        var queueMedia: MediaSize?
+        var unprintable = EdgeInsets.zero
+        let ppd = try environment["PPD"].map { try PPDFile(path: $0) }
+        if let ppd {
+            for (name, value) in ppd.defaults {
+                if name == "PageSize" {
+                    queueMedia = MediaSize.named(value) ?? ppd.paper(named: value).map { MediaSize.custom(points: $0.size) }
+                } else if name.hasPrefix("swiftprint-") || name == "ColorModel" {
+                    pairs.append((name, value))
+                }
+            }
+        }
+        let jobOptions = CUPSOptions.parse(arguments[5])
+        pairs += jobOptions
+        if let copies = Int(arguments[4]), copies > 1 { pairs.append(("copies", String(copies))) }
+        // The PPD's choice keywords stand for values (Title → "{title}", None → no header).
+        let resolved = pairs.map { (name: $0.name, value: QueueOption.resolve(name: $0.name, value: $0.value)) }
+        var options = try JobOptions(parsing: resolved)
+        options.queueMedia = queueMedia
+        let mediaName = jobOptions.last { ["media", "PageSize", "PageRegion"].contains($0.name) }?.value
+            ?? ppd?.defaults.first { $0.name == "PageSize" }?.value
+        if let ppd, let mediaName, let paper = ppd.paper(named: mediaName.split(separator: ",").first.map(String.init) ?? mediaName) {
+            unprintable = paper.unprintable
+        }
+        options.unprintableEdges = unprintable
+        return options
+    }
+
+    /// One line to cupsd: `LEVEL: message`, with line breaks removed so that it stays one line.
+    static func report(_ level: String, _ message: String) {
+        let line = "\(level): \(message.replacingOccurrences(of: "\n", with: " "))\n"
+        FileHandle.standardError.write(Data(line.utf8))
+    }
+}
+
+/// swift-log lines as cupsd reads them: warnings become `WARNING:` (shown to the user), the rest `DEBUG:`.
+struct CUPSLogHandler: LogHandler {
+    var logLevel: Logger.Level = .debug
+    var metadata: Logger.Metadata = [:]
+    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+        get { metadata[key] } set { metadata[key] = newValue }
+    }
+
+    func log(event: LogEvent) {
+        CUPSFilter.report(event.level >= .warning ? "WARNING" : "DEBUG", "\(event.message)")
+    }
+}

@@ -1,0 +1,27 @@
+import Foundation
+
+/// Whether the bytes of one document form a whole PDF: its header at the start, and a
+/// `startxref` then `%%EOF` at the end. A filter that failed or was killed leaves neither.
+public struct PDFCompleteness {
+    private var head: [UInt8] = []
+    private var tail: [UInt8] = []
+    public private(set) var byteCount = 0
+
+    public init() {}
+
+    public mutating func add(_ bytes: [UInt8]) {
+        byteCount += bytes.count
+        if head.count < 5 { head.append(contentsOf: bytes.prefix(5 - head.count)) }
+        tail.append(contentsOf: bytes)
+        if tail.count > 1024 { tail.removeFirst(tail.count - 1024) }
+    }
+
+    public var isComplete: Bool {
+        guard head == Array("%PDF-".utf8) else { return false }
+        var end = tail.count
+        while end > 0, [0x0A, 0x0D, 0x20, 0x09, 0x00].contains(tail[end - 1]) { end -= 1 }
+        let text = String(decoding: tail[0..<end], as: UTF8.self)
+        guard text.hasSuffix("%%EOF"), let xref = text.range(of: "startxref", options: .backwards) else { return false }
+        return Int(text[xref.upperBound...].dropLast(5).trimmingCharacters(in: .whitespacesAndNewlines)) != nil
+    }
+}

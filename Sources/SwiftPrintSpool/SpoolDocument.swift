@@ -1,0 +1,82 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// One document's temporary file in the user's folder (`.<job>-partial-XXXXXX`, hidden), and
+/// A termination signal (cupsd cancelling the job) removes it.
+struct SpoolDocument {
+    let fd: Int32
+    let path: String
+    let folder: String
+
+    static func create(in folder: String, job: String) -> Result<SpoolDocument, Errno> {
+        var template = Array("\(folder)/.\(job)-partial-XXXXXX".utf8CString)
+        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard fd >= 0 else { return .failure(Errno(errno)) }
+        let path = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+        PartialFile.track(path)
+        return .success(SpoolDocument(fd: fd, path: path, folder: folder))
+    }
+
+    func write(_ bytes: [UInt8]) -> Errno? {
+        var offset = 0
+        while offset < bytes.count {
+            let n = bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + offset, bytes.count - offset) }
+            if n < 0 && errno == EINTR { continue }
+            if n < 0 { return Errno(errno) }
+            offset += n
+        }
+        return nil
+    }
+
+    /// Links the file into place as the first free one of `<name>.pdf` for `names`, then
+    /// `<last name> (2).pdf`…: an earlier file is never replaced. Returns the final path.
+    func commit(trying names: [String]) -> Result<String, Errno> {
+        defer { close(fd); unlink(path); PartialFile.track(nil) }
+        fchmod(fd, 0o600)
+        if fsync(fd) != 0 { return .failure(Errno(errno)) }
+        let finals = names.map { "\(folder)/\($0).pdf" } + (2...1000).map { "\(folder)/\(names.last!) (\($0)).pdf" }
+        for final in finals {
+            if link(path, final) == 0 { return .success(final) }
+            if errno == EEXIST { continue }
+            // Filesystems without hard links: rename, after checking the name is free.
+            if errno == EPERM || errno == ENOTSUP || errno == EOPNOTSUPP, access(final, F_OK) != 0 {
+                if rename(path, final) == 0 { return .success(final) }
+            }
+            return .failure(Errno(errno))
+        }
+        return .failure(Errno(EEXIST))
+    }
+
+    func discard() {
+        close(fd)
+        unlink(path)
+        PartialFile.track(nil)
+    }
+}
+
+/// An errno value as an Error.
+struct Errno: Error { let code: Int32; init(_ code: Int32) { self.code = code } }
+
+/// The partial file a SIGTERM (cupsd cancelling the job) must remove: kept as a C string made
+/// in advance, since a signal handler may only unlink(2).
+enum PartialFile {
+    nonisolated(unsafe) private static var current: UnsafeMutablePointer<CChar>?
+    nonisolated(unsafe) private static var handlersInstalled = false
+
+    static func track(_ path: String?) {
+        if !handlersInstalled {
+            handlersInstalled = true
+            for sig in [SIGTERM, SIGINT, SIGHUP] {
+                signal(sig) { s in
+                    if let c = PartialFile.current { unlink(c) }
+                    _exit(s == SIGTERM ? 0 : 128 + s)
+                }
+            }
+        }
+        let old = current
+        current = path.flatMap { strdup($0) }
+        free(old)
+    }
+}

@@ -1,0 +1,87 @@
+import ArgumentParser
+import CUPSQueue
+import Foundation
+import SwiftPrint
+
+/// Where install and uninstall work: the system's folders and cupsd unless told otherwise.
+struct InstallOptions: ParsableArguments {
+    @Option(help: "Installation prefix for bin/, libexec/swiftprint/ and share/swiftprint/.")
+    var prefix = "/usr/local"
+    @Option(name: .customLong("cups-serverbin"), help: "CUPS's ServerBin (filters and backends).")
+    var cupsServerBin = "/usr/lib/cups"
+    @Option(name: .customLong("cups-datadir"), help: "CUPS's DataDir (types go in its mime/ folder).")
+    var cupsDataDir = "/usr/share/cups"
+    @Option(name: .customLong("cups-serverroot"), help: "CUPS's ServerRoot (read for the types it already knows).")
+    var cupsServerRoot = "/etc/cups"
+    @Option(name: .customLong("cups-server"), help: "host:port of the cupsd to add the queue to (default: the system's, restarted when its types change).")
+    var cupsServer: String?
+    @Option(help: "The folder jobs are saved in, one subfolder per user.")
+    var spool = SpoolFolder.default
+    @Option(help: "The queue's name.")
+    var queue = "swiftprint"
+    @Flag(name: .customLong("dry-run"), help: "Say what would be done, and do nothing.")
+    var dryRun = false
+
+    var layout: InstallLayout {
+        var l = InstallLayout()
+        l.prefix = prefix; l.cupsServerBin = cupsServerBin; l.cupsDataDir = cupsDataDir
+        l.cupsServerRoot = cupsServerRoot; l.cupsServer = cupsServer; l.spool = spool; l.queue = queue
+        return l
+    }
+
+    func validate() throws {
+        if !dryRun, geteuid() != 0 { throw ValidationError("this changes CUPS and system folders: run it as root (sudo), or add --dry-run") }
+        if !spool.hasPrefix("/") { throw ValidationError("the spool folder must be an absolute path") }
+    }
+
+    func installer() -> Installer {
+        // The other executables were built beside this one; the data is the installation's or the source tree's.
+        let exe = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        var installer = Installer(layout: layout, products: (exe as NSString).deletingLastPathComponent,
+                                  config: ConfigFiles.directory ?? "Config")
+        installer.dryRun = dryRun
+        return installer
+    }
+}
+
+struct Install: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Install swiftprint into CUPS and create the swiftprint queue (lp -d swiftprint FILE).",
+        discussion: """
+        Puts swiftprint in PREFIX, its CUPS filter and backend in the ServerBin, its types in the \
+        DataDir, and creates the queue, whose jobs are saved as PDF in SPOOL/USER/. Run it again \
+        at any time: unchanged files are left alone. swiftprint uninstall removes what it added.
+
+        Examples:
+          sudo swiftprint install
+          swiftprint install --dry-run
+          lp -d swiftprint notes.txt photo.jpg report.pdf
+        """
+    )
+
+    @OptionGroup var where_: InstallOptions
+
+    func run() throws {
+        guard let dispatcher = Dispatcher.standard else { throw fail(PrintError(.notAvailable, "libmagic cannot start")) }
+        let catalogue = dispatcher.detector.catalogue
+        let printable = dispatcher.printableUTIs.map { (uti: $0, mimeTypes: catalogue.type($0)?.mimeTypes ?? []) }
+        let layout = where_.layout
+        let rules = (try? String(contentsOfFile: (ConfigFiles.directory ?? "Config") + "/cups/swiftprint.types", encoding: .utf8)) ?? ""
+        let definition = QueueDefinition(
+            printable: printable,
+            cupsTypes: QueueDefinition.cupsTypes(in: [layout.cupsDataDir + "/mime", layout.cupsServerRoot]),
+            rules: rules, defaultMedia: PaperDefaults.media(for: .general))
+        do { try where_.installer().install(definition: definition) } catch let e as PrintError { throw fail(e) }
+    }
+}
+
+struct Uninstall: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Remove what swiftprint install added (saved jobs stay).")
+
+    @OptionGroup var where_: InstallOptions
+
+    func run() throws {
+        do { try where_.installer().uninstall() } catch let e as PrintError { throw fail(e) }
+    }
+}

@@ -1,0 +1,123 @@
+import Foundation
+import Testing
+import TestSupport
+@testable import SwiftPrintCUPS
+@testable import SwiftPrintSpool
+import CUPSQueue
+import SwiftPrint
+
+/// The filter's and backend's logic without cupsd: option reading, names, completeness.
+struct FilterAndBackendTests {
+    @Test("job options read by libcups and mapped like convert's flags", arguments: [
+        ("media=A5 page-ranges=1-2", "iso_a5_148x210mm", "1-2"),
+        ("PageSize=Letter landscape", "na_letter_8.5x11in", nil),
+        ("media=iso_a4_210x297mm,tray-1 'swiftprint-header=Title {title}'", "iso_a4_210x297mm", nil),
+    ] as [(String, String, String?)])
+    func options(text: String, media: String, ranges: String?) throws {
+        let o = try CUPSFilter.jobOptions(arguments: ["swiftprint", "1", "u", "t", "1", text], environment: [:])
+        #expect(o.info.media?.pwgName == media)
+        #expect(o.info.pageRanges.map { "\($0)" } == ranges)
+    }
+
+    @Test func copiesComeFromArgvAndColourModeFromItsIPPName() throws {
+        let o = try CUPSFilter.jobOptions(arguments: ["swiftprint", "1", "u", "t", "3", "print-color-mode=monochrome fit-to-page"], environment: [:])
+        #expect(o.info.copies == 3)
+        #expect(o.info.outputType == .grayscale)
+        #expect(o.handlerOptions["print-scaling"] == "fit")
+    }
+
+    @Test func everyDocumentNameOfAJob() {
+        let text = "number-up=1 document-name-supplied=a.txt document-name-supplied='my photo.jpg' document-name-supplied=c\\ d.pdf job-uuid=x"
+        #expect(CUPSOptions.allValues(of: "document-name-supplied", in: text) == ["a.txt", "my photo.jpg", "c d.pdf"])
+    }
+
+    @Test func aBadValueIsAnErrorNamingTheOption() {
+        #expect(throws: PrintError.self) {
+            try CUPSFilter.jobOptions(arguments: ["swiftprint", "1", "u", "t", "1", "media=Postcard-Size-Z"], environment: [:])
+        }
+    }
+
+    @Test func theQueueDefaultsComeFromItsPPD() throws {
+        let definition = QueueDefinition(printable: [("public.plain-text", ["text/plain"])], cupsTypes: ["text/plain"],
+                                         rules: "", defaultMedia: .letter)
+        var ppd = definition.ppd
+        ppd = ppd.replacingOccurrences(of: "*Defaultswiftprint-header: None", with: "*Defaultswiftprint-header: TitlePage")
+        let path = try temporaryDirectory() + "/q.ppd"
+        try ppd.write(toFile: path, atomically: true, encoding: .utf8)
+        let o = try CUPSFilter.jobOptions(arguments: ["swiftprint", "1", "u", "t", "1", ""], environment: ["PPD": path])
+        #expect(o.queueMedia?.pwgName == "na_letter_8.5x11in")
+        #expect(o.header == "{title}||{page}/{pages}")
+        // The job's own option wins over the queue's default.
+        let job = try CUPSFilter.jobOptions(arguments: ["swiftprint", "1", "u", "t", "1", "swiftprint-header=None media=A4"], environment: ["PPD": path])
+        #expect(job.header == nil)
+        #expect(job.paper().media.pwgName == "iso_a4_210x297mm")
+    }
+
+    @Test func theQueueRoutesEveryPrintableTypeCUPSCanRecognise() {
+        let d = QueueDefinition(printable: [("public.webp", ["image/webp"]), ("public.jpeg", ["image/jpeg", "image/pjpeg"]), ("x.odd", ["application/x-odd"])],
+                                cupsTypes: ["image/jpeg"], rules: "image/webp\t\twebp (string(0,RIFF) + string(8,WEBP))\n",
+                                defaultMedia: .a4)
+        #expect(d.routedTypes == ["image/jpeg", "image/webp"])
+        #expect(d.unroutableTypes == ["x.odd"])
+        #expect(d.ppd.contains("*cupsFilter2: \"image/webp application/vnd.swiftprint-pdf 0 swiftprint\""))
+        #expect(d.ppd.contains("*DefaultPageSize: A4"))
+        #expect(d.typesFile.contains("image/webp\t\twebp (string(0,RIFF)"))
+        #expect(!d.typesFile.contains("image/jpeg"))
+    }
+
+    @Test("file names from job strings", arguments: [
+        ("../../etc/passwd", "etc_passwd"),
+        ("report.pdf", "report.pdf"),
+        ("...", "untitled"),
+        ("a\u{0}b\u{1B}c\nd", "a_b_c_d"),
+        ("Отчёт 年報", "Отчёт 年報"),
+        ("-rf", "rf"),
+    ])
+    func safeNames(input: String, expected: String) {
+        #expect(SafeFileName.component(input) == expected)
+    }
+
+    @Test func longNamesAreCutBetweenCharacters() {
+        let name = SafeFileName.component(String(repeating: "年", count: 300))
+        #expect(name.utf8.count <= SafeFileName.maximumBytes)
+        #expect(name.allSatisfy { $0 == "年" })
+    }
+
+    @Test func onlyAWholePDFIsComplete() throws {
+        let pdf = try temporaryDirectory() + "/t.pdf"
+        #expect(try Tool.run(Tool.swiftprint, ["convert", directory() + "/../../Examples/multilingual.txt", "-o", pdf]).status == 0)
+        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: pdf)))
+        var whole = PDFCompleteness()
+        for chunk in stride(from: 0, to: bytes.count, by: 1000) { whole.add(Array(bytes[chunk..<min(chunk + 1000, bytes.count)])) }
+        #expect(whole.isComplete)
+        var cut = PDFCompleteness()
+        cut.add(Array(bytes.prefix(bytes.count - 10)))
+        #expect(!cut.isComplete)
+        var empty = PDFCompleteness()
+        empty.add([])
+        #expect(!empty.isComplete)
+    }
+
+    @Test func theBackendListsItselfAndRefusesRawFiles() throws {
+        let backend = (Tool.swiftprint as NSString).deletingLastPathComponent + "/swiftprint-backend"
+        let list = try Tool.run(backend, [])
+        #expect(list.status == 0)
+        #expect(list.text.hasPrefix("file swiftprint:/var/spool/swiftprint "))
+        let dir = try temporaryDirectory()
+        let raw = try Tool.run(backend, ["7", "me", "mystery.bin", "1", "", "/etc/hostname"], environment: ["DEVICE_URI": "swiftprint:" + dir])
+        #expect(raw.status == 1)
+        #expect(raw.stderr.contains("ERROR: swiftprint: mystery.bin: CUPS could not tell what kind of file this is"))
+    }
+
+    @Test func theBackendSavesAWholePDFAndNothingElse() throws {
+        let backend = (Tool.swiftprint as NSString).deletingLastPathComponent + "/swiftprint-backend"
+        let dir = try temporaryDirectory()
+        let pdf = try Tool.run(Tool.swiftprint, ["convert", directory() + "/../../Examples/multilingual.txt", "-o", "-"]).stdout
+        let ok = try Tool.run(backend, ["9", "nobody-here", "notes.txt", "1", ""], stdin: pdf, environment: ["DEVICE_URI": "swiftprint:" + dir])
+        #expect(ok.status == 0, "\(ok.stderr)")
+        #expect(FileManager.default.contents(atPath: dir + "/nobody-here/9-notes.txt.pdf") == pdf)
+        let cut = try Tool.run(backend, ["10", "nobody-here", "cut.txt", "1", ""], stdin: pdf.prefix(pdf.count / 2), environment: ["DEVICE_URI": "swiftprint:" + dir])
+        #expect(cut.status == 1)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir + "/nobody-here") == ["9-notes.txt.pdf"])
+    }
+}

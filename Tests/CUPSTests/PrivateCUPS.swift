@@ -1,0 +1,190 @@
+import Foundation
+import TestSupport
+
+/// A real cupsd of the tests' own: its ServerRoot, ServerBin (cupsd's cups-exec plus what
+/// `swiftprint install` links in), DataDir (the system's *.types, so files are typed as on
+/// the machine), spool and logs in one temporary folder, listening on 127.0.0.1 on a free port,
+/// in the foreground; the swiftprint queue is made by the real `swiftprint install`. One per
+/// test run, stopped when the run ends.
+final class PrivateCUPS: @unchecked Sendable {
+    let root: String
+    let port: Int
+    var server: String { "127.0.0.1:\(port)" }
+    /// Where the queue's backend saves jobs (its `swiftprint:` URI).
+    var saved: String { root + "/saved" }
+    var installArguments: [String] {
+        ["--prefix", root + "/prefix", "--cups-serverbin", root + "/lib", "--cups-datadir", root + "/data",
+         "--cups-serverroot", root + "/etc", "--cups-server", server, "--spool", saved]
+    }
+    private let process: Process
+
+    /// cupsd runs filters as `lp` and the backend as root only when it runs as root itself.
+    static var canRun: Bool { geteuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/sbin/cupsd") }
+
+    nonisolated(unsafe) private static var running: PrivateCUPS?
+    private static let lock = NSLock()
+
+    /// The run's cupsd with the swiftprint queue installed; started on first use.
+    static func shared() throws -> PrivateCUPS {
+        lock.lock(); defer { lock.unlock() }
+        if let running { return running }
+        let cups = try PrivateCUPS()
+        running = cups
+        atexit { PrivateCUPS.running?.stop() }
+        return cups
+    }
+
+    /// A cupsd of its own, for tests that change the installation; `stop()` it.
+    static func fresh() throws -> PrivateCUPS { try PrivateCUPS() }
+
+    private init() throws {
+        root = FileManager.default.temporaryDirectory.appendingPathComponent("swiftprint-cupsd-\(UUID().uuidString.prefix(8))").path
+        let fm = FileManager.default
+        for dir in ["etc/ppd", "etc/ssl", "lib/daemon", "spool/tmp", "cache", "state", "log", "data/mime", "data/banners"] {
+            try fm.createDirectory(atPath: root + "/" + dir, withIntermediateDirectories: true)
+        }
+        // cupsd's filters run as lp: it must reach the installed programs and the files.
+        chmod(root, 0o755)
+        try fm.copyItem(atPath: "/usr/lib/cups/daemon/cups-exec", toPath: root + "/lib/daemon/cups-exec")
+        for name in try fm.contentsOfDirectory(atPath: "/usr/share/cups/mime") where name.hasSuffix(".types") {
+            try fm.copyItem(atPath: "/usr/share/cups/mime/" + name, toPath: root + "/data/mime/" + name)
+        }
+        port = try Self.freePort()
+        try """
+        ServerRoot \(root)/etc
+        ServerBin \(root)/lib
+        DataDir \(root)/data
+        RequestRoot \(root)/spool
+        TempDir \(root)/spool/tmp
+        CacheDir \(root)/cache
+        StateDir \(root)/state
+        DocumentRoot /usr/share/cups/doc-root
+        AccessLog \(root)/log/access_log
+        ErrorLog \(root)/log/error_log
+        PageLog \(root)/log/page_log
+        User lp
+        Group lp
+        SystemGroup root
+        FileDevice No
+
+        """.write(toFile: root + "/etc/cups-files.conf", atomically: true, encoding: .utf8)
+        try """
+        LogLevel debug
+        MaxLogSize 0
+        Listen 127.0.0.1:\(port)
+        Browsing No
+        BrowseLocalProtocols none
+        DefaultShared No
+        WebInterface No
+        DefaultAuthType None
+        MaxJobs 0
+        PreserveJobHistory Yes
+        <Location />
+          Order allow,deny
+          Allow from 127.0.0.1
+        </Location>
+        <Policy default>
+          JobPrivateAccess all
+          JobPrivateValues none
+          SubscriptionPrivateAccess all
+          SubscriptionPrivateValues none
+          <Limit All>
+            Order deny,allow
+          </Limit>
+        </Policy>
+
+        """.write(toFile: root + "/etc/cupsd.conf", atomically: true, encoding: .utf8)
+        process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/sbin/cupsd")
+        process.arguments = ["-f", "-c", root + "/etc/cupsd.conf", "-s", root + "/etc/cups-files.conf"]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        // Not from this test thread's signal mask, which blocks SIGCHLD: cupsd would never
+        // reap its filters and every job would hang.
+        var none = sigset_t(), old = sigset_t()
+        sigemptyset(&none)
+        pthread_sigmask(SIG_SETMASK, &none, &old)
+        defer { pthread_sigmask(SIG_SETMASK, &old, nil) }
+        try process.run()
+        try waitUntilUp()
+        let install = try Tool.run(Tool.swiftprint, ["install"] + installArguments)
+        guard install.status == 0 else { stop(); throw Failure("swiftprint install failed: \(install.stderr)\(install.text)") }
+        // cupsd reads new *.types only when it (re)loads: a hang-up makes it reload everything.
+        kill(process.processIdentifier, SIGHUP)
+        usleep(300_000)
+        try waitUntilUp()
+    }
+
+    func stop() {
+        if process.isRunning { process.terminate(); process.waitUntilExit() }
+        try? FileManager.default.removeItem(atPath: root)
+    }
+
+    private func waitUntilUp() throws {
+        for _ in 0..<100 {
+            if let r = try? Tool.run("lpstat", ["-h", server, "-r"]), r.text.contains("is running") { return }
+            usleep(100_000)
+        }
+        throw Failure("the private cupsd did not start; see \(root)/log/error_log")
+    }
+
+    /// Submits `files` with `lp`; returns the job id.
+    func submit(_ files: [String], options: [String: String] = [:], title: String? = nil, user: String? = nil) throws -> Int {
+        var args = ["-h", server, "-d", "swiftprint"]
+        if let title { args += ["-t", title] }
+        if let user { args += ["-U", user] }
+        for (k, v) in options.sorted(by: { $0.key < $1.key }) { args += ["-o", "\(k)=\(v)"] }
+        let r = try Tool.run("lp", args + files)
+        guard r.status == 0, let id = r.text.split(separator: " ").compactMap({ $0.split(separator: "-").last.flatMap { Int($0) } }).first else {
+            throw Failure("lp failed: \(r.stderr)")
+        }
+        return id
+    }
+
+    /// Waits until no job is pending or printing.
+    func waitForJobs(timeout: Double = 120) throws {
+        let end = Date().addingTimeInterval(timeout)
+        while Date() < end {
+            let r = try Tool.run("lpstat", ["-h", server, "-o", "swiftprint"])
+            if r.text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty { return }
+            usleep(200_000)
+        }
+        throw Failure("jobs still pending after \(timeout) s")
+    }
+
+    /// `lpstat -l` for one finished job: its lines, including `Status: <reason>`.
+    func finishedJobReport(_ id: Int) throws -> String {
+        let r = try Tool.run("lpstat", ["-h", server, "-l", "-W", "completed", "-o", "swiftprint"])
+        var lines: [Substring] = [], inJob = false
+        for line in r.text.split(separator: "\n") {
+            if !line.hasPrefix("\t") && !line.hasPrefix(" ") { inJob = line.hasPrefix("swiftprint-\(id) ") }
+            if inJob { lines.append(line) }
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    /// Files saved for `user`, by name.
+    func savedFiles(user: String = "root") -> [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: saved + "/" + user)) ?? []).sorted()
+    }
+
+    private static func freePort() throws -> Int {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var addr = sockaddr_in()
+        addr.sin_family = sa_family_t(AF_INET)
+        addr.sin_addr.s_addr = inet_addr("127.0.0.1")
+        addr.sin_port = 0
+        var len = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let ok = withUnsafeMutablePointer(to: &addr) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, len) == 0 && getsockname(fd, $0, &len) == 0 }
+        }
+        guard ok else { throw Failure("no free port") }
+        return Int(UInt16(bigEndian: addr.sin_port))
+    }
+}
+
+struct Failure: Error, CustomStringConvertible {
+    let description: String
+    init(_ d: String) { description = d }
+}

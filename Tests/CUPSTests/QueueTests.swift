@@ -1,0 +1,154 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// The swiftprint queue in a real cupsd: jobs go in with `lp`, PDFs come out of the backend.
+@Suite(.serialized, .enabled(if: PrivateCUPS.canRun, "cupsd runs filters as lp and backends as root only when started as root"))
+struct QueueTests {
+    let examples = directory() + "/../../Examples"
+
+    /// Test inputs: the examples, and images and a PDF made here.
+    static let fixtures: String = {
+        let dir = try! temporaryDirectory()
+        chmod(dir, 0o755)
+        _ = try? Tool.run("convert", ["-size", "640x480", "gradient:red-blue", dir + "/photo.jpg"])
+        _ = try? Tool.run("convert", ["-size", "300x200", "xc:green", dir + "/chart.png"])
+        _ = try? Tool.run(Tool.swiftprint, ["convert", directory() + "/../../Examples/server.log", "-o", dir + "/report.pdf", "--quiet"])
+        return dir
+    }()
+
+    /// What `swiftprint convert` makes of `file` with `flags`, for comparison.
+    func converted(_ file: String, _ flags: [String] = []) throws -> String {
+        let out = try temporaryDirectory() + "/convert.pdf"
+        let r = try Tool.run(Tool.swiftprint, ["convert", file, "-o", out, "--quiet"] + flags)
+        #expect(r.status == 0, "\(r.stderr)")
+        return out
+    }
+
+    @Test("each type arrives as the PDF swiftprint convert makes", arguments: [
+        "server.log", "multilingual.txt", "photo.jpg", "chart.png", "report.pdf",
+    ])
+    func eachTypeArrives(name: String) throws {
+        let cups = try PrivateCUPS.shared()
+        let file = name.hasSuffix(".txt") || name.hasSuffix(".log") ? examples + "/" + name : Self.fixtures + "/" + name
+        let id = try cups.submit([file], options: ["media": "A4"])
+        try cups.waitForJobs()
+        let base = name.hasSuffix(".pdf") ? String(name.dropLast(4)) : name
+        let saved = cups.saved + "/root/\(id)-\(base).pdf"
+        #expect(FileManager.default.fileExists(atPath: saved), "\(cups.savedFiles())")
+        let reference = try converted(file, ["--media", "A4"])
+        #expect(try PDF.pageCount(saved) == PDF.pageCount(reference))
+        #expect(try PDF.text(saved) == PDF.text(reference))
+        let sizes = try PDF.pageSizes(saved)
+        #expect(sizes.map { $0.width.rounded() } == (try PDF.pageSizes(reference)).map { $0.width.rounded() })
+    }
+
+    @Test func aJobOfSeveralDocumentsGivesOnePDFEach() throws {
+        let cups = try PrivateCUPS.shared()
+        let id = try cups.submit([examples + "/multilingual.txt", Self.fixtures + "/photo.jpg", Self.fixtures + "/report.pdf"])
+        try cups.waitForJobs()
+        let files = cups.savedFiles().filter { $0.hasPrefix("\(id)-") }
+        #expect(files == ["\(id)-multilingual.txt.pdf", "\(id)-photo.jpg.pdf", "\(id)-report.pdf"])
+        for f in files { #expect(try PDF.pageCount(cups.saved + "/root/" + f) >= 1, "\(f) is not a valid PDF") }
+        #expect(try PDF.text(cups.saved + "/root/\(id)-report.pdf").contains("GET /api/v1/"))
+    }
+
+    @Test func mediaRangesAndCopiesDoWhatTheyDoEverywhere() throws {
+        let cups = try PrivateCUPS.shared()
+        let a5 = try cups.submit([Self.fixtures + "/report.pdf"], options: ["media": "A5", "page-ranges": "1-2"], title: "a5")
+        let two = try cups.submit([examples + "/multilingual.txt"], options: ["copies": "2"], title: "copies")
+        let grey = try cups.submit([Self.fixtures + "/photo.jpg"], options: ["print-color-mode": "monochrome"], title: "grey")
+        try cups.waitForJobs()
+        let sizes = try PDF.pageSizes(cups.saved + "/root/\(a5)-a5.pdf")
+        #expect(sizes.count == 2)
+        #expect(sizes.allSatisfy { abs($0.width - 419.53) < 1 && abs($0.height - 595.28) < 1 })
+        let copies = cups.saved + "/root/\(two)-copies.pdf"
+        let single = try converted(examples + "/multilingual.txt")
+        #expect(try PDF.pageCount(copies) == 2 * PDF.pageCount(single))
+        // Monochrome: every pixel of the photo's page is grey (r = g = b).
+        let ppm = try Tool.run("pdftoppm", ["-r", "20", "-f", "1", "-l", "1", cups.saved + "/root/\(grey)-grey.pdf"])
+        let bytes = [UInt8](ppm.stdout.suffix(3000)).map(Int.init)
+        var coloured = 0
+        for i in stride(from: 0, to: bytes.count - 2, by: 3) where abs(bytes[i] - bytes[i + 1]) > 2 || abs(bytes[i + 1] - bytes[i + 2]) > 2 {
+            coloured += 1
+        }
+        #expect(coloured == 0)
+    }
+
+    @Test("hostile titles and user names stay inside the spool folder and run nothing", arguments: [
+        "../../../../tmp/x;touch /tmp/swiftprint-pwned",
+        String(repeating: "ß", count: 300),
+        "tab\there\u{1B}[31mred\u{7}",
+        ".hidden",
+    ])
+    func hostileTitles(title: String) throws {
+        let cups = try PrivateCUPS.shared()
+        let id = try cups.submit([examples + "/server.log"], title: title, user: "../evil user")
+        try cups.waitForJobs()
+        #expect(!FileManager.default.fileExists(atPath: "/tmp/swiftprint-pwned"))
+        let folders = try FileManager.default.contentsOfDirectory(atPath: cups.saved)
+        #expect(!folders.contains { $0.hasPrefix(".") || $0.contains("/") })
+        let user = folders.first { $0.contains("evil") } ?? ""
+        let files = cups.savedFiles(user: user).filter { $0.hasPrefix("\(id)-") }
+        #expect(files.count == 1, "\(folders) \(files)")
+        for f in files {
+            #expect(f.utf8.count <= 255)
+            #expect(!f.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F })
+            #expect(try PDF.pageCount(cups.saved + "/" + user + "/" + f) >= 1)
+        }
+    }
+
+    @Test func aTruncatedPDFEndsTheJobWithAReadableReasonAndNoFile() throws {
+        let cups = try PrivateCUPS.shared()
+        let dir = try temporaryDirectory()
+        chmod(dir, 0o755)
+        let whole = try Data(contentsOf: URL(fileURLWithPath: Self.fixtures + "/report.pdf"))
+        let truncated = dir + "/broken-report.pdf"
+        try whole.prefix(whole.count / 2).write(to: URL(fileURLWithPath: truncated))
+        chmod(truncated, 0o644)
+        let id = try cups.submit([truncated])
+        try cups.waitForJobs()
+        #expect(cups.savedFiles().filter { $0.hasPrefix("\(id)-") }.isEmpty)
+        let report = try cups.finishedJobReport(id)
+        #expect(report.contains("Status: swiftprint: broken-report.pdf:"), "\(report)")
+        #expect(report.lowercased().contains("truncated") || report.contains("damaged") || report.contains("not a PDF"), "\(report)")
+        // Nothing half-written either.
+        let partial = (try FileManager.default.contentsOfDirectory(atPath: cups.saved + "/root")).filter { $0.hasPrefix(".") }
+        #expect(partial.isEmpty)
+    }
+
+    @Test func twentyJobsAtOnceGiveTwentyFiles() throws {
+        let cups = try PrivateCUPS.shared()
+        let ids = try (1...20).map { n in try cups.submit([examples + "/multilingual.txt"], title: "burst-\(n)") }
+        try cups.waitForJobs()
+        for (n, id) in zip(1..., ids) {
+            #expect(FileManager.default.fileExists(atPath: cups.saved + "/root/\(id)-burst-\(n).pdf"))
+        }
+    }
+
+    @Test func aFilterKilledMidJobLeavesNoPartialFile() throws {
+        let cups = try PrivateCUPS.shared()
+        let dir = try temporaryDirectory()
+        chmod(dir, 0o755)
+        let big = dir + "/big.log"
+        let line = "2026-11-22 10:00:00.000 INFO  worker-01 GET /api/v1/items/12345 status=200 bytes=12345\n"
+        try String(repeating: line, count: 400_000).write(toFile: big, atomically: true, encoding: .utf8)
+        chmod(big, 0o644)
+        let id = try cups.submit([big], title: "killed")
+        // Wait for the filter to start, then stop it the way cupsd cancelling a job does.
+        // cupsd gives a filter the queue's name as argv[0]: find it by its executable.
+        let filter = cups.root + "/prefix/libexec/swiftprint/swiftprint-filter"
+        var killed = false
+        for _ in 0..<400 where !killed {
+            for pid in try FileManager.default.contentsOfDirectory(atPath: "/proc").compactMap({ Int32($0) })
+            where (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/exe")) == filter {
+                kill(pid, SIGTERM); killed = true
+            }
+            usleep(10_000)
+        }
+        #expect(killed)
+        try cups.waitForJobs()
+        let left = cups.savedFiles().filter { $0.hasPrefix("\(id)-") || $0.hasPrefix(".\(id)-") }
+        #expect(left.isEmpty, "\(left)")
+    }
+}
