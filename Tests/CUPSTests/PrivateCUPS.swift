@@ -46,7 +46,8 @@ final class PrivateCUPS: @unchecked Sendable {
         // cupsd's filters run as lp: it must reach the installed programs and the files.
         chmod(root, 0o755)
         try fm.copyItem(atPath: "/usr/lib/cups/daemon/cups-exec", toPath: root + "/lib/daemon/cups-exec")
-        for name in try fm.contentsOfDirectory(atPath: "/usr/share/cups/mime") where name.hasSuffix(".types") {
+        // Stock CUPS's types only: not a swiftprint.types the machine's own install added.
+        for name in try fm.contentsOfDirectory(atPath: "/usr/share/cups/mime") where name.hasSuffix(".types") && name != "swiftprint.types" {
             try fm.copyItem(atPath: "/usr/share/cups/mime/" + name, toPath: root + "/data/mime/" + name)
         }
         port = try Self.freePort()
