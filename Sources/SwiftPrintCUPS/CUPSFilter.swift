@@ -68,6 +68,12 @@ public enum CUPSFilter {
         }
         let jobOptions = CUPSOptions.parse(arguments[5])
         pairs += jobOptions
+        // cupsd says utf-8 unless the sender named a charset (document-format=text/plain;charset=…):
+        // only a named one overrides swiftprint's own detection.
+        if let charset = environment["CHARSET"], !charset.isEmpty, charset.lowercased() != "utf-8",
+           !jobOptions.contains(where: { $0.name == "swiftprint-encoding" }) {
+            pairs.append(("swiftprint-encoding", charset))
+        }
         if let copies = Int(arguments[4]), copies > 1 { pairs.append(("copies", String(copies))) }
         // The PPD's choice keywords stand for values (Title → "{title}", None → no header).
         let resolved = pairs.map { (name: $0.name, value: QueueOption.resolve(name: $0.name, value: $0.value)) }

@@ -31,6 +31,13 @@ struct FilterAndBackendTests {
         #expect(CUPSOptions.allValues(of: "document-name-supplied", in: text) == ["a.txt", "my photo.jpg", "c d.pdf"])
     }
 
+    @Test func aCharsetTheSenderNamedIsTheTextEncoding() throws {
+        let named = try CUPSFilter.jobOptions(arguments: ["swiftprint", "1", "u", "t", "1", ""], environment: ["CHARSET": "shift_jis"])
+        #expect(named.handlerOptions["encoding"] == "shift_jis")
+        let usual = try CUPSFilter.jobOptions(arguments: ["swiftprint", "1", "u", "t", "1", ""], environment: ["CHARSET": "utf-8"])
+        #expect(usual.handlerOptions["encoding"] == nil)
+    }
+
     @Test func aBadValueIsAnErrorNamingTheOption() {
         #expect(throws: PrintError.self) {
             try CUPSFilter.jobOptions(arguments: ["swiftprint", "1", "u", "t", "1", "media=Postcard-Size-Z"], environment: [:])
