@@ -1,5 +1,3 @@
-import Foundation
-
 /// Whether the bytes of one document form a whole PDF: its header at the start, and a
 /// `startxref` then `%%EOF` at the end. A filter that failed or was killed leaves neither.
 public struct PDFCompleteness {
@@ -20,8 +18,14 @@ public struct PDFCompleteness {
         guard head == Array("%PDF-".utf8) else { return false }
         var end = tail.count
         while end > 0, [0x0A, 0x0D, 0x20, 0x09, 0x00].contains(tail[end - 1]) { end -= 1 }
-        let text = String(decoding: tail[0..<end], as: UTF8.self)
-        guard text.hasSuffix("%%EOF"), let xref = text.range(of: "startxref", options: .backwards) else { return false }
-        return Int(text[xref.upperBound...].dropLast(5).trimmingCharacters(in: .whitespacesAndNewlines)) != nil
+        let eof = Array("%%EOF".utf8), startxref = Array("startxref".utf8)
+        guard end >= eof.count, Array(tail[(end - eof.count)..<end]) == eof else { return false }
+        // The last "startxref", then only an offset (digits and white space) before %%EOF.
+        var i = end - eof.count - startxref.count
+        while i >= 0, Array(tail[i..<(i + startxref.count)]) != startxref { i -= 1 }
+        guard i >= 0 else { return false }
+        let between = tail[(i + startxref.count)..<(end - eof.count)]
+        let digits = between.filter { $0 >= 0x30 && $0 <= 0x39 }
+        return !digits.isEmpty && between.allSatisfy { ($0 >= 0x30 && $0 <= 0x39) || [0x0A, 0x0D, 0x20, 0x09].contains($0) }
     }
 }

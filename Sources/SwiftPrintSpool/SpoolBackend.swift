@@ -1,4 +1,3 @@
-import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -54,12 +53,25 @@ public enum SpoolBackend {
         var path = String(uri.dropFirst(scheme.count + 1))
         if path.hasPrefix("//") { path.removeFirst(2) }
         guard path.hasPrefix("/"), !path.split(separator: "/").contains("..") else { return nil }
-        return path.removingPercentEncoding ?? path
+        return percentDecoded(path)
+    }
+
+    /// `%20`-style escapes of a URI path, decoded.
+    static func percentDecoded(_ text: String) -> String {
+        var bytes: [UInt8] = [], utf8 = Array(text.utf8), i = 0
+        while i < utf8.count {
+            if utf8[i] == 0x25, i + 2 < utf8.count, let v = UInt8(String(decoding: utf8[(i + 1)...(i + 2)], as: UTF8.self), radix: 16) {
+                bytes.append(v); i += 3
+            } else {
+                bytes.append(utf8[i]); i += 1
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// One line to cupsd on standard error.
     static func report(_ level: String, _ message: String) {
-        let line = "\(level): \(message.replacingOccurrences(of: "\n", with: " "))\n"
-        FileHandle.standardError.write(Data(line.utf8))
+        var line = "\(level): \(message.split(separator: "\n", omittingEmptySubsequences: false).joined(separator: " "))\n"
+        line.withUTF8 { _ = write(STDERR_FILENO, $0.baseAddress, $0.count) }
     }
 }
