@@ -1,0 +1,32 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// The PDF assembler's engine, libSwiftPrintQPDF.so, is opened only by jobs that assemble PDFs.
+@Suite struct EngineTests {
+    @Test func textPrintsWithoutTheEngineAndAssemblyNamesWhatIsMissing() throws {
+        // A copy of the program in a folder without the engine beside it.
+        let dir = try temporaryDirectory()
+        let bin = dir + "/swiftprint"
+        try FileManager.default.copyItem(atPath: Tool.swiftprint, toPath: bin)
+        let config = URL(fileURLWithPath: examples).deletingLastPathComponent().appendingPathComponent("Config").path
+        let env = ["SWIFTPRINT_CONFIG_DIR": config]
+        try Data("hello, printer\n".utf8).write(to: URL(fileURLWithPath: dir + "/a.txt"))
+
+        let text = try Tool.run(bin, ["convert", dir + "/a.txt", "-o", dir + "/a.pdf"], environment: env)
+        #expect(text.status == 0, "\(text.stderr)")
+        #expect(try PDF.text(dir + "/a.pdf").contains("hello, printer"))
+
+        let pdf = try Tool.run(bin, ["convert", dir + "/a.pdf", "-o", dir + "/b.pdf"], environment: env)
+        #expect(pdf.status == 69, "\(pdf.stderr)")
+        #expect(pdf.stderr.contains("a.pdf") && pdf.stderr.contains("libSwiftPrintQPDF.so"), "\(pdf.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: dir + "/b.pdf"))
+
+        // Named by SWIFTPRINT_QPDF_LIBRARY, the engine is found again.
+        let engine = URL(fileURLWithPath: Tool.swiftprint).deletingLastPathComponent().appendingPathComponent("libSwiftPrintQPDF.so").path
+        let named = try Tool.run(bin, ["convert", dir + "/a.pdf", "-o", dir + "/b.pdf"],
+                                 environment: env.merging(["SWIFTPRINT_QPDF_LIBRARY": engine]) { $1 })
+        #expect(named.status == 0, "\(named.stderr)")
+        #expect(try PDF.text(dir + "/b.pdf").contains("hello, printer"))
+    }
+}
