@@ -206,4 +206,19 @@ func textFile(_ bytes: [UInt8]) throws -> PrintInput {
         #expect(abs(words.map(\.xMax).max()! - right) < 0.5)
         #expect(words.map(\.xMin).min()! < 36 - 20, "the end runs past the left margin, clipped")
     }
+
+    /// Cut at the text's edge, such a line stays out of the line-number gutter.
+    @Test func aClippedRightToLeftLineStaysOutOfTheLineNumbers() throws {
+        let line = String(repeating: "שורה ארוכה מאוד בעברית ", count: 12)
+        let (pdf, _, _) = try convert(textFile(Array((line + "\n").utf8)), options: ["line-break": "clip", "line-numbers": "true"])
+        let page = try PDF.grayPixels(pdf, page: 1, dpi: 72)
+        // At 72 dpi a pixel is a point. The gutter runs from the margin (36) to the text (~60);
+        // its number, "1", is right-aligned in it (from x 48), so x 36-46 of the line is paper.
+        func ink(x: Range<Int>) -> Int {
+            (36..<50).reduce(0) { n, y in n + x.filter { page.pixels[y * page.width + $0] < 200 }.count }
+        }
+        #expect(ink(x: 36..<46) == 0)
+        #expect(ink(x: 46..<58) > 0, "the line number is there")
+        #expect(ink(x: 62..<100) > 0, "the text is there")
+    }
 }
