@@ -29,4 +29,23 @@ import Testing
         #expect(named.status == 0, "\(named.stderr)")
         #expect(try PDF.text(dir + "/b.pdf").contains("hello, printer"))
     }
+
+    @Test func anInstallationFindsTheEngineUnderItsPrefix() throws {
+        // prefix/libexec/swiftprint/swiftprint and prefix/lib/swiftprint/libSwiftPrintQPDF.so.
+        let prefix = try temporaryDirectory()
+        let fm = FileManager.default
+        try fm.createDirectory(atPath: prefix + "/libexec/swiftprint", withIntermediateDirectories: true)
+        try fm.createDirectory(atPath: prefix + "/lib/swiftprint", withIntermediateDirectories: true)
+        let built = URL(fileURLWithPath: Tool.swiftprint).deletingLastPathComponent()
+        try fm.copyItem(atPath: Tool.swiftprint, toPath: prefix + "/libexec/swiftprint/swiftprint")
+        try fm.copyItem(atPath: built.appendingPathComponent("libSwiftPrintQPDF.so").path,
+                        toPath: prefix + "/lib/swiftprint/libSwiftPrintQPDF.so")
+        let config = URL(fileURLWithPath: examples).deletingLastPathComponent().appendingPathComponent("Config").path
+        let r = try Tool.run(prefix + "/libexec/swiftprint/swiftprint",
+                             ["convert", examples + "/poster.svg", "-o", prefix + "/out.pdf", "--quiet"],
+                             environment: ["SWIFTPRINT_CONFIG_DIR": config,
+                                           "SWIFTPRINT_IMAGE_DECODER": built.appendingPathComponent("swiftprint-image").path])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(try PDF.pageCount(prefix + "/out.pdf") == 1)
+    }
 }

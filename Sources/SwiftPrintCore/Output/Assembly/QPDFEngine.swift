@@ -13,16 +13,20 @@ package enum QPDFEngine {
 
     package static func functions() throws -> SPQFunctions { try loaded.get() }
 
-    /// Where the library may be: `$SWIFTPRINT_QPDF_LIBRARY`, beside the running executable (as
-    /// `swift build` and an installation leave it), in `../lib/swiftprint` from there, then in
-    /// /usr/local/lib/swiftprint and /usr/lib/swiftprint.
+    /// Where the library may be: `$SWIFTPRINT_QPDF_LIBRARY`; beside the running executable (as
+    /// `swift build` leaves it); in `lib/swiftprint` of the folder above it, or above that, and
+    /// so on — an installation's prefix, whether the executable is in `bin/`, `libexec/swiftprint/`
+    /// or elsewhere below it; then /usr/local/lib/swiftprint and /usr/lib/swiftprint.
     static var candidates: [String] {
         var paths: [String] = []
         if let path = ProcessInfo.processInfo.environment["SWIFTPRINT_QPDF_LIBRARY"] { paths.append(path) }
         if let exe = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
-            let dir = URL(fileURLWithPath: exe).deletingLastPathComponent()
+            var dir = URL(fileURLWithPath: exe).deletingLastPathComponent()
             paths.append(dir.appendingPathComponent(libraryName).path)
-            paths.append(dir.appendingPathComponent("../lib/swiftprint/\(libraryName)").standardized.path)
+            while dir.path != "/" {
+                dir.deleteLastPathComponent()
+                paths.append(dir.appendingPathComponent("lib/swiftprint/\(libraryName)").path)
+            }
         }
         return paths + ["/usr/local/lib/swiftprint/\(libraryName)", "/usr/lib/swiftprint/\(libraryName)"]
     }
