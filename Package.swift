@@ -4,7 +4,8 @@
 // Layout (see README.md):
 //   Sources/C*         one systemLibrary target per C library (module map + one-line header)
 //   Sources/SPShims    C shims for the macros Swift cannot import, and a fontconfig preload (prefixed SP…)
-//   Sources/CQPDFShim  libqpdf (C++) behind a C header: the object-level PDF assembler's engine
+//   Sources/CQPDF      the assembler engine's C interface: a table of functions, found at run time
+//   Sources/CQPDFShim  libqpdf (C++) behind that table: the engine, a shared library of its own
 //   Sources/SwiftPrintCore  geometry, paper, PrintInfo, formatters, renderer, paginator, PDF writer
 //   Plugins/<Handler>  one target per content type; registered in Sources/SwiftPrint/Handlers.swift
 //   Sources/SwiftPrint the public library: re-exports the core and every handler
@@ -23,6 +24,9 @@ let package = Package(
         .executable(name: "swiftprint-image", targets: ["swiftprint-image"]),
         .executable(name: "swiftprint-filter", targets: ["swiftprint-filter"]),
         .executable(name: "swiftprint-backend", targets: ["swiftprint-backend"]),
+        // The object-level assembler's engine, opened on the first job that assembles a PDF
+        // (install it beside the executables): text jobs never load libqpdf and its dependencies.
+        .library(name: "SwiftPrintQPDF", type: .dynamic, targets: ["CQPDFShim"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -50,9 +54,12 @@ let package = Package(
         .systemLibrary(name: "CCups", providers: [.apt(["libcups2-dev"])]),
         .systemLibrary(name: "CGdkPixbuf", pkgConfig: "gdk-pixbuf-2.0", providers: [.apt(["libgdk-pixbuf-2.0-dev"])]),
         .target(name: "SPShims", dependencies: ["CPango", "CCairo"], linkerSettings: [.linkedLibrary("fontconfig")]),
-        // libqpdf is C++: the object-level assembler reaches it through a C header.
+        // libqpdf is C++: the object-level assembler reaches it through a table of C functions
+        // (CQPDF), filled by CQPDFShim in libSwiftPrintQPDF.so and looked up on first use.
+        .target(name: "CQPDF"),
         .target(
             name: "CQPDFShim",
+            dependencies: ["CQPDF"],
             cxxSettings: [.define("POINTERHOLDER_TRANSITION", to: "4")],
             linkerSettings: [.linkedLibrary("qpdf")]
         ),
@@ -61,7 +68,7 @@ let package = Package(
         .target(
             name: "SwiftPrintCore",
             dependencies: [
-                "CCairo", "CPango", "SPShims", "CQPDFShim", "CMagic",
+                "CCairo", "CPango", "SPShims", "CQPDF", "CMagic",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

@@ -79,7 +79,18 @@ final class TextPage: FormattedPage {
                                   x: textX + line.x, y: baseline, fast: fast)
                 }
             case .pango(let paragraph, let index):
-                paragraph.layout.drawLine(index, baselineOrigin: CGPoint(x: textX + line.x, y: baseline), on: cr)
+                let origin = CGPoint(x: textX + line.x, y: baseline)
+                if clips && line.x < 0 && geometry.numberGutter > 0 {
+                    // A right-to-left line too long for the column runs out past its left
+                    // edge: cut it there, not at the column's, or it covers the line numbers.
+                    cairo_save(cr)
+                    cairo_rectangle(cr, textX, rect.minY, columnWidth - geometry.numberGutter, rect.height)
+                    cairo_clip(cr)
+                    paragraph.layout.drawLine(index, baselineOrigin: origin, on: cr)
+                    cairo_restore(cr)
+                } else {
+                    paragraph.layout.drawLine(index, baselineOrigin: origin, on: cr)
+                }
             }
         }
         glyphs.flush(fast: fast, on: cr)

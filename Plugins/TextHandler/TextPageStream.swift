@@ -145,8 +145,24 @@ final class TextPageStream: FormattedPageStream, ProgressEstimating {
         for (i, m) in layout.lineMetrics().enumerated() {
             let ascent = max(geometry.baseline, m.ascent)
             let advance = max(pitch, ascent + m.descent)
-            pending.append(TextPage.Line(content: .pango(paragraph, i), x: m.x, baseline: ascent,
+            let x = style.lineBreakMode == .clip ? unwrappedX(of: m, in: width) : m.x
+            pending.append(TextPage.Line(content: .pango(paragraph, i), x: x, baseline: ascent,
                                          advance: advance, number: i == 0 ? number : nil))
+        }
+    }
+
+    /// Where an unwrapped (clipped) pango line starts. Without a width pango aligns nothing, so
+    /// this aligns it as pango aligns wrapped lines: left and right swap in a right-to-left
+    /// paragraph (its "left" is its start edge), justified is its start edge. A line wider
+    /// than the column shows its start, as the clip keeps it: the right end for right-to-left text.
+    private func unwrappedX(of line: LineMetrics, in width: Double) -> Double {
+        if line.width > width { return line.isRightToLeft ? width - line.width : 0 }
+        var alignment = style.alignment == .justified ? .left : style.alignment
+        if line.isRightToLeft { alignment = alignment == .left ? .right : alignment == .right ? .left : alignment }
+        switch alignment {
+        case .left, .justified: return 0
+        case .center: return (width - line.width) / 2
+        case .right: return width - line.width
         }
     }
 

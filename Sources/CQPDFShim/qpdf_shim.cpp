@@ -1,86 +1,13 @@
-// The object-level PDF assembler's engine: see include/CQPDFShim.h for why it exists.
-// Every entry point catches every exception; qpdf's own message goes back to Swift.
-#include "CQPDFShim.h"
+// The object-level PDF assembler's engine: see ../CQPDF/include/CQPDF.h for why it exists and
+// why it is a shared library of its own. Every entry point catches every exception; qpdf's own
+// message goes back to Swift.
+#include "engine.h"
 
-#include <qpdf/Buffer.hh>
-#include <qpdf/Pl_Buffer.hh>
-#include <qpdf/Pl_Flate.hh>
-#include <qpdf/QPDF.hh>
-#include <qpdf/QPDFExc.hh>
-#include <qpdf/QPDFPageDocumentHelper.hh>
-#include <qpdf/QPDFPageObjectHelper.hh>
-#include <qpdf/QPDFWriter.hh>
-
-#include <fcntl.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
-#include <cerrno>
-#include <cstdlib>
-#include <cstring>
-#include <memory>
-#include <stdexcept>
-#include <string>
-#include <vector>
-
-// An input file mapped into memory: qpdf reads objects all over the file, and through a FILE*
-// every read is a seek and a system call; from a mapping it is a memory access.
-struct MappedFile {
-    void *address = MAP_FAILED;
-    size_t length = 0;
-    ~MappedFile() {
-        if (address != MAP_FAILED) munmap(address, length);
-    }
-};
-
-struct SPQDocument {
-    MappedFile mapping; // declared before the QPDF that reads it, so it is unmapped after it
-    std::shared_ptr<QPDF> pdf;
-    std::vector<QPDFPageObjectHelper> pages; // an input's pages, read once
-    std::string version;
-    int highestMinor = 3; // the highest PDF 1.x version copied into an output
-};
-
-struct SPQImageWriter {
-    SPQDocument *doc;
-    SPQImageInfo info;
-    std::string icc;
-    std::unique_ptr<Pl_Buffer> colorBuffer, alphaBuffer;
-    std::unique_ptr<Pl_Flate> color, alpha;
-};
+#pragma GCC visibility push(hidden)
 
 namespace {
 
-void setError(char **error, std::string const &message) {
-    if (error) *error = strdup(message.c_str());
-}
-
-// Runs body, turning any exception into a message. QPDFExc's detail leaves out the file name and
-// offset, which the Swift side words for people itself.
-template <typename T, typename F>
-T guarded(char **error, T failure, F body, int *kind = nullptr) {
-    try {
-        return body();
-    } catch (QPDFExc const &e) {
-        if (kind) {
-            switch (e.getErrorCode()) {
-            case qpdf_e_password: *kind = SPQ_ERROR_PASSWORD; break;
-            case qpdf_e_damaged_pdf: *kind = SPQ_ERROR_DAMAGED; break;
-            case qpdf_e_system: *kind = SPQ_ERROR_SYSTEM; break;
-            default: *kind = SPQ_ERROR_OTHER;
-            }
-        }
-        setError(error, e.getMessageDetail());
-    } catch (std::exception const &e) {
-        if (kind) *kind = SPQ_ERROR_OTHER;
-        setError(error, e.what());
-    } catch (...) {
-        if (kind) *kind = SPQ_ERROR_OTHER;
-        setError(error, "unknown error in qpdf");
-    }
-    return failure;
-}
+using spq::guarded;
 
 QPDFPageObjectHelper &pageAt(SPQDocument *doc, int index) {
     if (index < 0 || size_t(index) >= doc->pages.size()) throw std::out_of_range("page index out of range");
@@ -93,34 +20,6 @@ void noteVersion(SPQDocument *dst, SPQDocument *src) {
         int minor = v[2] - '0';
         if (minor > dst->highestMinor && minor <= 7) dst->highestMinor = minor;
     }
-}
-
-QPDFObjectHandle colorSpace(QPDF &pdf, SPQImageInfo const &info, std::string const &icc) {
-    char const *device = info.components == 1 ? "/DeviceGray" : info.components == 4 ? "/DeviceCMYK" : "/DeviceRGB";
-    if (icc.empty()) return QPDFObjectHandle::newName(device);
-    auto profile = pdf.newStream(icc);
-    profile.getDict().replaceKey("/N", QPDFObjectHandle::newInteger(info.components));
-    profile.getDict().replaceKey("/Alternate", QPDFObjectHandle::newName(device));
-    auto array = QPDFObjectHandle::newArray();
-    array.appendItem(QPDFObjectHandle::newName("/ICCBased"));
-    array.appendItem(profile);
-    return array;
-}
-
-QPDFObjectHandle imageDictionary(QPDF &pdf, SPQImageInfo const &info, std::string const &icc) {
-    auto dict = QPDFObjectHandle::newDictionary();
-    dict.replaceKey("/Type", QPDFObjectHandle::newName("/XObject"));
-    dict.replaceKey("/Subtype", QPDFObjectHandle::newName("/Image"));
-    dict.replaceKey("/Width", QPDFObjectHandle::newInteger(info.width));
-    dict.replaceKey("/Height", QPDFObjectHandle::newInteger(info.height));
-    dict.replaceKey("/BitsPerComponent", QPDFObjectHandle::newInteger(info.bitsPerComponent));
-    dict.replaceKey("/ColorSpace", colorSpace(pdf, info, icc));
-    if (info.invertCMYK && info.components == 4) dict.replaceKey("/Decode", QPDFObjectHandle::parse("[1 0 1 0 1 0 1 0]"));
-    return dict;
-}
-
-void copyDictionary(QPDFObjectHandle stream, QPDFObjectHandle dict) {
-    for (auto const &key : dict.getKeys()) stream.getDict().replaceKey(key, dict.getKey(key));
 }
 
 class CallbackPipeline : public Pipeline {
@@ -138,9 +37,9 @@ class CallbackPipeline : public Pipeline {
 
 } // namespace
 
-extern "C" {
+namespace spq {
 
-SPQDocument *spq_document_open(const char *path, const char *password, int *repairs, int *errorKind, char **error) {
+SPQDocument *document_open(const char *path, const char *password, int *repairs, int *errorKind, char **error) {
     return guarded<SPQDocument *>(error, nullptr, [&]() {
         auto doc = std::make_unique<SPQDocument>();
         doc->pdf = std::make_shared<QPDF>();
@@ -165,7 +64,7 @@ SPQDocument *spq_document_open(const char *path, const char *password, int *repa
     }, errorKind);
 }
 
-SPQDocument *spq_document_create(char **error) {
+SPQDocument *document_create(char **error) {
     return guarded<SPQDocument *>(error, nullptr, [&]() {
         auto doc = std::make_unique<SPQDocument>();
         doc->pdf = std::make_shared<QPDF>();
@@ -174,17 +73,17 @@ SPQDocument *spq_document_create(char **error) {
     });
 }
 
-void spq_document_free(SPQDocument *doc) { delete doc; }
+void document_free(SPQDocument *doc) { delete doc; }
 
-int spq_document_page_count(SPQDocument *doc, char **error) {
+int document_page_count(SPQDocument *doc, char **error) {
     return guarded<int>(error, -1, [&]() { return int(doc->pages.size()); });
 }
 
-int spq_document_is_encrypted(SPQDocument *doc) {
+int document_is_encrypted(SPQDocument *doc) {
     return guarded<int>(nullptr, 0, [&]() { return doc->pdf->isEncrypted() ? 1 : 0; });
 }
 
-int spq_document_allows_printing(SPQDocument *doc) {
+int document_allows_printing(SPQDocument *doc) {
     return guarded<int>(nullptr, 0, [&]() {
         // The owner's password lifts every restriction.
         if (doc->pdf->isEncrypted() && doc->pdf->ownerPasswordMatched()) return 1;
@@ -192,9 +91,9 @@ int spq_document_allows_printing(SPQDocument *doc) {
     });
 }
 
-const char *spq_document_version(SPQDocument *doc) { return doc->version.c_str(); }
+const char *document_version(SPQDocument *doc) { return doc->version.c_str(); }
 
-int spq_page_geometry(SPQDocument *doc, int index, SPQPageGeometry *out, char **error) {
+int page_geometry(SPQDocument *doc, int index, SPQPageGeometry *out, char **error) {
     return guarded<int>(error, -1, [&]() {
         auto &page = pageAt(doc, index);
         auto media = page.getMediaBox(false).getArrayAsRectangle();
@@ -220,7 +119,7 @@ int spq_page_geometry(SPQDocument *doc, int index, SPQPageGeometry *out, char **
     });
 }
 
-int spq_copy_page(SPQDocument *dst, SPQDocument *src, int index, char **error) {
+int copy_page(SPQDocument *dst, SPQDocument *src, int index, char **error) {
     return guarded<int>(error, -1, [&]() {
         QPDFPageDocumentHelper(*dst->pdf).addPage(pageAt(src, index), false);
         noteVersion(dst, src);
@@ -228,7 +127,7 @@ int spq_copy_page(SPQDocument *dst, SPQDocument *src, int index, char **error) {
     });
 }
 
-int64_t spq_form_from_page(SPQDocument *dst, SPQDocument *src, int index, char **error) {
+int64_t form_from_page(SPQDocument *dst, SPQDocument *src, int index, char **error) {
     return guarded<int64_t>(error, -1, [&]() {
         auto &page = pageAt(src, index);
         auto form = dst->pdf->copyForeignObject(page.getFormXObjectForPage(false));
@@ -240,76 +139,7 @@ int64_t spq_form_from_page(SPQDocument *dst, SPQDocument *src, int index, char *
     });
 }
 
-int64_t spq_add_jpeg(SPQDocument *dst, const SPQImageInfo *info, const uint8_t *data, size_t length, char **error) {
-    return guarded<int64_t>(error, -1, [&]() {
-        std::string icc = info->icc ? std::string(reinterpret_cast<const char *>(info->icc), info->iccLength) : "";
-        auto image = dst->pdf->newStream();
-        copyDictionary(image, imageDictionary(*dst->pdf, *info, icc));
-        image.replaceStreamData(std::string(reinterpret_cast<const char *>(data), length),
-                                QPDFObjectHandle::newName("/DCTDecode"), QPDFObjectHandle::newNull());
-        return int64_t(image.getObjectID());
-    });
-}
-
-SPQImageWriter *spq_image_begin(SPQDocument *dst, const SPQImageInfo *info, char **error) {
-    return guarded<SPQImageWriter *>(error, nullptr, [&]() {
-        auto w = std::make_unique<SPQImageWriter>();
-        w->doc = dst;
-        w->info = *info;
-        if (info->icc) w->icc.assign(reinterpret_cast<const char *>(info->icc), info->iccLength);
-        w->info.icc = nullptr;
-        w->colorBuffer = std::make_unique<Pl_Buffer>("image");
-        w->color = std::make_unique<Pl_Flate>("image flate", w->colorBuffer.get(), Pl_Flate::a_deflate);
-        if (info->hasAlpha) {
-            w->alphaBuffer = std::make_unique<Pl_Buffer>("alpha");
-            w->alpha = std::make_unique<Pl_Flate>("alpha flate", w->alphaBuffer.get(), Pl_Flate::a_deflate);
-        }
-        return w.release();
-    });
-}
-
-int spq_image_write(SPQImageWriter *w, const uint8_t *data, size_t length, char **error) {
-    return guarded<int>(error, -1, [&]() {
-        w->color->write(data, length);
-        return 0;
-    });
-}
-
-int spq_image_write_alpha(SPQImageWriter *w, const uint8_t *data, size_t length, char **error) {
-    return guarded<int>(error, -1, [&]() {
-        if (!w->alpha) throw std::logic_error("the image has no alpha channel");
-        w->alpha->write(data, length);
-        return 0;
-    });
-}
-
-int64_t spq_image_end(SPQImageWriter *w, char **error) {
-    std::unique_ptr<SPQImageWriter> owner(w);
-    return guarded<int64_t>(error, -1, [&]() {
-        QPDF &pdf = *w->doc->pdf;
-        auto flate = QPDFObjectHandle::newName("/FlateDecode");
-        w->color->finish();
-        auto image = pdf.newStream();
-        copyDictionary(image, imageDictionary(pdf, w->info, w->icc));
-        image.replaceStreamData(w->colorBuffer->getBufferSharedPointer(), flate, QPDFObjectHandle::newNull());
-        if (w->alpha) {
-            w->alpha->finish();
-            SPQImageInfo maskInfo = w->info;
-            maskInfo.components = 1;
-            maskInfo.bitsPerComponent = w->info.alphaBitsPerComponent ? w->info.alphaBitsPerComponent : 8;
-            maskInfo.invertCMYK = 0;
-            auto mask = pdf.newStream();
-            copyDictionary(mask, imageDictionary(pdf, maskInfo, ""));
-            mask.replaceStreamData(w->alphaBuffer->getBufferSharedPointer(), flate, QPDFObjectHandle::newNull());
-            image.getDict().replaceKey("/SMask", mask);
-        }
-        return int64_t(image.getObjectID());
-    });
-}
-
-void spq_image_abandon(SPQImageWriter *w) { delete w; }
-
-int spq_add_sheet(SPQDocument *dst, double width, double height, int rotate,
+int add_sheet(SPQDocument *dst, double width, double height, int rotate,
                   const SPQPlacement *placements, int count, int grayscale, char **error) {
     return guarded<int>(error, -1, [&]() {
         QPDF &pdf = *dst->pdf;
@@ -357,7 +187,7 @@ int spq_add_sheet(SPQDocument *dst, double width, double height, int rotate,
     });
 }
 
-int spq_set_info(SPQDocument *dst, const char *key, const char *utf8, char **error) {
+int set_info(SPQDocument *dst, const char *key, const char *utf8, char **error) {
     return guarded<int>(error, -1, [&]() {
         auto trailer = dst->pdf->getTrailer();
         auto info = trailer.getKey("/Info");
@@ -370,7 +200,7 @@ int spq_set_info(SPQDocument *dst, const char *key, const char *utf8, char **err
     });
 }
 
-int spq_document_write(SPQDocument *dst, spq_write_fn write, void *context, char **error) {
+int document_write(SPQDocument *dst, spq_write_fn write, void *context, char **error) {
     return guarded<int>(error, -1, [&]() {
         CallbackPipeline out(write, context);
         QPDFWriter writer(*dst->pdf);
@@ -382,4 +212,33 @@ int spq_document_write(SPQDocument *dst, spq_write_fn write, void *context, char
     });
 }
 
-} // extern "C"
+} // namespace spq
+
+#pragma GCC visibility pop
+
+extern "C" __attribute__((visibility("default"))) const SPQFunctions *spq_functions(void) {
+    static const SPQFunctions table = {
+        SPQ_FUNCTIONS_VERSION,
+        sizeof(SPQFunctions),
+        spq::document_open,
+        spq::document_create,
+        spq::document_free,
+        spq::document_page_count,
+        spq::document_is_encrypted,
+        spq::document_allows_printing,
+        spq::document_version,
+        spq::page_geometry,
+        spq::copy_page,
+        spq::form_from_page,
+        spq::add_jpeg,
+        spq::image_begin,
+        spq::image_write,
+        spq::image_write_alpha,
+        spq::image_end,
+        spq::image_abandon,
+        spq::add_sheet,
+        spq::set_info,
+        spq::document_write,
+    };
+    return &table;
+}

@@ -5,6 +5,7 @@ import SwiftPrintCore
 /// folder and the CUPS server at a private cupsd of their own.
 public struct InstallLayout: Sendable {
     /// bin/swiftprint, libexec/swiftprint/{swiftprint-filter,swiftprint-backend,swiftprint-image},
+    /// lib/swiftprint/libSwiftPrintQPDF.so,
     /// share/swiftprint/{Config,swiftprint.ppd,installed-files}.
     public var prefix = "/usr/local"
     public var cupsServerBin = "/usr/lib/cups"
@@ -46,7 +47,7 @@ public struct Installer {
     public func install(definition: QueueDefinition) throws {
         var manifest = Manifest(path: layout.manifest)
         let l = layout
-        for dir in [l.prefix + "/bin", l.libexec, l.share + "/Config/cups", l.cupsServerBin + "/filter",
+        for dir in [l.prefix + "/bin", l.libexec, l.prefix + "/lib/swiftprint", l.share + "/Config/cups", l.cupsServerBin + "/filter",
                     l.cupsServerBin + "/backend", l.cupsDataDir + "/mime"] {
             try makeFolder(dir, mode: 0o755, &manifest)
         }
@@ -55,6 +56,8 @@ public struct Installer {
         // 0700: cupsd runs a backend that others cannot execute as root (it writes as the user).
         try copy(products + "/swiftprint-backend", to: l.libexec + "/swiftprint-backend", mode: 0o700, &manifest)
         try copy(products + "/swiftprint-image", to: l.libexec + "/swiftprint-image", mode: 0o755, &manifest)
+        // The PDF assembler's engine (libqpdf), opened by the tool and the filter on first use.
+        try copy(products + "/libSwiftPrintQPDF.so", to: l.prefix + "/lib/swiftprint/libSwiftPrintQPDF.so", mode: 0o755, &manifest)
         for name in ["papers.tsv", "types.tsv", "cups/swiftprint.types"] {
             try copy(config + "/" + name, to: l.share + "/Config/" + name, mode: 0o644, &manifest)
         }

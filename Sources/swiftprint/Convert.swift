@@ -5,6 +5,7 @@ import SwiftPrint
 
 struct Convert: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "convert",
         abstract: "Convert documents to one print-ready PDF.",
         discussion: """
         Each input's type is detected from its content (swiftprint detect shows how); several \

@@ -4,6 +4,7 @@ import SwiftPrint
 
 struct Detect: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "detect",
         abstract: "Show how swiftprint sees files: MIME type, UTI, conformance and handler.",
         discussion: """
         Detection uses libmagic, then looks closer where its answer is generic (HTML, GeoJSON, \
@@ -50,6 +51,7 @@ struct Detect: ParsableCommand {
 
 struct Types: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "types",
         abstract: "List every printable content type with its MIME types and extensions.",
         discussion: "Types come from Config/types.tsv, /etc/swiftprint/types.tsv and ~/.config/swiftprint/types.tsv."
     )

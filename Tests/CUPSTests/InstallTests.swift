@@ -28,7 +28,7 @@ struct InstallTests {
         let un = try Tool.run(Tool.swiftprint, ["uninstall"] + cups.installArguments)
         #expect(un.status == 0, "\(un.stderr)")
         let fm = FileManager.default
-        for gone in ["/lib/filter/swiftprint", "/lib/backend/swiftprint", "/data/mime/swiftprint.types", "/prefix/bin", "/prefix/libexec",
+        for gone in ["/lib/filter/swiftprint", "/lib/backend/swiftprint", "/data/mime/swiftprint.types", "/prefix/bin", "/prefix/libexec", "/prefix/lib",
                      "/prefix/share"] {
             #expect(!fm.fileExists(atPath: cups.root + gone), "\(gone) is still there")
         }

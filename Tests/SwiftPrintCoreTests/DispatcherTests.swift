@@ -36,4 +36,24 @@ import Testing
         #expect(routed.type.type?.identifier == "org.example.notes")
         #expect(routed.handler.name == "text")
     }
+
+    @Test func aTypesFileIsReadByItsColumns() {
+        var catalogue = TypeCatalogue()
+        catalogue.add(tsv: """
+            # a comment line, then a blank one and one of spaces only
+
+            \u{20}\u{20}
+            org.example.a \t public.plain-text , public.text\tText/X-A, text/x-a2\tA,aa \t An A file\tconv {in} {out}\r
+            org.example.b\tpublic.data\t\tb\u{3000}
+            """)
+        #expect(catalogue.order == ["org.example.a", "org.example.b"])
+        let a = catalogue.type("org.example.a")
+        #expect(a?.conformsTo == ["public.plain-text", "public.text"])
+        #expect(a?.mimeTypes == ["text/x-a", "text/x-a2"] && a?.extensions == ["a", "aa"])
+        #expect(a?.description == "An A file" && a?.converter == ["conv", "{in}", "{out}"])
+        #expect(catalogue.type(forMIME: "TEXT/X-A2")?.identifier == "org.example.a")
+        // Unicode's space separators are trimmed as CharacterSet.whitespaces trims them.
+        #expect(catalogue.type(forExtension: "b")?.identifier == "org.example.b")
+        #expect(catalogue.type("org.example.b")?.description == "org.example.b")
+    }
 }

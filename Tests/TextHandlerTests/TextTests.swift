@@ -160,4 +160,65 @@ func textFile(_ bytes: [UInt8]) throws -> PrintInput {
         try PrintJob(renderer: renderer, info: .unset, paper: PrintPaper(media: .letter)).writePDF(to: .file(path))
         #expect(try PDF.text(path).contains("Hello from Swift — 你好"))
     }
+
+    /// Hebrew and Arabic paragraphs start at the right edge, wrapped or not. Unwrapped (clip),
+    /// pango aligns nothing by itself; the lines must land where wrapping puts them.
+    @Test(arguments: [TextAlignment.left, .center, .right])
+    func rightToLeftLinesAlignTheSameWithoutWrapping(alignment: TextAlignment) throws {
+        let text = Array("שלום עולם\nمرحبا بالعالم\nplain words\n".utf8)
+        /// Each line's left and right ends on page 1 (pdftotext splits Hebrew into letters).
+        func lineEnds(_ lineBreak: String) throws -> [(left: Double, right: Double)] {
+            let (pdf, _, _) = try convert(textFile(text), options: ["line-break": lineBreak, "alignment": alignment.rawValue])
+            let words = try PDF.words(pdf, page: 1)
+            let tops = Set(words.map { ($0.yMin / 4).rounded() }).sorted()
+            return tops.map { top in
+                let line = words.filter { ($0.yMin / 4).rounded() == top }
+                return (line.map(\.xMin).min()!, line.map(\.xMax).max()!)
+            }
+        }
+        let wrapped = try lineEnds("word"), clipped = try lineEnds("clip")
+        try #require(wrapped.count == 3 && clipped.count == 3)
+        for (w, c) in zip(wrapped, clipped) {
+            #expect(abs(w.left - c.left) < 0.05 && abs(w.right - c.right) < 0.05, "wrapped \(w), clipped \(c)")
+        }
+        // A4 with 36 pt margins: the text runs from x 36 to 559.3. Left alignment is the
+        // paragraph's start edge, so it puts right-to-left lines on the right.
+        let right = MediaSize.a4.size.width - 36
+        switch alignment {
+        case .left:
+            #expect(abs(clipped[0].right - right) < 0.5 && abs(clipped[1].right - right) < 0.5, "\(clipped)")
+            #expect(abs(clipped[2].left - 36) < 0.5)
+        case .right:
+            #expect(abs(clipped[0].left - 36) < 0.5 && abs(clipped[1].left - 36) < 0.5, "\(clipped)")
+            #expect(abs(clipped[2].right - right) < 0.5)
+        default:
+            for line in clipped { #expect(abs((line.left + line.right) / 2 - (36 + right) / 2) < 1, "\(clipped)") }
+        }
+    }
+
+    /// A right-to-left line too long for the page shows its start, at the right edge, and loses
+    /// its end past the left margin, as a left-to-right line loses its end past the right one.
+    @Test func aClippedRightToLeftLineKeepsItsStart() throws {
+        let long = "התחלה " + String(repeating: "שורה ארוכה מאוד בעברית שחוצה את השוליים של הדף ", count: 6)
+        let (pdf, _, _) = try convert(textFile(Array((long + "\n").utf8)), options: ["line-break": "clip"])
+        let words = try PDF.words(pdf, page: 1)
+        let right = MediaSize.a4.size.width - 36
+        #expect(abs(words.map(\.xMax).max()! - right) < 0.5)
+        #expect(words.map(\.xMin).min()! < 36 - 20, "the end runs past the left margin, clipped")
+    }
+
+    /// Cut at the text's edge, such a line stays out of the line-number gutter.
+    @Test func aClippedRightToLeftLineStaysOutOfTheLineNumbers() throws {
+        let line = String(repeating: "שורה ארוכה מאוד בעברית ", count: 12)
+        let (pdf, _, _) = try convert(textFile(Array((line + "\n").utf8)), options: ["line-break": "clip", "line-numbers": "true"])
+        let page = try PDF.grayPixels(pdf, page: 1, dpi: 72)
+        // At 72 dpi a pixel is a point. The gutter runs from the margin (36) to the text (~60);
+        // its number, "1", is right-aligned in it (from x 48), so x 36-46 of the line is paper.
+        func ink(x: Range<Int>) -> Int {
+            (36..<50).reduce(0) { n, y in n + x.filter { page.pixels[y * page.width + $0] < 200 }.count }
+        }
+        #expect(ink(x: 36..<46) == 0)
+        #expect(ink(x: 46..<58) > 0, "the line number is there")
+        #expect(ink(x: 62..<100) > 0, "the text is there")
+    }
 }

@@ -1,118 +1,16 @@
-// CQPDFShim: the object-level PDF assembler's engine, libqpdf (C++) behind a plain C header.
-//
-// Why it exists: Swift cannot call C++ libqpdf directly without C++ interop across the whole
-// package, and every qpdf call can throw. Each function here catches every exception and hands
-// back qpdf's own message in `*error` (malloc'd; the caller frees it), so the Swift side sees
-// plain C types only. Names are prefixed spq_.
+// CQPDFShim: the assembler engine, built as libSwiftPrintQPDF.so. Its one exported symbol hands
+// out the table of functions CQPDF.h describes; programs find it with spq_functions_load.
 #ifndef CQPDFSHIM_H
 #define CQPDFSHIM_H
 
-#include <stddef.h>
-#include <stdint.h>
+#include "CQPDF.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-/// One PDF document: an input read from a file, or an output being assembled.
-typedef struct SPQDocument SPQDocument;
-
-/// Why opening failed.
-enum { SPQ_ERROR_OTHER = 0, SPQ_ERROR_PASSWORD = 1, SPQ_ERROR_DAMAGED = 2, SPQ_ERROR_SYSTEM = 3 };
-
-/// Opens a PDF file. `password` may be NULL. qpdf repairs what it can (a broken cross-reference
-/// table is rebuilt); `*repairs` receives the number of warnings it reported while doing so.
-/// On failure returns NULL with *error set and *errorKind one of SPQ_ERROR_*.
-SPQDocument *spq_document_open(const char *path, const char *password, int *repairs,
-                               int *errorKind, char **error);
-/// Starts an empty output document.
-SPQDocument *spq_document_create(char **error);
-void spq_document_free(SPQDocument *doc);
-
-/// Page count, or -1 with *error set.
-int spq_document_page_count(SPQDocument *doc, char **error);
-/// 1 when the file is encrypted.
-int spq_document_is_encrypted(SPQDocument *doc);
-/// 1 when the document's permissions allow printing (at any resolution), or when it was opened
-/// with its owner password.
-int spq_document_allows_printing(SPQDocument *doc);
-/// The producer-independent PDF version string of an opened file ("1.7"); static storage of doc.
-const char *spq_document_version(SPQDocument *doc);
-
-/// A page's boxes in default user space: x0 y0 x1 y1 (normalised), its /Rotate (0, 90, 180,
-/// 270) and /UserUnit. Returns 0, or -1 with *error set.
-typedef struct {
-    double mediaBox[4];
-    double cropBox[4];
-    int rotate;
-    double userUnit;
-} SPQPageGeometry;
-int spq_page_geometry(SPQDocument *doc, int index, SPQPageGeometry *out, char **error);
-
-/// Appends page `index` of `src` to `dst` as it is (annotations and all). `src` must outlive
-/// the write of `dst`: stream data is copied lazily.
-int spq_copy_page(SPQDocument *dst, SPQDocument *src, int index, char **error);
-
-/// Makes page `index` of `src` a form XObject in `dst` (bounding box = the page's crop box, no
-/// rotation applied) and returns its object number, or -1 with *error set.
-int64_t spq_form_from_page(SPQDocument *dst, SPQDocument *src, int index, char **error);
-
-/// An image's description. colorSpace: 1 gray, 3 RGB, 4 CMYK.
-typedef struct {
-    int width, height;
-    int components;
-    int bitsPerComponent;
-    /// An ICC profile for the colour space, or NULL.
-    const uint8_t *icc;
-    size_t iccLength;
-    /// 1 for Adobe-style inverted CMYK JPEGs: writes /Decode [1 0 1 0 1 0 1 0].
-    int invertCMYK;
-    /// 1 when an 8-bit alpha channel follows as a soft mask (spq_image_write_alpha).
-    int hasAlpha;
-    int alphaBitsPerComponent;
-} SPQImageInfo;
-
-/// Adds a JPEG byte for byte (DCTDecode) and returns its object number, or -1.
-int64_t spq_add_jpeg(SPQDocument *dst, const SPQImageInfo *info, const uint8_t *data, size_t length, char **error);
-
-/// An image whose pixels are written row by row, compressed (Flate) as they come, so that a
-/// large image never sits in memory uncompressed.
-typedef struct SPQImageWriter SPQImageWriter;
-SPQImageWriter *spq_image_begin(SPQDocument *dst, const SPQImageInfo *info, char **error);
-/// Colour samples, interleaved, rows top to bottom.
-int spq_image_write(SPQImageWriter *w, const uint8_t *data, size_t length, char **error);
-/// Alpha samples (when hasAlpha), rows top to bottom.
-int spq_image_write_alpha(SPQImageWriter *w, const uint8_t *data, size_t length, char **error);
-/// Finishes the image; returns its object number, or -1. Frees `w` either way.
-int64_t spq_image_end(SPQImageWriter *w, char **error);
-/// Drops an unfinished image.
-void spq_image_abandon(SPQImageWriter *w);
-
-/// An object (form XObject or image) drawn with the matrix a b c d e f (PDF `cm`), clipped to
-/// the quadrilateral `clip` (four x, y corners in page space) when hasClip is 1.
-typedef struct {
-    int64_t object;
-    double matrix[6];
-    int hasClip;
-    double clip[8];
-} SPQPlacement;
-
-/// Appends a page of width × height points showing `placements` in order (later on top).
-/// `rotate` becomes the page's /Rotate. With `grayscale` 1 a last layer takes the colour out of
-/// everything beneath (a neutral fill in the Saturation blend mode keeps each point's luminosity).
-int spq_add_sheet(SPQDocument *dst, double width, double height, int rotate,
-                  const SPQPlacement *placements, int count, int grayscale, char **error);
-
-/// Sets an entry of the document information dictionary (Title, Creator, CreationDate …) to a
-/// text string (UTF-8 in, PDF text string out).
-int spq_set_info(SPQDocument *dst, const char *key, const char *utf8, char **error);
-
-/// Receives output bytes; returns 0 on success, non-zero to stop the write.
-typedef int (*spq_write_fn)(void *context, const uint8_t *data, size_t length);
-
-/// Writes `dst` through `write`: deterministic /ID (a digest of the content), streams kept as
-/// they are (compressed ones stay compressed), object streams where qpdf would preserve them.
-int spq_document_write(SPQDocument *dst, spq_write_fn write, void *context, char **error);
+/// The engine's functions (static storage).
+const SPQFunctions *spq_functions(void);
 
 #ifdef __cplusplus
 }

@@ -25,7 +25,7 @@ public final class ContentDetector: @unchecked Sendable {
     /// The process's detector: libmagic's database is loaded once, on first use.
     public static let shared: ContentDetector? = try? ContentDetector()
 
-    /// Loads `shared` on another thread now, so that its ~10 ms overlap other start-up work;
+    /// Loads `shared` on another thread now, so that its cost overlaps other start-up work;
     /// the first use of `shared` waits for it (Swift initialises a static once).
     public static func startLoadingInBackground() {
         Thread.detachNewThread { _ = ContentDetector.shared }

@@ -68,7 +68,8 @@ package final class TextLayout {
     package var firstBaseline: Double { Double(pango_layout_get_baseline(pointer)) / Double(PANGO_SCALE) }
 
     /// Every line's logical extents, in points: x of its left end inside the layout (alignment
-    /// included), ascent and descent from its baseline, width, and the bytes of the text it covers.
+    /// included), ascent and descent from its baseline, width, the bytes of the text it covers,
+    /// and whether its paragraph runs right to left.
     package func lineMetrics() -> [LineMetrics] {
         var result: [LineMetrics] = []
         result.reserveCapacity(lineCount)
@@ -84,7 +85,8 @@ package final class TextLayout {
                                       ascent: baseline - Double(logical.y) / s,
                                       descent: Double(logical.y + logical.height) / s - baseline,
                                       width: Double(logical.width) / s,
-                                      byteStart: Int(line.pointee.start_index), byteLength: Int(line.pointee.length)))
+                                      byteStart: Int(line.pointee.start_index), byteLength: Int(line.pointee.length),
+                                      isRightToLeft: pango_layout_line_get_resolved_direction(line) == PANGO_DIRECTION_RTL))
         } while pango_layout_iter_next_line(iter) != 0
         return result
     }
@@ -113,6 +115,9 @@ package struct LineMetrics {
     package var width: Double
     package var byteStart: Int
     package var byteLength: Int
+    /// The line's resolved direction is right to left (pango's base direction of its paragraph,
+    /// from the first strong character): pango then aligns "left" to the right edge.
+    package var isRightToLeft: Bool
 }
 
 extension TextLayout {

@@ -118,11 +118,30 @@ public enum ConfigFiles {
     }()
 
     static func read(_ name: String) -> String {
-        guard let dir = directory, let text = try? String(contentsOfFile: dir + "/" + name, encoding: .utf8) else {
+        guard let dir = directory, let text = text(atPath: dir + "/" + name) else {
             // The catalogue is part of the installation; without it no paper can be named.
             fatalError("swiftprint: its data file Config/\(name) is missing; set SWIFTPRINT_CONFIG_DIR to the Config folder of the installation")
         }
         return text
+    }
+
+    /// The file's text; nil when it cannot be read or is not UTF-8. Read with plain system calls:
+    /// `String(contentsOfFile:)` goes through Foundation's slower decoding for these small files
+    /// that every run reads.
+    package static func text(atPath path: String) -> String? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 16_384)
+        while true {
+            let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            if n < 0 && errno == EINTR { continue }
+            guard n >= 0 else { return nil }
+            if n == 0 { break }
+            bytes += chunk[0..<n]
+        }
+        return String(validating: bytes, as: UTF8.self)
     }
 
     private static func resolve(_ path: String) -> String {

@@ -1,9 +1,10 @@
-import CQPDFShim
+import CQPDF
 import Foundation
 
 /// One PDF document held by libqpdf: an input whose pages are placed into the output, or the
 /// output being assembled. The one owner of its `SPQDocument`.
 package final class QPDFDocument {
+    private let engine: SPQFunctions
     private let handle: OpaquePointer
     /// The file it was read from, for messages.
     package let path: String?
@@ -12,9 +13,10 @@ package final class QPDFDocument {
 
     /// Reads the PDF at `path`.
     package init(path: String, password: String? = nil) throws {
+        engine = try QPDFEngine.functions()
         var repairs: Int32 = 0, kind: Int32 = 0
         var error: UnsafeMutablePointer<CChar>?
-        guard let h = spq_document_open(path, password, &repairs, &kind, &error) else {
+        guard let h = engine.document_open!(path, password, &repairs, &kind, &error) else {
             let message = Self.take(error)
             switch Int(kind) {
             case Int(SPQ_ERROR_PASSWORD):
@@ -33,24 +35,25 @@ package final class QPDFDocument {
 
     /// A new, empty output document.
     package init() throws {
+        engine = try QPDFEngine.functions()
         var error: UnsafeMutablePointer<CChar>?
-        guard let h = spq_document_create(&error) else {
+        guard let h = engine.document_create!(&error) else {
             throw PrintError(.renderingFailed, "cannot start the PDF: \(Self.take(error))")
         }
         handle = h
         path = nil
     }
 
-    deinit { spq_document_free(handle) }
+    deinit { engine.document_free!(handle) }
 
-    package var pageCount: Int { Int(spq_document_page_count(handle, nil)) }
-    package var isEncrypted: Bool { spq_document_is_encrypted(handle) != 0 }
-    package var allowsPrinting: Bool { spq_document_allows_printing(handle) != 0 }
+    package var pageCount: Int { Int(engine.document_page_count!(handle, nil)) }
+    package var isEncrypted: Bool { engine.document_is_encrypted!(handle) != 0 }
+    package var allowsPrinting: Bool { engine.document_allows_printing!(handle) != 0 }
 
     /// Page `index`'s boxes and rotation.
     package func geometry(ofPage index: Int) throws -> PDFPageGeometry {
         var g = SPQPageGeometry()
-        try check { spq_page_geometry(handle, Int32(index), &g, &$0) }
+        try check { engine.page_geometry!(handle, Int32(index), &g, &$0) }
         func rect(_ b: (Double, Double, Double, Double)) -> CGRect {
             CGRect(x: b.0, y: b.1, width: b.2 - b.0, height: b.3 - b.1)
         }
@@ -62,19 +65,19 @@ package final class QPDFDocument {
 
     /// Appends page `index` of `source` as it is. `source` must stay alive until `write`.
     package func appendCopy(ofPage index: Int, from source: QPDFDocument) throws {
-        try check { spq_copy_page(handle, source.handle, Int32(index), &$0) }
+        try check { engine.copy_page!(handle, source.handle, Int32(index), &$0) }
     }
 
     /// Page `index` of `source` as a form XObject of this document; returns its object number.
     package func formXObject(fromPage index: Int, of source: QPDFDocument) throws -> Int64 {
-        try object { spq_form_from_page(handle, source.handle, Int32(index), &$0) }
+        try object { engine.form_from_page!(handle, source.handle, Int32(index), &$0) }
     }
 
     /// A JPEG stored byte for byte; returns its object number.
     package func addJPEG(_ data: Data, info: ImageObjectInfo) throws -> Int64 {
         try info.withC { c in
             try data.withUnsafeBytes { bytes in
-                try object { e in spq_add_jpeg(handle, &c, bytes.bindMemory(to: UInt8.self).baseAddress, bytes.count, &e) }
+                try object { e in engine.add_jpeg!(handle, &c, bytes.bindMemory(to: UInt8.self).baseAddress, bytes.count, &e) }
             }
         }
     }
@@ -82,15 +85,15 @@ package final class QPDFDocument {
     /// An image whose samples `fill` writes row by row; returns its object number.
     package func addImage(info: ImageObjectInfo, fill: (ImageSampleSink) throws -> Void) throws -> Int64 {
         var error: UnsafeMutablePointer<CChar>?
-        let writer: OpaquePointer? = info.withC { c in spq_image_begin(handle, &c, &error) }
+        let writer: OpaquePointer? = info.withC { c in engine.image_begin!(handle, &c, &error) }
         guard let writer else { throw failure(Self.take(error)) }
         do {
-            try fill(ImageSampleSink(writer: writer))
+            try fill(ImageSampleSink(engine: engine, writer: writer))
         } catch {
-            spq_image_abandon(writer)
+            engine.image_abandon!(writer)
             throw error
         }
-        return try object { spq_image_end(writer, &$0) }
+        return try object { engine.image_end!(writer, &$0) }
     }
 
     /// Appends a page of `size` showing `placements` in order, later ones on top.
@@ -101,19 +104,19 @@ package final class QPDFDocument {
             return SPQPlacement(object: p.object, matrix: p.transform.tuple, hasClip: p.clip == nil ? 0 : 1,
                                 clip: (q[0].x, q[0].y, q[1].x, q[1].y, q[2].x, q[2].y, q[3].x, q[3].y))
         }
-        try check { spq_add_sheet(handle, size.width, size.height, Int32(rotation), c, Int32(c.count), grayscale ? 1 : 0, &$0) }
+        try check { engine.add_sheet!(handle, size.width, size.height, Int32(rotation), c, Int32(c.count), grayscale ? 1 : 0, &$0) }
     }
 
     /// Sets a document information entry (Title, Creator, CreationDate …).
     package func setInfo(_ key: String, _ value: String) throws {
-        try check { spq_set_info(handle, key, value, &$0) }
+        try check { engine.set_info!(handle, key, value, &$0) }
     }
 
     /// Writes the document to `output`, with an /ID made from its content (reproducible).
     package func write(to output: OutputFile) throws {
         let box = Unmanaged.passUnretained(output)
         try check { error in
-            spq_document_write(handle, { context, data, length in
+            engine.document_write!(handle, { context, data, length in
                 let out = Unmanaged<OutputFile>.fromOpaque(context!).takeUnretainedValue()
                 out.write(UnsafeRawBufferPointer(start: data, count: length))
                 return out.error == nil ? 0 : 1
@@ -213,18 +216,19 @@ package struct ImageObjectInfo {
 
 /// Takes an image's samples as they are decoded.
 package struct ImageSampleSink {
+    fileprivate let engine: SPQFunctions
     fileprivate let writer: OpaquePointer
 
     package func writeColor(_ bytes: UnsafeRawBufferPointer) throws {
         var error: UnsafeMutablePointer<CChar>?
-        if spq_image_write(writer, bytes.bindMemory(to: UInt8.self).baseAddress, bytes.count, &error) != 0 {
+        if engine.image_write!(writer, bytes.bindMemory(to: UInt8.self).baseAddress, bytes.count, &error) != 0 {
             throw PrintError(.renderingFailed, "cannot store the image: \(QPDFDocument.take(error))")
         }
     }
 
     package func writeAlpha(_ bytes: UnsafeRawBufferPointer) throws {
         var error: UnsafeMutablePointer<CChar>?
-        if spq_image_write_alpha(writer, bytes.bindMemory(to: UInt8.self).baseAddress, bytes.count, &error) != 0 {
+        if engine.image_write_alpha!(writer, bytes.bindMemory(to: UInt8.self).baseAddress, bytes.count, &error) != 0 {
             throw PrintError(.renderingFailed, "cannot store the image: \(QPDFDocument.take(error))")
         }
     }

@@ -1,0 +1,104 @@
+// Internals shared by the assembler engine's files; the interface is ../CQPDF/include/CQPDF.h.
+#ifndef SPQ_ENGINE_H
+#define SPQ_ENGINE_H
+
+#include "CQPDFShim.h"
+
+#include <qpdf/Buffer.hh>
+#include <qpdf/Pl_Buffer.hh>
+#include <qpdf/Pl_Flate.hh>
+#include <qpdf/QPDF.hh>
+#include <qpdf/QPDFExc.hh>
+#include <qpdf/QPDFPageDocumentHelper.hh>
+#include <qpdf/QPDFPageObjectHelper.hh>
+#include <qpdf/QPDFWriter.hh>
+
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+// Everything declared from here on stays inside libSwiftPrintQPDF.so, which exports only
+// spq_functions (declared above, in CQPDFShim.h). qpdf's headers come first: its symbols must keep
+// their default visibility to be found in libqpdf.
+#pragma GCC visibility push(hidden)
+
+// An input file mapped into memory: qpdf reads objects all over the file, and through a FILE*
+// every read is a seek and a system call; from a mapping it is a memory access.
+struct MappedFile {
+    void *address = MAP_FAILED;
+    size_t length = 0;
+    ~MappedFile() {
+        if (address != MAP_FAILED) munmap(address, length);
+    }
+};
+
+struct SPQDocument {
+    MappedFile mapping; // declared before the QPDF that reads it, so it is unmapped after it
+    std::shared_ptr<QPDF> pdf;
+    std::vector<QPDFPageObjectHelper> pages; // an input's pages, read once
+    std::string version;
+    int highestMinor = 3; // the highest PDF 1.x version copied into an output
+};
+
+struct SPQImageWriter {
+    SPQDocument *doc;
+    SPQImageInfo info;
+    std::string icc;
+    std::unique_ptr<Pl_Buffer> colorBuffer, alphaBuffer;
+    std::unique_ptr<Pl_Flate> color, alpha;
+};
+
+namespace spq {
+
+inline void setError(char **error, std::string const &message) {
+    if (error) *error = strdup(message.c_str());
+}
+
+// Runs body, turning any exception into a message. QPDFExc's detail leaves out the file name and
+// offset, which the Swift side words for people itself.
+template <typename T, typename F>
+T guarded(char **error, T failure, F body, int *kind = nullptr) {
+    try {
+        return body();
+    } catch (QPDFExc const &e) {
+        if (kind) {
+            switch (e.getErrorCode()) {
+            case qpdf_e_password: *kind = SPQ_ERROR_PASSWORD; break;
+            case qpdf_e_damaged_pdf: *kind = SPQ_ERROR_DAMAGED; break;
+            case qpdf_e_system: *kind = SPQ_ERROR_SYSTEM; break;
+            default: *kind = SPQ_ERROR_OTHER;
+            }
+        }
+        setError(error, e.getMessageDetail());
+    } catch (std::exception const &e) {
+        if (kind) *kind = SPQ_ERROR_OTHER;
+        setError(error, e.what());
+    } catch (...) {
+        if (kind) *kind = SPQ_ERROR_OTHER;
+        setError(error, "unknown error in qpdf");
+    }
+    return failure;
+}
+
+// images.cpp
+int64_t add_jpeg(SPQDocument *dst, const SPQImageInfo *info, const uint8_t *data, size_t length, char **error);
+SPQImageWriter *image_begin(SPQDocument *dst, const SPQImageInfo *info, char **error);
+int image_write(SPQImageWriter *w, const uint8_t *data, size_t length, char **error);
+int image_write_alpha(SPQImageWriter *w, const uint8_t *data, size_t length, char **error);
+int64_t image_end(SPQImageWriter *w, char **error);
+void image_abandon(SPQImageWriter *w);
+
+} // namespace spq
+
+#pragma GCC visibility pop
+
+#endif

@@ -1,0 +1,114 @@
+// Images for the assembler engine: JPEGs stored byte for byte, other images compressed as
+// their rows come.
+#include "engine.h"
+
+#pragma GCC visibility push(hidden)
+
+namespace {
+
+using spq::guarded;
+
+QPDFObjectHandle colorSpace(QPDF &pdf, SPQImageInfo const &info, std::string const &icc) {
+    char const *device = info.components == 1 ? "/DeviceGray" : info.components == 4 ? "/DeviceCMYK" : "/DeviceRGB";
+    if (icc.empty()) return QPDFObjectHandle::newName(device);
+    auto profile = pdf.newStream(icc);
+    profile.getDict().replaceKey("/N", QPDFObjectHandle::newInteger(info.components));
+    profile.getDict().replaceKey("/Alternate", QPDFObjectHandle::newName(device));
+    auto array = QPDFObjectHandle::newArray();
+    array.appendItem(QPDFObjectHandle::newName("/ICCBased"));
+    array.appendItem(profile);
+    return array;
+}
+
+QPDFObjectHandle imageDictionary(QPDF &pdf, SPQImageInfo const &info, std::string const &icc) {
+    auto dict = QPDFObjectHandle::newDictionary();
+    dict.replaceKey("/Type", QPDFObjectHandle::newName("/XObject"));
+    dict.replaceKey("/Subtype", QPDFObjectHandle::newName("/Image"));
+    dict.replaceKey("/Width", QPDFObjectHandle::newInteger(info.width));
+    dict.replaceKey("/Height", QPDFObjectHandle::newInteger(info.height));
+    dict.replaceKey("/BitsPerComponent", QPDFObjectHandle::newInteger(info.bitsPerComponent));
+    dict.replaceKey("/ColorSpace", colorSpace(pdf, info, icc));
+    if (info.invertCMYK && info.components == 4) dict.replaceKey("/Decode", QPDFObjectHandle::parse("[1 0 1 0 1 0 1 0]"));
+    return dict;
+}
+
+void copyDictionary(QPDFObjectHandle stream, QPDFObjectHandle dict) {
+    for (auto const &key : dict.getKeys()) stream.getDict().replaceKey(key, dict.getKey(key));
+}
+
+} // namespace
+
+namespace spq {
+
+int64_t add_jpeg(SPQDocument *dst, const SPQImageInfo *info, const uint8_t *data, size_t length, char **error) {
+    return guarded<int64_t>(error, -1, [&]() {
+        std::string icc = info->icc ? std::string(reinterpret_cast<const char *>(info->icc), info->iccLength) : "";
+        auto image = dst->pdf->newStream();
+        copyDictionary(image, imageDictionary(*dst->pdf, *info, icc));
+        image.replaceStreamData(std::string(reinterpret_cast<const char *>(data), length),
+                                QPDFObjectHandle::newName("/DCTDecode"), QPDFObjectHandle::newNull());
+        return int64_t(image.getObjectID());
+    });
+}
+
+SPQImageWriter *image_begin(SPQDocument *dst, const SPQImageInfo *info, char **error) {
+    return guarded<SPQImageWriter *>(error, nullptr, [&]() {
+        auto w = std::make_unique<SPQImageWriter>();
+        w->doc = dst;
+        w->info = *info;
+        if (info->icc) w->icc.assign(reinterpret_cast<const char *>(info->icc), info->iccLength);
+        w->info.icc = nullptr;
+        w->colorBuffer = std::make_unique<Pl_Buffer>("image");
+        w->color = std::make_unique<Pl_Flate>("image flate", w->colorBuffer.get(), Pl_Flate::a_deflate);
+        if (info->hasAlpha) {
+            w->alphaBuffer = std::make_unique<Pl_Buffer>("alpha");
+            w->alpha = std::make_unique<Pl_Flate>("alpha flate", w->alphaBuffer.get(), Pl_Flate::a_deflate);
+        }
+        return w.release();
+    });
+}
+
+int image_write(SPQImageWriter *w, const uint8_t *data, size_t length, char **error) {
+    return guarded<int>(error, -1, [&]() {
+        w->color->write(data, length);
+        return 0;
+    });
+}
+
+int image_write_alpha(SPQImageWriter *w, const uint8_t *data, size_t length, char **error) {
+    return guarded<int>(error, -1, [&]() {
+        if (!w->alpha) throw std::logic_error("the image has no alpha channel");
+        w->alpha->write(data, length);
+        return 0;
+    });
+}
+
+int64_t image_end(SPQImageWriter *w, char **error) {
+    std::unique_ptr<SPQImageWriter> owner(w);
+    return guarded<int64_t>(error, -1, [&]() {
+        QPDF &pdf = *w->doc->pdf;
+        auto flate = QPDFObjectHandle::newName("/FlateDecode");
+        w->color->finish();
+        auto image = pdf.newStream();
+        copyDictionary(image, imageDictionary(pdf, w->info, w->icc));
+        image.replaceStreamData(w->colorBuffer->getBufferSharedPointer(), flate, QPDFObjectHandle::newNull());
+        if (w->alpha) {
+            w->alpha->finish();
+            SPQImageInfo maskInfo = w->info;
+            maskInfo.components = 1;
+            maskInfo.bitsPerComponent = w->info.alphaBitsPerComponent ? w->info.alphaBitsPerComponent : 8;
+            maskInfo.invertCMYK = 0;
+            auto mask = pdf.newStream();
+            copyDictionary(mask, imageDictionary(pdf, maskInfo, ""));
+            mask.replaceStreamData(w->alphaBuffer->getBufferSharedPointer(), flate, QPDFObjectHandle::newNull());
+            image.getDict().replaceKey("/SMask", mask);
+        }
+        return int64_t(image.getObjectID());
+    });
+}
+
+void image_abandon(SPQImageWriter *w) { delete w; }
+
+} // namespace spq
+
+#pragma GCC visibility pop

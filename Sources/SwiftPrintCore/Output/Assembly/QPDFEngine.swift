@@ -1,0 +1,48 @@
+import CQPDF
+import Foundation
+
+/// libqpdf's side of the assembler, found on first use. It lives in a shared library of its own,
+/// libSwiftPrintQPDF.so (the SwiftPrintQPDF product), so that jobs that only draw — plain text —
+/// never map libqpdf and its dependencies (gnutls, nettle, gmp, p11-kit, libjpeg …), about 4 ms of
+/// every run's start-up.
+package enum QPDFEngine {
+    package static let libraryName = "libSwiftPrintQPDF.so"
+
+    /// The engine's functions, or why there are none; looked up once per process.
+    private static let loaded: Result<SPQFunctions, PrintError> = load()
+
+    package static func functions() throws -> SPQFunctions { try loaded.get() }
+
+    /// Where the library may be: `$SWIFTPRINT_QPDF_LIBRARY`; beside the running executable (as
+    /// `swift build` leaves it); in `lib/swiftprint` of the folder above it, or above that, and
+    /// so on — an installation's prefix, whether the executable is in `bin/`, `libexec/swiftprint/`
+    /// or elsewhere below it; then /usr/local/lib/swiftprint and /usr/lib/swiftprint.
+    static var candidates: [String] {
+        var paths: [String] = []
+        if let path = ProcessInfo.processInfo.environment["SWIFTPRINT_QPDF_LIBRARY"] { paths.append(path) }
+        if let exe = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
+            var dir = URL(fileURLWithPath: exe).deletingLastPathComponent()
+            paths.append(dir.appendingPathComponent(libraryName).path)
+            while dir.path != "/" {
+                dir.deleteLastPathComponent()
+                paths.append(dir.appendingPathComponent("lib/swiftprint/\(libraryName)").path)
+            }
+        }
+        return paths + ["/usr/local/lib/swiftprint/\(libraryName)", "/usr/lib/swiftprint/\(libraryName)"]
+    }
+
+    private static func load() -> Result<SPQFunctions, PrintError> {
+        // A program linked with the SwiftPrintQPDF product already has the engine.
+        var error: UnsafeMutablePointer<CChar>?
+        if let table = spq_functions_load(nil, &error) { return .success(table.pointee) }
+        free(error)
+        var reasons: [String] = []
+        for path in candidates where FileManager.default.fileExists(atPath: path) {
+            error = nil
+            if let table = spq_functions_load(path, &error) { return .success(table.pointee) }
+            reasons.append("\(path): \(QPDFDocument.take(error))")
+        }
+        let why = reasons.isEmpty ? "it is not installed beside swiftprint (or set SWIFTPRINT_QPDF_LIBRARY)" : reasons.joined(separator: "; ")
+        return .failure(PrintError(.notAvailable, "cannot assemble PDFs without \(libraryName): \(why)"))
+    }
+}

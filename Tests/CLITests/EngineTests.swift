@@ -1,0 +1,51 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// The PDF assembler's engine, libSwiftPrintQPDF.so, is opened only by jobs that assemble PDFs.
+@Suite struct EngineTests {
+    @Test func textPrintsWithoutTheEngineAndAssemblyNamesWhatIsMissing() throws {
+        // A copy of the program in a folder without the engine beside it.
+        let dir = try temporaryDirectory()
+        let bin = dir + "/swiftprint"
+        try FileManager.default.copyItem(atPath: Tool.swiftprint, toPath: bin)
+        let config = URL(fileURLWithPath: examples).deletingLastPathComponent().appendingPathComponent("Config").path
+        let env = ["SWIFTPRINT_CONFIG_DIR": config]
+        try Data("hello, printer\n".utf8).write(to: URL(fileURLWithPath: dir + "/a.txt"))
+
+        let text = try Tool.run(bin, ["convert", dir + "/a.txt", "-o", dir + "/a.pdf"], environment: env)
+        #expect(text.status == 0, "\(text.stderr)")
+        #expect(try PDF.text(dir + "/a.pdf").contains("hello, printer"))
+
+        let pdf = try Tool.run(bin, ["convert", dir + "/a.pdf", "-o", dir + "/b.pdf"], environment: env)
+        #expect(pdf.status == 69, "\(pdf.stderr)")
+        #expect(pdf.stderr.contains("a.pdf") && pdf.stderr.contains("libSwiftPrintQPDF.so"), "\(pdf.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: dir + "/b.pdf"))
+
+        // Named by SWIFTPRINT_QPDF_LIBRARY, the engine is found again.
+        let engine = URL(fileURLWithPath: Tool.swiftprint).deletingLastPathComponent().appendingPathComponent("libSwiftPrintQPDF.so").path
+        let named = try Tool.run(bin, ["convert", dir + "/a.pdf", "-o", dir + "/b.pdf"],
+                                 environment: env.merging(["SWIFTPRINT_QPDF_LIBRARY": engine]) { $1 })
+        #expect(named.status == 0, "\(named.stderr)")
+        #expect(try PDF.text(dir + "/b.pdf").contains("hello, printer"))
+    }
+
+    @Test func anInstallationFindsTheEngineUnderItsPrefix() throws {
+        // prefix/libexec/swiftprint/swiftprint and prefix/lib/swiftprint/libSwiftPrintQPDF.so.
+        let prefix = try temporaryDirectory()
+        let fm = FileManager.default
+        try fm.createDirectory(atPath: prefix + "/libexec/swiftprint", withIntermediateDirectories: true)
+        try fm.createDirectory(atPath: prefix + "/lib/swiftprint", withIntermediateDirectories: true)
+        let built = URL(fileURLWithPath: Tool.swiftprint).deletingLastPathComponent()
+        try fm.copyItem(atPath: Tool.swiftprint, toPath: prefix + "/libexec/swiftprint/swiftprint")
+        try fm.copyItem(atPath: built.appendingPathComponent("libSwiftPrintQPDF.so").path,
+                        toPath: prefix + "/lib/swiftprint/libSwiftPrintQPDF.so")
+        let config = URL(fileURLWithPath: examples).deletingLastPathComponent().appendingPathComponent("Config").path
+        let r = try Tool.run(prefix + "/libexec/swiftprint/swiftprint",
+                             ["convert", examples + "/poster.svg", "-o", prefix + "/out.pdf", "--quiet"],
+                             environment: ["SWIFTPRINT_CONFIG_DIR": config,
+                                           "SWIFTPRINT_IMAGE_DECODER": built.appendingPathComponent("swiftprint-image").path])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(try PDF.pageCount(prefix + "/out.pdf") == 1)
+    }
+}
