@@ -17,7 +17,9 @@ import Testing
         #expect(text.status == 0, "\(text.stderr)")
         #expect(try PDF.text(dir + "/a.pdf").contains("hello, printer"))
 
-        let pdf = try Tool.run(bin, ["convert", dir + "/a.pdf", "-o", dir + "/b.pdf"], environment: env)
+        // Pointed at a folder without it (an installed copy elsewhere must not stand in).
+        let missing = env.merging(["SWIFTPRINT_QPDF_LIBRARY": dir + "/none/libSwiftPrintQPDF.so"]) { $1 }
+        let pdf = try Tool.run(bin, ["convert", dir + "/a.pdf", "-o", dir + "/b.pdf"], environment: missing)
         #expect(pdf.status == 69, "\(pdf.stderr)")
         #expect(pdf.stderr.contains("a.pdf") && pdf.stderr.contains("libSwiftPrintQPDF.so"), "\(pdf.stderr)")
         #expect(!FileManager.default.fileExists(atPath: dir + "/b.pdf"))

@@ -13,13 +13,14 @@ package enum QPDFEngine {
 
     package static func functions() throws -> SPQFunctions { try loaded.get() }
 
-    /// Where the library may be: `$SWIFTPRINT_QPDF_LIBRARY`; beside the running executable (as
+    /// Where the library may be: `$SWIFTPRINT_QPDF_LIBRARY` (alone, when set); beside the running executable (as
     /// `swift build` leaves it); in `lib/swiftprint` of the folder above it, or above that, and
     /// so on — an installation's prefix, whether the executable is in `bin/`, `libexec/swiftprint/`
     /// or elsewhere below it; then /usr/local/lib/swiftprint and /usr/lib/swiftprint.
     static var candidates: [String] {
+        // Named explicitly, it is the only place looked at: no silent fallback to another copy.
+        if let path = ProcessInfo.processInfo.environment["SWIFTPRINT_QPDF_LIBRARY"] { return [path] }
         var paths: [String] = []
-        if let path = ProcessInfo.processInfo.environment["SWIFTPRINT_QPDF_LIBRARY"] { paths.append(path) }
         if let exe = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
             var dir = URL(fileURLWithPath: exe).deletingLastPathComponent()
             paths.append(dir.appendingPathComponent(libraryName).path)
