@@ -55,11 +55,13 @@ public enum CUPSFilter {
     public static func jobOptions(arguments: [String], environment: [String: String]) throws -> JobOptions {
         var pairs: [(name: String, value: String)] = []
         var queueMedia: MediaSize?
+        var queuePageSize: String?
         var unprintable = EdgeInsets.zero
         let ppd = try environment["PPD"].map { try PPDFile(path: $0) }
         if let ppd {
             for (name, value) in ppd.defaults {
                 if name == "PageSize" {
+                    queuePageSize = value
                     queueMedia = MediaSize.named(value) ?? ppd.paper(named: value).map { MediaSize.custom(points: $0.size) }
                 } else if name.hasPrefix("swiftprint-") || name == "ColorModel" {
                     pairs.append((name, value))
@@ -80,7 +82,7 @@ public enum CUPSFilter {
         var options = try JobOptions(parsing: resolved)
         options.queueMedia = queueMedia
         let mediaName = jobOptions.last { ["media", "PageSize", "PageRegion"].contains($0.name) }?.value
-            ?? ppd?.defaults.first { $0.name == "PageSize" }?.value
+            ?? queuePageSize
         if let ppd, let mediaName, let paper = ppd.paper(named: mediaName.split(separator: ",").first.map(String.init) ?? mediaName) {
             unprintable = paper.unprintable
         }
@@ -88,11 +90,7 @@ public enum CUPSFilter {
         return options
     }
 
-    /// One line to cupsd: `LEVEL: message`, with line breaks removed so that it stays one line.
-    static func report(_ level: String, _ message: String) {
-        let line = "\(level): \(message.replacingOccurrences(of: "\n", with: " "))\n"
-        FileHandle.standardError.write(Data(line.utf8))
-    }
+    static func report(_ level: String, _ message: String) { SpoolBackend.report(level, message) }
 }
 
 /// swift-log lines as cupsd reads them: warnings become `WARNING:` (shown to the user), the rest `DEBUG:`.

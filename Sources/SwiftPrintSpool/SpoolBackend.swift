@@ -69,8 +69,9 @@ public enum SpoolBackend {
         return String(decoding: bytes, as: UTF8.self)
     }
 
-    /// One line to cupsd on standard error.
-    static func report(_ level: String, _ message: String) {
+    /// One line to cupsd on standard error, `LEVEL: message`, line breaks removed so that it
+    /// stays one line; the filter reports the same way.
+    public static func report(_ level: String, _ message: String) {
         var line = "\(level): \(message.split(separator: "\n", omittingEmptySubsequences: false).joined(separator: " "))\n"
         line.withUTF8 { _ = write(STDERR_FILENO, $0.baseAddress, $0.count) }
     }
