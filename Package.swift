@@ -24,6 +24,7 @@ let package = Package(
         .executable(name: "swiftprint-image", targets: ["swiftprint-image"]),
         .executable(name: "swiftprint-filter", targets: ["swiftprint-filter"]),
         .executable(name: "swiftprint-backend", targets: ["swiftprint-backend"]),
+        .executable(name: "swiftprint-markup", targets: ["swiftprint-markup"]),
         // The object-level assembler's engine, opened on the first job that assembles a PDF
         // (install it beside the executables): text jobs never load libqpdf and its dependencies.
         .library(name: "SwiftPrintQPDF", type: .dynamic, targets: ["CQPDFShim"]),
@@ -31,6 +32,7 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/JohnSundell/Ink", from: "0.6.0"),
     ],
     targets: [
         // C libraries
@@ -53,6 +55,10 @@ let package = Package(
         // libcups has no pkg-config file on Debian 12: linked by name.
         .systemLibrary(name: "CCups", providers: [.apt(["libcups2-dev"])]),
         .systemLibrary(name: "CGdkPixbuf", pkgConfig: "gdk-pixbuf-2.0", providers: [.apt(["libgdk-pixbuf-2.0-dev"])]),
+        // WebKitGTK and GTK's Unix printing, driven from C (CWebKitShim) by swiftprint-markup only.
+        .systemLibrary(name: "CWebKit", pkgConfig: "webkit2gtk-4.1", providers: [.apt(["libwebkit2gtk-4.1-dev"])]),
+        .systemLibrary(name: "CGtkUnixPrint", pkgConfig: "gtk+-unix-print-3.0", providers: [.apt(["libgtk-3-dev"])]),
+        .target(name: "CWebKitShim", dependencies: ["CWebKit", "CGtkUnixPrint"]),
         .target(name: "SPShims", dependencies: ["CPango", "CCairo"], linkerSettings: [.linkedLibrary("fontconfig")]),
         // libqpdf is C++: the object-level assembler reaches it through a table of C functions
         // (CQPDF), filled by CQPDFShim in libSwiftPrintQPDF.so and looked up on first use.
@@ -95,7 +101,15 @@ let package = Package(
             path: "Plugins/ImageDecoders"
         ),
         .executableTarget(name: "swiftprint-image", dependencies: ["ImageDecoders", "SwiftPrintCore"]),
-        .target(name: "SwiftPrint", dependencies: ["SwiftPrintCore", "TextHandler", "PDFHandler", "ImageHandler"]),
+        // HTML and Markdown: laid out by WebKit in swiftprint-markup, a process of its own that
+        // only markup jobs start; its PDF pages are placed by the assembler like a PDF's.
+        .target(
+            name: "MarkupHandler",
+            dependencies: ["SwiftPrintCore", .product(name: "Ink", package: "Ink"), .product(name: "Logging", package: "swift-log")],
+            path: "Plugins/MarkupHandler"
+        ),
+        .executableTarget(name: "swiftprint-markup", dependencies: ["MarkupHandler", "SwiftPrintCore", "CWebKitShim"]),
+        .target(name: "SwiftPrint", dependencies: ["SwiftPrintCore", "TextHandler", "PDFHandler", "ImageHandler", "MarkupHandler"]),
 
         // CUPS: the queue's files and the installer (no libcups, so the CLI does not load it);
         // the filter's logic (libcups for options and the PPD); the backend's and libcups's

@@ -8,15 +8,7 @@ import SwiftPrintCore
 enum ImageDecoderProcess {
     /// The decoder: `$SWIFTPRINT_IMAGE_DECODER`, beside the running executable, or in
     /// /usr/local/libexec/swiftprint or /usr/libexec/swiftprint.
-    static var executable: String? {
-        var candidates: [String] = []
-        if let path = ProcessInfo.processInfo.environment["SWIFTPRINT_IMAGE_DECODER"] { candidates.append(path) }
-        if let exe = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
-            candidates.append(URL(fileURLWithPath: exe).deletingLastPathComponent().appendingPathComponent("swiftprint-image").path)
-        }
-        candidates += ["/usr/local/libexec/swiftprint/swiftprint-image", "/usr/libexec/swiftprint/swiftprint-image"]
-        return candidates.first { FileManager.default.isExecutableFile(atPath: $0) }
-    }
+    static var executable: String? { HelperProgram.find("swiftprint-image", environmentVariable: "SWIFTPRINT_IMAGE_DECODER") }
 
     /// Decodes `path`; returns the PDF (open, its scratch file already gone) and each page's
     /// pixels per inch when the file states them.

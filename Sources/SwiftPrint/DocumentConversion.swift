@@ -22,7 +22,6 @@ public struct DocumentConversion {
         guard let first = inputs.first else { throw PrintError(.noContent, "no documents to print") }
         var info = options.info
         if info.jobName == nil { info.jobName = first.displayName }
-        let paper = options.paper()
         var spools: [SpooledInput] = []
         var formatters: [PrintFormatter] = []
         for input in inputs {
@@ -43,6 +42,8 @@ public struct DocumentConversion {
                 throw e
             }
         }
+        // The first document's own page setup (HTML's @page) decides what the job leaves open.
+        let paper = options.paper(document: formatters.first?.documentPageSetup)
         let date = DocumentMetadata.fromEnvironment(title: nil).creationDate ?? Date()
         let renderer = TemplatePageRenderer(
             header: options.header, footer: options.footer, font: Font("Sans 9")!,

@@ -4,6 +4,7 @@
 @_exported import TextHandler
 @_exported import PDFHandler
 @_exported import ImageHandler
+@_exported import MarkupHandler
 
 extension HandlerRegistry {
     /// Every handler swiftprint ships. Adding a content type is one folder under Plugins/ and
@@ -12,6 +13,8 @@ extension HandlerRegistry {
         TextHandler(),
         PDFHandler(),
         ImageHandler(),
+        MarkupHandler(),
+        MarkdownHandler(),
     ])
 }
 

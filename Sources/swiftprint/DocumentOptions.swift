@@ -1,7 +1,7 @@
 import ArgumentParser
 import SwiftPrint
 
-/// Options for content with a size of its own: PDF pages and images.
+/// Options for content with a size of its own (PDF pages and images), and for HTML.
 struct DocumentOptions: ParsableArguments {
     @Option(name: .customLong("print-scaling"),
             help: ArgumentHelp("auto, auto-fit, fit, fill or none (IPP print-scaling).",
@@ -39,6 +39,13 @@ struct DocumentOptions: ParsableArguments {
     @Option(help: ArgumentHelp("The password of an encrypted PDF (the owner's lifts a ban on printing).", valueName: "password"))
     var password: String?
 
+    @Flag(help: "Let an HTML page's own scripts run (off by default: pages from strangers are printed as they are).")
+    var scripts = false
+
+    @Option(name: .customLong("markup-timeout"),
+            help: ArgumentHelp("Seconds an HTML or Markdown document may take to load, and to lay out (default 60).", valueName: "seconds"))
+    var markupTimeout: Double?
+
     /// These settings by their option names, for `JobOptions` (which checks them).
     var jobOptions: [(name: String, value: String)] {
         var o: [(name: String, value: String)] = []
@@ -53,6 +60,8 @@ struct DocumentOptions: ParsableArguments {
         if let converterTimeout { o.append(("swiftprint-converter-timeout", String(converterTimeout))) }
         if let photosPerSheet { o.append(("swiftprint-photos-per-sheet", String(photosPerSheet))) }
         if let gutter { o.append(("swiftprint-gutter", gutter)) }
+        if scripts { o.append(("swiftprint-scripts", "true")) }
+        if let markupTimeout { o.append(("swiftprint-markup-timeout", String(markupTimeout))) }
         return o
     }
 }

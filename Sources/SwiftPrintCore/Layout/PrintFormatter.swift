@@ -45,6 +45,8 @@ open class PrintFormatter {
     /// Whether the pages place content by reference (`GraphicsContext.place`): pages of input
     /// PDFs, images stored as they came. The job then assembles its output at the PDF-object level.
     open var placesContent: Bool { false }
+    /// The document's own page setup (HTML's `@page`), for the job's paper; nil for most content.
+    open var documentPageSetup: DocumentPageSetup? { nil }
     /// The renderer this formatter draws for, set by `PrintPageRenderer.addPrintFormatter`.
     public internal(set) weak var printPageRenderer: PrintPageRenderer?
 
@@ -113,4 +115,27 @@ public final class IndexedPageStream: FormattedPageStream, ProgressEstimating {
     }
 
     public var fractionDone: Double? { Double(next) / Double(max(1, count)) }
+}
+
+/// A document's own page setup — an HTML document's CSS `@page` — which the job's paper follows
+/// where the job sets nothing: the job's option > the document's own > the queue's default >
+/// the locale (`JobOptions.paper(document:)`).
+public struct DocumentPageSetup: Equatable, Sendable {
+    /// The page size in points, turned as the document says; nil when it names none.
+    public var size: CGSize?
+    /// An orientation without a size (`@page { size: landscape }`): the job's paper, turned.
+    public var orientation: PrintInfo.Orientation?
+    /// Margins the document sets; edges it leaves alone are nil.
+    public var marginTop, marginLeft, marginBottom, marginRight: Double?
+
+    public init(size: CGSize? = nil, orientation: PrintInfo.Orientation? = nil) {
+        self.size = size
+        self.orientation = orientation
+    }
+
+    /// The document's margins over `defaults`.
+    public func margins(over defaults: EdgeInsets) -> EdgeInsets {
+        EdgeInsets(top: marginTop ?? defaults.top, left: marginLeft ?? defaults.left,
+                   bottom: marginBottom ?? defaults.bottom, right: marginRight ?? defaults.right)
+    }
 }

@@ -144,15 +144,21 @@ public struct JobOptions: Sendable {
         try self.init(parsing: options.sorted { $0.key < $1.key }.map { (name: $0.key, value: $0.value) })
     }
 
-    /// The paper drawn content is laid out on: the job's media, else the queue's, else the
-    /// locale's (a document's own size, such as a PDF page's, is decided by its handler).
-    public func paper(environment: [String: String] = ProcessInfo.processInfo.environment) -> PrintPaper {
+    /// The paper drawn content is laid out on: the job's media, else the document's own page
+    /// setup (`document`: HTML's @page), else the queue's, else the locale's; margins likewise.
+    /// (A PDF page's own size is decided by its handler, page by page.)
+    public func paper(document: DocumentPageSetup? = nil,
+                      environment: [String: String] = ProcessInfo.processInfo.environment) -> PrintPaper {
         let type = info.outputType ?? .general
         let isPhoto = type == .photo || type == .photoGrayscale
-        let media = OptionPrecedence.resolve(job: info.media, queue: isPhoto ? nil : queueMedia,
+        let documentMedia = info.media == nil ? document?.size.map(MediaSize.custom(points:)) : nil
+        let media = OptionPrecedence.resolve(job: info.media, document: documentMedia, queue: isPhoto ? nil : queueMedia,
                                              locale: PaperDefaults.media(for: type, environment: environment))
-        let orientation = OptionPrecedence.resolve(job: info.orientation, locale: .portrait)
-        let m = margins ?? EdgeInsets(all: isPhoto ? 0 : 36), u = unprintableEdges
+        let documentOrientation = document?.size.map { $0.width > $0.height ? PrintInfo.Orientation.landscape : .portrait }
+            ?? document?.orientation
+        let orientation = OptionPrecedence.resolve(job: info.orientation, document: documentOrientation, locale: .portrait)
+        let defaultMargins = EdgeInsets(all: isPhoto ? 0 : 36)
+        let m = margins ?? document?.margins(over: defaultMargins) ?? defaultMargins, u = unprintableEdges
         return PrintPaper(media: media, orientation: orientation,
                           margins: EdgeInsets(top: m.top + u.top, left: m.left + u.left, bottom: m.bottom + u.bottom, right: m.right + u.right))
     }
@@ -172,9 +178,11 @@ public struct JobOptions: Sendable {
         "swiftprint-gif-frames": "gif-frames", "gif-frames": "gif-frames",
         "swiftprint-max-pixels": "max-pixels", "max-pixels": "max-pixels",
         "swiftprint-converter-timeout": "converter-timeout", "converter-timeout": "converter-timeout",
+        "swiftprint-scripts": "scripts", "scripts": "scripts",
+        "swiftprint-markup-timeout": "markup-timeout", "markup-timeout": "markup-timeout",
     ]
     /// Handler keys that are on/off switches (absent means off).
-    static let flagKeys: Set<String> = ["line-numbers", "mirror"]
+    static let flagKeys: Set<String> = ["line-numbers", "mirror", "scripts"]
 
     static func bool(_ value: String) -> Bool? {
         switch value.lowercased() {

@@ -168,6 +168,16 @@ public enum TemporaryFiles {
         return (fd, template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) })
     }
 
+    /// Creates a new folder, readable by its owner only, in $TMPDIR (or /tmp), with mkdtemp(3).
+    package static func makePrivateDirectory(prefix: String) throws -> String {
+        let base = ProcessInfo.processInfo.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+        var template = Array("\(base)/\(prefix)\(String(repeating: "X", count: 6))".utf8CString)
+        guard template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) != nil else {
+            throw PrintError.system(.outputFailed, path: base, "cannot make a private temporary folder", errno: errno)
+        }
+        return template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+    }
+
     static func register(_ path: String) {
         lock.lock(); defer { lock.unlock() }
         _ = tableReady

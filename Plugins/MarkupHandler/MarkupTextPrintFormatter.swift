@@ -1,0 +1,206 @@
+import Foundation
+import SwiftPrintCore
+
+/// Lays out HTML, like UIKit's UIMarkupTextPrintFormatter: WebKit (in swiftprint-markup, a
+/// process of its own) lays the document out on pages exactly the size of the formatter's
+/// content rect, and each of its pages is placed by reference — text stays text, fonts are
+/// subset — inside the page renderer's header, footer and insets.
+///
+/// `contentInsets.top` works as in UIKit (the first page only): the document gets that much
+/// blank space at its top. The document's own `@page` size and margins are read first and
+/// offered as `documentPageSetup` (the job's paper follows them unless the job sets its own);
+/// an `@page :first` top margin adds to `contentInsets.top`.
+///
+/// Safe by default, for documents from strangers: the page fetches nothing from the network,
+/// reads files only from its own folder (none at all for `markupText` without a `baseURL`),
+/// and its scripts do not run unless `scriptsEnabled` is set.
+public final class MarkupTextPrintFormatter: PrintFormatter {
+    /// The HTML, when the formatter was made from text.
+    public let markupText: String?
+    /// What relative links in `markupText` resolve against; files in its folder may be read.
+    public var baseURL: URL?
+    /// Whether the page's own scripts run (off by default).
+    public var scriptsEnabled = false
+    /// Seconds loading and laying the document out may each take.
+    public var timeout: Double = 60
+
+    enum Source {
+        case text(String)
+        case file(path: String, displayName: String, readsOwnFolder: Bool)
+    }
+
+    let source: Source
+    private(set) var pageStyle: PageStyle?
+    private var rendered: RenderedDocument?
+
+    public override var placesContent: Bool { true }
+
+    public override var documentPageSetup: DocumentPageSetup? { pageStyle?.setup }
+
+    /// A formatter for `markupText` (HTML).
+    public init(markupText: String) {
+        self.markupText = markupText
+        source = .text(markupText)
+        super.init()
+    }
+
+    /// A formatter for an HTML file; `readsOwnFolder` lets the page use files beside it.
+    init(file path: String, displayName: String, readsOwnFolder: Bool) {
+        markupText = nil
+        source = .file(path: path, displayName: displayName, readsOwnFolder: readsOwnFolder)
+        super.init()
+    }
+
+    var displayName: String {
+        switch source {
+        case .text: "markup text"
+        case .file(_, let name, _): name
+        }
+    }
+
+    /// The file errors name: the HTML file, or the Markdown file `markupText` came from.
+    var errorPath: String? {
+        if case .file(let path, _, _) = source { return path }
+        return errorPathOverride
+    }
+
+    var errorPathOverride: String?
+
+    /// Loads the document and reads its @page rules (once); an @page :first top margin is
+    /// added to `contentInsets.top`.
+    @discardableResult
+    public func loadPageStyle() throws -> PageStyle {
+        if let pageStyle { return pageStyle }
+        let response = try renderer(.load)
+        let style = PageStyle(rules: response.page?.rules ?? [])
+        contentInsets.top += style.firstPageExtraTop
+        pageStyle = style
+        return style
+    }
+
+    /// The request fields that say which document, how loaded.
+    private func request(_ operation: MarkupRenderRequest.Operation) throws -> MarkupRenderRequest {
+        var r = MarkupRenderRequest(operation: operation, timeout: timeout)
+        r.scripts = scriptsEnabled
+        switch source {
+        case .text(let html):
+            r.html = html
+            if let baseURL {
+                r.baseURL = baseURL.absoluteString
+                r.allowedFolderURL = baseURL.deletingLastPathComponent().absoluteString
+            } else {
+                r.baseURL = try Self.emptyFolderURL().appendingPathComponent("document.html").absoluteString
+            }
+        case .file(let path, _, let readsOwnFolder):
+            r.document = path
+            let url = URL(fileURLWithPath: path).standardizedFileURL
+            if readsOwnFolder {
+                r.baseURL = url.absoluteString
+                r.allowedFolderURL = url.deletingLastPathComponent().absoluteString
+            } else {
+                // Nothing local may be read (a CUPS job: the spool folder holds other users'
+                // jobs): the page is loaded as if it sat alone in an empty folder.
+                r.baseURL = try Self.emptyFolderURL().appendingPathComponent(url.lastPathComponent).absoluteString
+            }
+        }
+        return r
+    }
+
+    private func renderer(_ operation: MarkupRenderRequest.Operation,
+                          configure: (inout MarkupRenderRequest) -> Void = { _ in }) throws -> MarkupRenderResponse {
+        var r = try request(operation)
+        configure(&r)
+        let response = try MarkupRendererProcess.shared.send(r, path: errorPath ?? displayName)
+        guard response.status == .ok else {
+            let message = response.message ?? "WebKit failed (\(response.status.rawValue))"
+            let code: PrintError.Code = switch response.status {
+            case .loadFailed: .invalidInput
+            case .setupFailed: .notAvailable
+            default: .jobFailed
+            }
+            throw PrintError(code, path: errorPath, message)
+        }
+        return response
+    }
+
+    /// An empty folder of this process's own, to load documents from when they may read nothing.
+    private static func emptyFolderURL() throws -> URL {
+        try emptyFolder.get()
+    }
+
+    private static let emptyFolder: Result<URL, Error> = Result {
+        let path = try TemporaryFiles.makePrivateDirectory(prefix: "swiftprint-markup-empty-")
+        atexit { if let url = try? MarkupTextPrintFormatter.emptyFolder.get() { rmdir(url.path) } }
+        return URL(fileURLWithPath: path, isDirectory: true)
+    }
+
+    // MARK: Pages
+
+    /// The document printed by WebKit for pages of `pageSize` points, the first of which starts
+    /// `firstPageTopInset` further down.
+    struct RenderedDocument {
+        let pageSize: CGSize
+        let firstPageTopInset: Double
+        let document: QPDFDocument
+    }
+
+    func render(pageSize: CGSize, firstPageTopInset: Double) throws -> RenderedDocument {
+        if let rendered, rendered.pageSize == pageSize, rendered.firstPageTopInset == firstPageTopInset { return rendered }
+        try loadPageStyle()
+        let scratch = try OutputFile.scratch(prefix: "swiftprint-markup-")
+        defer { scratch.removeScratch() }
+        try scratch.commit()
+        _ = try renderer(.print) {
+            $0.output = scratch.scratchPath!
+            $0.pageWidth = pageSize.width
+            $0.pageHeight = pageSize.height
+            $0.firstPageTopInset = firstPageTopInset
+        }
+        // qpdf maps the file, so the scratch copy can go as soon as it is open.
+        let document = try QPDFDocument(path: scratch.scratchPath!)
+        guard document.pageCount > 0 else { throw PrintError(.noContent, path: errorPath, "WebKit printed no pages") }
+        let result = RenderedDocument(pageSize: pageSize, firstPageTopInset: firstPageTopInset, document: document)
+        rendered = result
+        return result
+    }
+
+    public override func makePageStream() throws -> FormattedPageStream {
+        MarkupPageStream(formatter: self)
+    }
+
+    final class MarkupPageStream: FormattedPageStream, ProgressEstimating {
+        let formatter: MarkupTextPrintFormatter
+        var document: RenderedDocument?
+        var next = 0
+
+        init(formatter: MarkupTextPrintFormatter) { self.formatter = formatter }
+
+        func nextPage(fitting size: CGSize) throws -> FormattedPage? {
+            if document == nil {
+                // The first page is shorter by the top inset; WebKit lays out every page at
+                // the later pages' height and leaves the inset blank on the first.
+                let height = min(size.height + formatter.contentInsets.top, formatter.maximumContentHeight)
+                document = try formatter.render(pageSize: CGSize(width: size.width, height: height),
+                                                firstPageTopInset: height - size.height)
+            }
+            guard let document, next < document.document.pageCount else { return nil }
+            defer { next += 1 }
+            return MarkupPage(content: try PlacedContent(page: next, of: document.document), size: document.pageSize)
+        }
+
+        var fractionDone: Double? {
+            document.map { Double(next) / Double(max(1, $0.document.pageCount)) }
+        }
+    }
+
+    struct MarkupPage: FormattedPage {
+        let content: PlacedContent
+        let size: CGSize
+
+        func draw(in context: GraphicsContext, rect: CGRect) throws {
+            // Bottom-aligned: on the first page the blank inset rises above the shorter rect.
+            try context.place(content, in: CGRect(x: rect.minX, y: rect.maxY - size.height,
+                                                  width: size.width, height: size.height))
+        }
+    }
+}

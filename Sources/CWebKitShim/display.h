@@ -1,0 +1,23 @@
+// The private X server the renderer runs GTK on (display.c).
+#ifndef SPW_DISPLAY_H
+#define SPW_DISPLAY_H
+
+#include <stddef.h>
+#include <sys/types.h>
+
+typedef struct {
+    pid_t pid;
+    char name[32];         ///< ":N"
+    char authority[4096];  ///< the Xauthority file clients need
+} SPWDisplay;
+
+/// Starts Xvfb with a fresh cookie in `runtimeDir`; 0 on success, else -1 and a message.
+int spw_display_start(const char *runtimeDir, SPWDisplay *display, char *message, size_t size);
+
+/// Stops the server (SIGTERM, then SIGKILL after a second) and reaps it.
+void spw_display_stop(SPWDisplay *display);
+
+/// Lets the signal clean-up (spw_remove_on_termination_signals) kill `server` too.
+void spw_display_watch_for_cleanup(pid_t server);
+
+#endif
