@@ -137,9 +137,9 @@ let package = Package(
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "SwiftPrintCoreTests", dependencies: ["SwiftPrint", "TestSupport"]),
         .testTarget(name: "TextHandlerTests", dependencies: ["SwiftPrint", "TestSupport"]),
-        .testTarget(name: "CLITests", dependencies: ["swiftprint", "TestSupport"]),
+        .testTarget(name: "CLITests", dependencies: ["swiftprint", "swiftprint-markup", "TestSupport"]),
         .testTarget(name: "CUPSTests", dependencies: ["SwiftPrintCUPS", "SwiftPrintSpool", "CUPSQueue", "TestSupport",
-                                                      "swiftprint", "swiftprint-filter", "swiftprint-backend"]),
+                                                      "swiftprint", "swiftprint-filter", "swiftprint-backend", "swiftprint-markup"]),
     ],
     cxxLanguageStandard: .cxx17
 )

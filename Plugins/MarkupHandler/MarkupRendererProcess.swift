@@ -55,11 +55,13 @@ final class MarkupRendererProcess: @unchecked Sendable {
         p.standardInput = stdin
         p.standardOutput = stdout
         p.standardError = stderr
-        let tail = errors
+        let tail = errors, logger = logger
         tail.reset()
         stderr.fileHandleForReading.readabilityHandler = { handle in
             let data = handle.availableData
-            if data.isEmpty { handle.readabilityHandler = nil } else { tail.append(data) }
+            if data.isEmpty { handle.readabilityHandler = nil; return }
+            tail.append(data)
+            for line in String(decoding: data, as: UTF8.self).split(separator: "\n") { logger.debug("\(line)") }
         }
         do { try ChildProcess.withNoSignalsBlocked { try p.run() } } catch {
             throw PrintError(.notAvailable, path: path, "cannot start \(executable): \(error.localizedDescription)")

@@ -47,7 +47,8 @@ public struct PageStyle: Equatable, Sendable {
         return nil
     }
 
-    /// CSS's page-size keywords (css-page-3), by the PWG name of the same size.
+    /// CSS's page-size keywords (css-page-3), by the PWG name of the same size. (WebKit's CSS
+    /// parser drops other names, such as A6, before swiftprint sees them: give lengths.)
     static let pageSizeNames: [String: String] = [
         "a5": "iso_a5_148x210mm", "a4": "iso_a4_210x297mm", "a3": "iso_a3_297x420mm",
         "b5": "iso_b5_176x250mm", "b4": "iso_b4_250x353mm",

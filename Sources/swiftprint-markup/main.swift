@@ -120,7 +120,11 @@ while let line = readLine(strippingNewline: true) {
         continue
     }
     if renderer == nil && startFailure == nil {
-        do { renderer = try WebRenderer(runtimeDirectory: runtime) } catch { startFailure = error }
+        do {
+            let started = try WebRenderer(runtimeDirectory: runtime)
+            FileHandle.standardError.write(Data("swiftprint-markup: display \(started.display), WebKit started\n".utf8))
+            renderer = started
+        } catch { startFailure = error }
     }
     guard let renderer else {
         respond(MarkupRenderResponse(status: startFailure!.status, message: startFailure!.message))

@@ -1,0 +1,186 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// HTML and Markdown through the real binary and the real WebKit (swiftprint-markup, headless on
+/// its own Xvfb): @page honoured, CSS sizes true, relative assets used, nothing fetched or leaked.
+@Suite(.serialized) struct MarkupTests {
+    /// Writes `files` (name → contents) into a new folder and returns it.
+    func folder(_ files: [String: String]) throws -> String {
+        let dir = try temporaryDirectory()
+        for (name, text) in files { try text.write(toFile: dir + "/" + name, atomically: true, encoding: .utf8) }
+        return dir
+    }
+
+    func convert(_ inputs: [String], _ options: [String] = [], env: [String: String] = [:]) throws -> (Tool.Result, String) {
+        let out = try temporaryDirectory() + "/out.pdf"
+        let r = try swiftprint(["convert"] + inputs + ["-o", out] + options, env: env)
+        return (r, out)
+    }
+
+    /// Mean grey (0 black … 255 white) of a region given in fractions of the page.
+    func brightness(_ pdf: String, page: Int = 1, x: ClosedRange<Double>, y: ClosedRange<Double>) throws -> Double {
+        let (w, h, pixels) = try PDF.grayPixels(pdf, page: page, dpi: 36)
+        var sum = 0, n = 0
+        for row in Int(y.lowerBound * Double(h))..<Int(y.upperBound * Double(h)) {
+            for col in Int(x.lowerBound * Double(w))..<Int(x.upperBound * Double(w)) { sum += Int(pixels[row * w + col]); n += 1 }
+        }
+        return Double(sum) / Double(max(1, n))
+    }
+
+    @Test func atPageSizeAndMarginsMakeThePaper() throws {
+        let dir = try folder(["a.html": """
+            <html><head><style>@page { size: A5 landscape; margin: 0 }
+            body { margin: 0 } .bar { width: 100mm; height: 20mm; background: black }</style></head>
+            <body><div class="bar"></div><p>Landscape A5</p></body></html>
+            """])
+        let (r, out) = try convert([dir + "/a.html"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let sizes = try PDF.pageSizes(out)
+        #expect(sizes.count == 1)
+        #expect(abs(sizes[0].width - 595.28) < 0.5 && abs(sizes[0].height - 419.53) < 0.5, "\(sizes)")
+        // CSS's true sizes: a 100 mm bar at the top-left corner is 100 mm wide (about 47 % of 210 mm).
+        let (w, h, pixels) = try PDF.grayPixels(out, page: 1, dpi: 72)
+        let row = Int(Double(h) * 0.02)
+        let dark = (0..<w).filter { pixels[row * w + $0] < 128 }
+        #expect(abs(Double(dark.count) - 283.5) < 4, "bar is \(dark.count) pt wide, not 283.5")
+        #expect(try PDF.text(out).contains("Landscape A5"))
+    }
+
+    @Test func theJobsMediaWinsOverAtPage() throws {
+        let dir = try folder(["a.html": "<html><head><style>@page { size: A5 }</style></head><body>x</body></html>"])
+        let (r, out) = try convert([dir + "/a.html"], ["--media", "letter"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let s = try PDF.pageSizes(out)
+        #expect(s.count == 1 && abs(s[0].width - 612) < 0.5 && abs(s[0].height - 792) < 0.5, "\(s)")
+    }
+
+    @Test func forcedPageBreaksGiveThePageCount() throws {
+        let dir = try folder(["b.html": """
+            <html><body><h1>One</h1><h1 style="page-break-before: always">Two</h1>
+            <h1 style="break-before: page">Three</h1><p>more</p><h1 style="break-before: page">Four</h1></body></html>
+            """])
+        let (r, out) = try convert([dir + "/b.html"], ["--media", "A4"])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(try PDF.pageCount(out) == 4)
+        for (page, word) in ["One", "Two", "Three", "Four"].enumerated() {
+            #expect(try PDF.text(out, first: page + 1, last: page + 1).contains(word))
+        }
+    }
+
+    @Test func relativeStyleSheetsAndImagesAreUsed() throws {
+        let dir = try folder([
+            "print.css": "@page { size: 105mm 148mm; margin: 0 } body { margin: 0 } img { display: block; width: 100%; height: 50mm }",
+            "page.html": "<html><head><link rel=stylesheet href=print.css></head><body><img src=black.png><p>below</p></body></html>",
+        ])
+        _ = try Tool.run("convert", ["-size", "40x40", "xc:black", dir + "/black.png"])
+        let (r, out) = try convert([dir + "/page.html"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let s = try PDF.pageSizes(out)
+        #expect(abs(s[0].width - 297.64) < 0.5 && abs(s[0].height - 419.53) < 0.5, "the linked sheet's @page A6: \(s)")
+        #expect(try brightness(out, x: 0.1...0.9, y: 0.05...0.25) < 40, "the relative image is missing")
+        #expect(try brightness(out, x: 0.1...0.9, y: 0.6...0.95) > 240)
+    }
+
+    /// A server on 127.0.0.1 that counts the connections it is offered.
+    final class CountingServer: @unchecked Sendable {
+        private(set) var port = 0
+        private var fd: Int32 = -1
+        private let lock = NSLock()
+        private var accepted = 0
+
+        init() {
+            fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            var addr = sockaddr_in()
+            addr.sin_family = sa_family_t(AF_INET)
+            addr.sin_addr.s_addr = inet_addr("127.0.0.1")
+            var len = socklen_t(MemoryLayout<sockaddr_in>.size)
+            _ = withUnsafePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, len) } }
+            listen(fd, 16)
+            _ = withUnsafeMutablePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &len) } }
+            port = Int(UInt16(bigEndian: addr.sin_port))
+            Thread.detachNewThread { self.serve() }
+        }
+
+        private func serve() {
+            while true {
+                let c = accept(fd, nil, nil)
+                if c < 0 { return }
+                lock.lock(); accepted += 1; lock.unlock()
+                let reply = "HTTP/1.0 200 OK\r\nContent-Length: 0\r\n\r\n"
+                _ = reply.withCString { write(c, $0, strlen($0)) }
+                close(c)
+            }
+        }
+
+        var connections: Int { lock.lock(); defer { lock.unlock() }; return accepted }
+        func stop() { shutdown(fd, Int32(SHUT_RDWR)); close(fd) }
+    }
+
+    @Test(arguments: [false, true])
+    func aPageFetchesNothingAndReadsNoFileOutsideItsFolder(scripts: Bool) throws {
+        let server = CountingServer()
+        defer { server.stop() }
+        let base = "http://127.0.0.1:\(server.port)"
+        let dir = try folder(["leak.html": """
+            <html><head><link rel=stylesheet href="\(base)/link.css">
+            <style>@import url("\(base)/import.css"); @font-face { font-family: F; src: url("\(base)/font.woff") }
+            body { font-family: F, sans-serif; background: url("\(base)/bg.png") }</style></head>
+            <body><p>visible text</p><img src="\(base)/img.png"><iframe src="\(base)/frame.html"></iframe>
+            <iframe src="file:///etc/passwd"></iframe><object data="file:///etc/hostname"></object>
+            <img src="file:///usr/share/pixmaps/debian-logo.png">
+            <script>fetch("\(base)/fetch"); new Image().src = "\(base)/beacon"; document.write("<p>script ran</p>")</script>
+            </body></html>
+            """])
+        let (r, out) = try convert([dir + "/leak.html"], scripts ? ["--scripts"] : [])
+        #expect(r.status == 0, "\(r.stderr)")
+        let text = try PDF.text(out)
+        #expect(text.contains("visible text"))
+        #expect(!text.contains("root:"), "/etc/passwd leaked into the page")
+        #expect(text.contains("script ran") == scripts)
+        Thread.sleep(forTimeInterval: 0.3)
+        #expect(server.connections == 0, "the page made \(server.connections) requests")
+    }
+
+    @Test func anEndlessScriptIsHarmlessWhenScriptsAreOffAndATimeoutWhenOn() throws {
+        let dir = try folder(["loop.html": "<html><body><p>still printed</p><script>while (true) {}</script></body></html>"])
+        let (off, outOff) = try convert([dir + "/loop.html"])
+        #expect(off.status == 0, "\(off.stderr)")
+        #expect(try PDF.text(outOff).contains("still printed"))
+
+        let (on, outOn) = try convert([dir + "/loop.html"], ["--scripts", "--markup-timeout", "3"])
+        #expect(on.status != 0)
+        #expect(on.stderr.contains("loop.html") && on.stderr.contains("took longer than 3 s"), "\(on.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: outOn), "a failed job left an output file")
+    }
+
+    @Test func tenDocumentsShareOneRendererAndDisplay() throws {
+        let dir = try folder(["d.html": "<html><body><p>document</p></body></html>"])
+        let inputs = Array(repeating: dir + "/d.html", count: 10)
+        let (r, out) = try convert(inputs, ["--verbose"])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(try PDF.pageCount(out) == 10)
+        let starts = r.stderr.components(separatedBy: "started the markup renderer").count - 1
+        #expect(starts == 1, "\(r.stderr)")
+        let displays = r.stderr.components(separatedBy: "swiftprint-markup: display :").count - 1
+        #expect(displays == 1, "\(r.stderr)")
+    }
+
+    @Test func markdownPrintsAsHTMLWithItsRelativeImages() throws {
+        let dir = try folder(["notes.md": "# Shopping list\n\n- apples\n- **pears**\n\n![logo](black.png)\n\n| a | b |\n|---|---|\n| 1 | 2 |\n"])
+        _ = try Tool.run("convert", ["-size", "200x200", "xc:black", dir + "/black.png"])
+        let (r, out) = try convert([dir + "/notes.md"], ["--media", "A4"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let text = try PDF.text(out)
+        #expect(text.contains("Shopping list") && text.contains("pears"))
+        #expect(!text.contains("**"), "Markdown was printed as plain text")
+        // The 200 px image (150 pt) sits below the list, inside the 18 mm left margin.
+        #expect(try brightness(out, x: 0.1...0.25, y: 0.1...0.35) < 200, "the relative image is missing")
+    }
+
+    @Test func aPageThatCannotLoadIsAnErrorNamingTheFile() throws {
+        let (r, _) = try convert(["/nonexistent/page.html"])
+        #expect(r.status != 0)
+        #expect(r.stderr.contains("page.html"), "\(r.stderr)")
+    }
+}
