@@ -135,7 +135,7 @@ let package = Package(
 
         // Tests: they use the real libraries, fonts and poppler's command-line tools.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
-        .testTarget(name: "SwiftPrintCoreTests", dependencies: ["SwiftPrint", "TestSupport"]),
+        .testTarget(name: "SwiftPrintCoreTests", dependencies: ["SwiftPrint", "TestSupport", "swiftprint-markup"]),
         .testTarget(name: "TextHandlerTests", dependencies: ["SwiftPrint", "TestSupport"]),
         .testTarget(name: "CLITests", dependencies: ["swiftprint", "swiftprint-markup", "TestSupport"]),
         .testTarget(name: "CUPSTests", dependencies: ["SwiftPrintCUPS", "SwiftPrintSpool", "CUPSQueue", "TestSupport",

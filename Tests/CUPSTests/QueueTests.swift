@@ -14,6 +14,18 @@ struct QueueTests {
         _ = try? Tool.run("convert", ["-size", "640x480", "gradient:red-blue", dir + "/photo.jpg"])
         _ = try? Tool.run("convert", ["-size", "300x200", "xc:green", dir + "/chart.png"])
         _ = try? Tool.run(Tool.swiftprint, ["convert", directory() + "/../../Examples/server.log", "-o", dir + "/report.pdf", "--quiet"])
+        try? """
+            <html><head><title>Page</title><style>@page { size: A5; margin: 15mm }</style></head>
+            <body><h1>Quarterly figures</h1><table><tr><td>North</td><td>12</td></tr></table>
+            <h2 style="page-break-before: always">Notes</h2><p>second page</p></body></html>
+            """.write(toFile: dir + "/page.html", atomically: true, encoding: .utf8)
+        try? "# Minutes\n\n- approved **budget**\n- next meeting: *Friday*\n".write(toFile: dir + "/notes.md", atomically: true, encoding: .utf8)
+        // A page that tries to read a file beside it and one elsewhere: as a CUPS job it may read none.
+        try? "SECRET-BESIDE".write(toFile: dir + "/secret.txt", atomically: true, encoding: .utf8)
+        try? """
+            <html><body><p>public part</p><iframe src="secret.txt"></iframe><iframe src="file:///etc/passwd"></iframe></body></html>
+            """.write(toFile: dir + "/nosy.html", atomically: true, encoding: .utf8)
+        for name in ["page.html", "notes.md", "secret.txt", "nosy.html"] { chmod(dir + "/" + name, 0o644) }
         return dir
     }()
 
@@ -26,7 +38,7 @@ struct QueueTests {
     }
 
     @Test("each type arrives as the PDF swiftprint convert makes", arguments: [
-        "server.log", "multilingual.txt", "photo.jpg", "chart.png", "report.pdf",
+        "server.log", "multilingual.txt", "photo.jpg", "chart.png", "report.pdf", "page.html", "notes.md",
     ])
     func eachTypeArrives(name: String) throws {
         let cups = try PrivateCUPS.shared()
@@ -34,6 +46,7 @@ struct QueueTests {
         let id = try cups.submit([file], options: ["media": "A4"])
         try cups.waitForJobs()
         let base = name.hasSuffix(".pdf") ? String(name.dropLast(4)) : name
+        // HTML is laid out by WebKit under the filter's user (lp) with a bare environment.
         let saved = cups.saved + "/root/\(id)-\(base).pdf"
         #expect(FileManager.default.fileExists(atPath: saved), "\(cups.savedFiles())")
         let reference = try converted(file, ["--media", "A4"])
@@ -41,6 +54,17 @@ struct QueueTests {
         #expect(try PDF.text(saved) == PDF.text(reference))
         let sizes = try PDF.pageSizes(saved)
         #expect(sizes.map { $0.width.rounded() } == (try PDF.pageSizes(reference)).map { $0.width.rounded() })
+    }
+
+    @Test func aPageInAJobReadsNoLocalFile() throws {
+        let cups = try PrivateCUPS.shared()
+        let id = try cups.submit([Self.fixtures + "/nosy.html"], title: "nosy")
+        try cups.waitForJobs()
+        let saved = cups.saved + "/root/\(id)-nosy.pdf"
+        #expect(FileManager.default.fileExists(atPath: saved), "\(cups.savedFiles())")
+        let text = try PDF.text(saved)
+        #expect(text.contains("public part"))
+        #expect(!text.contains("SECRET-BESIDE") && !text.contains("root:"), "a CUPS job read a local file: \(text)")
     }
 
     @Test func aJobOfSeveralDocumentsGivesOnePDFEach() throws {
