@@ -7,9 +7,10 @@ import Testing
     /// File name, bytes → UTI detected and handler, like libcupsfilters' case tables.
     @Test(arguments: [
         ("notes.txt", "plain words\n", "public.plain-text", "text"),
-        ("notes.md", "# Title\n\nwords\n", "net.daringfireball.markdown", "text"),
-        ("page.html", "<!DOCTYPE html>\n<html><body>hi</body></html>\n", "public.html", nil),
-        ("page.txt", "  <html><body>hi</body></html>\n", "public.html", nil),
+        ("notes.md", "# Title\n\nwords\n", "net.daringfireball.markdown", "markdown"),
+        ("page.html", "<!DOCTYPE html>\n<html><body>hi</body></html>\n", "public.html", "markup"),
+        ("page.txt", "  <html><body>hi</body></html>\n", "public.html", "markup"),
+        ("print.ps", "%!PS-Adobe-3.0\n%%EOF\n", "com.adobe.postscript", nil),
         ("data.json", "{\"a\": 1}\n", "public.json", "text"),
         ("shapes.json", "{\"type\": \"FeatureCollection\", \"features\": []}\n", "public.geojson", "text"),
         ("track.xml", "<?xml version=\"1.0\"?>\n<gpx version=\"1.1\"></gpx>\n", "com.topografix.gpx", "text"),
@@ -41,16 +42,17 @@ import Testing
         #expect(r.status == 0)
         #expect(r.text.contains("com.adobe.pdf") && r.text.contains("application/pdf") && r.text.contains(".pdf"))
         #expect(r.text.contains("public.plain-text"))
-        #expect(!r.text.contains("public.html"), "HTML has no handler yet")
-        #expect(try swiftprint(["types", "--all"]).text.contains("public.html"))
+        #expect(r.text.contains("public.html") && r.text.contains("net.daringfireball.markdown"))
+        #expect(!r.text.contains("com.adobe.postscript"), "PostScript has no handler")
+        #expect(try swiftprint(["types", "--all"]).text.contains("com.adobe.postscript"))
     }
 
     @Test func unprintableInputsFailNamingTheirType() throws {
         let dir = try temporaryDirectory()
-        try Data("<!DOCTYPE html><html></html>\n".utf8).write(to: URL(fileURLWithPath: dir + "/p.html"))
+        try Data("%!PS-Adobe-3.0\n%%EOF\n".utf8).write(to: URL(fileURLWithPath: dir + "/p.ps"))
         try Data().write(to: URL(fileURLWithPath: dir + "/empty.txt"))
         try Data([0x00, 0x01, 0x02, 0xFF, 0xFE, 0x00, 0x9C] + Array(repeating: 0, count: 100)).write(to: URL(fileURLWithPath: dir + "/blob"))
-        for (file, message) in [("p.html", "HTML (public.html"), ("empty.txt", "the file is empty"), ("blob", "cannot print application/octet-stream")] {
+        for (file, message) in [("p.ps", "PostScript document (com.adobe.postscript"), ("empty.txt", "the file is empty"), ("blob", "cannot print application/octet-stream")] {
             let r = try swiftprint(["convert", "\(dir)/\(file)", "-o", dir + "/o.pdf"])
             #expect(r.status == 65, "\(file): \(r.stderr)")
             #expect(r.stderr.contains(file) && r.stderr.contains(message), "\(r.stderr)")

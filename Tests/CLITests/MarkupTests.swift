@@ -178,6 +178,12 @@ import Testing
         #expect(try brightness(out, x: 0.1...0.25, y: 0.1...0.35) < 200, "the relative image is missing")
     }
 
+    @Test func textAndImageJobsNeverLoadWebKit() throws {
+        // WebKit and GTK live in swiftprint-markup only; the tool itself does not link them.
+        let libraries = try Tool.run("ldd", [Tool.swiftprint]).text
+        #expect(!libraries.contains("libwebkit2gtk") && !libraries.contains("libgtk-3"), "\(libraries)")
+    }
+
     @Test func aPageThatCannotLoadIsAnErrorNamingTheFile() throws {
         let (r, _) = try convert(["/nonexistent/page.html"])
         #expect(r.status != 0)

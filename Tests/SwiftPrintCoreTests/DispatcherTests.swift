@@ -9,7 +9,8 @@ import Testing
         let dispatcher = try #require(Dispatcher.standard)
         #expect(dispatcher.canPrint(data: Data("plain words\n".utf8)))
         #expect(dispatcher.canPrint(data: Data([0xFF, 0xD8, 0xFF, 0xE0, 0x00, 0x10] + Array("JFIF\0".utf8) + [UInt8](repeating: 0, count: 64))))
-        #expect(!dispatcher.canPrint(data: Data("<!DOCTYPE html><html><body>x</body></html>".utf8)))
+        #expect(dispatcher.canPrint(data: Data("<!DOCTYPE html><html><body>x</body></html>".utf8)))
+        #expect(!dispatcher.canPrint(data: Data("%!PS-Adobe-3.0\n%%EOF\n".utf8)))
         let dir = try temporaryDirectory()
         try Data("%PDF-1.4\n%%EOF\n".utf8).write(to: URL(fileURLWithPath: dir + "/a.pdf"))
         #expect(dispatcher.canPrint(url: URL(fileURLWithPath: dir + "/a.pdf")))
@@ -21,7 +22,7 @@ import Testing
         let utis = dispatcher.printableUTIs
         #expect(utis.contains("com.adobe.pdf") && utis.contains("public.jpeg") && utis.contains("public.png"))
         #expect(utis.contains("public.source-code"), "printable through public.plain-text")
-        #expect(!utis.contains("public.html"))
+        #expect(utis.contains("public.html") && !utis.contains("com.adobe.postscript"))
         let chain = dispatcher.detector.catalogue.conformanceChain(of: "public.jpeg")
         #expect(Array(chain.prefix(3)) == ["public.jpeg", "public.image", "public.data"])
     }
