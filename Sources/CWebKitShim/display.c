@@ -164,7 +164,7 @@ void spw_display_stop(SPWDisplay *display) {
 static char *cleanupDirectory;
 static pid_t cleanupServer;
 
-static void remove_and_exit(int signal) {
+void spw_display_cleanup_and_exit(int status) {
     if (cleanupServer > 0) kill(cleanupServer, SIGKILL);
     if (cleanupDirectory) {
         pid_t pid = fork();
@@ -174,13 +174,22 @@ static void remove_and_exit(int signal) {
         }
         if (pid > 0) waitpid(pid, NULL, 0);
     }
-    _exit(128 + signal);
+    // WebKit's web and network processes (inside bubblewrap) are in this process group: a web
+    // process stuck in a page's endless script never notices that its UI process is gone.
+    signal(SIGTERM, SIG_IGN);
+    if (getpgrp() == getpid()) kill(0, SIGTERM);
+    _exit(status);
 }
+
+static void remove_and_exit(int signal) { spw_display_cleanup_and_exit(128 + signal); }
 
 void spw_display_watch_for_cleanup(pid_t server) { cleanupServer = server; }
 
+
 void spw_remove_on_termination_signals(const char *directory) {
     cleanupDirectory = strdup(directory);
+    // A group of its own, so that clean-up can end every process WebKit started.
+    setpgid(0, 0);
     struct sigaction action;
     memset(&action, 0, sizeof action);
     action.sa_handler = remove_and_exit;

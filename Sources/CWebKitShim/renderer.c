@@ -8,10 +8,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <webkit2/webkit2.h>
 
 struct SPWRenderer {
     SPWDisplay display;
+    pid_t parent;        // the swiftprint process that started the renderer
     char *runtimeDir;
     char *filePrinter;   // GTK's print-to-file printer (its name is translated, so found by backend)
     WebKitWebContext *context;
@@ -41,6 +43,8 @@ static char *dup_printf(const char *format, ...) {
 
 void spw_free(void *pointer) { free(pointer); }
 
+void spw_exit_cleanly(int status) { spw_display_cleanup_and_exit(status); }
+
 // MARK: Running a step
 
 static gboolean on_step_timeout(gpointer data) {
@@ -64,11 +68,21 @@ static void begin_step(SPWRenderer *r) {
     r->message = NULL;
 }
 
+/// A job cancelled by CUPS (SIGTERM to the filter) leaves the renderer without a parent: it
+/// then stops at once rather than finishing a step nobody waits for.
+static gboolean on_parent_check(gpointer data) {
+    SPWRenderer *r = data;
+    if (getppid() != r->parent) spw_display_cleanup_and_exit(75);
+    return G_SOURCE_CONTINUE;
+}
+
 /// Spins GTK's main context until the step ends or `timeout` seconds pass.
 static SPWStatus run_step(SPWRenderer *r, double timeout, const char *what, char **error) {
     guint timer = g_timeout_add((guint)(timeout * 1000 > 1 ? timeout * 1000 : 1), on_step_timeout, r);
+    guint watch = g_timeout_add(250, on_parent_check, r);
     while (!r->done && !r->timedOut) g_main_context_iteration(NULL, TRUE);
     if (!r->timedOut) g_source_remove(timer);
+    g_source_remove(watch);
     if (!r->done) {
         if (r->view) webkit_web_view_stop_loading(r->view);
         r->done = TRUE;
@@ -94,6 +108,7 @@ static gboolean find_file_printer(GtkPrinter *printer, gpointer data) {
 SPWRenderer *spw_renderer_new(const char *runtimeDir, char **error) {
     SPWRenderer *r = calloc(1, sizeof *r);
     r->runtimeDir = strdup(runtimeDir);
+    r->parent = getppid();
     char message[600];
     if (spw_display_start(runtimeDir, &r->display, message, sizeof message) != 0) {
         *error = strdup(message);

@@ -137,4 +137,4 @@ while let line = readLine(strippingNewline: true) {
     }
 }
 renderer = nil
-try? FileManager.default.removeItem(atPath: runtime)
+spw_exit_cleanly(0)

@@ -59,6 +59,9 @@ const char *spw_renderer_display(const SPWRenderer *renderer);
 /// exits with 128 + the signal.
 void spw_remove_on_termination_signals(const char *directory);
 
+/// At the end: what a termination signal does (above), with exit status `status`.
+void spw_exit_cleanly(int status);
+
 /// Frees a string the functions above returned.
 void spw_free(void *pointer);
 
