@@ -32,11 +32,15 @@ final class MarkupRendererProcess: @unchecked Sendable {
             stop()
             throw PrintError(.jobFailed, path: path, "the markup renderer stopped before the document was sent\(errors.said)")
         }
-        guard let answer = readLine(deadline: Date().addingTimeInterval(request.timeout + 15)) else {
-            let crashed = process?.isRunning == false
+        let answer: Data
+        switch readLine(deadline: Date().addingTimeInterval(request.timeout + 15)) {
+        case .line(let line): answer = line
+        case .ended:
             stop()
-            throw PrintError(.jobFailed, path: path, crashed ? "the markup renderer crashed\(errors.said)"
-                                                              : "the markup renderer did not answer in \(Int(request.timeout + 15)) s and was stopped")
+            throw PrintError(.jobFailed, path: path, "the markup renderer (WebKit) crashed on this document\(errors.said)")
+        case .timedOut:
+            stop()
+            throw PrintError(.jobFailed, path: path, "the markup renderer did not answer in \(Int(request.timeout + 15)) s and was stopped")
         }
         guard let response = try? JSONDecoder().decode(MarkupRenderResponse.self, from: answer) else {
             stop()
@@ -73,26 +77,31 @@ final class MarkupRendererProcess: @unchecked Sendable {
         pending = Data()
     }
 
-    /// Reads one line of the renderer's output; nil at end of output or after `deadline`.
-    private func readLine(deadline: Date) -> Data? {
-        guard let output else { return nil }
+    enum ReadResult {
+        case line(Data), ended, timedOut
+    }
+
+    /// Reads one line of the renderer's output.
+    private func readLine(deadline: Date) -> ReadResult {
+        guard let output else { return .ended }
         let fd = output.fileDescriptor
         while true {
             if let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
                 let line = pending[pending.startIndex..<newline]
                 pending = Data(pending[(newline + 1)...])
-                return Data(line)
+                return .line(Data(line))
             }
             let left = deadline.timeIntervalSinceNow
-            guard left > 0 else { return nil }
+            guard left > 0 else { return .timedOut }
             var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
             let ready = poll(&poller, 1, Int32(min(left, 3600) * 1000))
             if ready < 0 && errno == EINTR { continue }
-            guard ready > 0 else { return nil }
+            if ready == 0 { return .timedOut }
+            guard ready > 0 else { return .ended }
             var buffer = [UInt8](repeating: 0, count: 65536)
             let n = read(fd, &buffer, buffer.count)
             if n < 0 && errno == EINTR { continue }
-            guard n > 0 else { return nil }
+            guard n > 0 else { return .ended }
             pending.append(contentsOf: buffer[0..<n])
         }
     }
@@ -117,12 +126,20 @@ final class MarkupRendererProcess: @unchecked Sendable {
             if data.count > 4096 { data = Data(data.suffix(2048)) }
         }
         func reset() { lock.lock(); data = Data(); lock.unlock() }
-        /// ": <its last line>" or "".
+        /// ": <what it said last>" or "": GLib's last ERROR line when there is one (WebKit
+        /// aborts with one), else its last line that is not a warning or a crash report.
         var said: String {
             lock.lock(); defer { lock.unlock() }
-            let last = String(decoding: data, as: UTF8.self).split(separator: "\n")
-                .last { !$0.contains("WARNING") && !$0.trimmingCharacters(in: .whitespaces).isEmpty }
-            return last.map { ": " + $0.trimmingCharacters(in: .whitespaces) } ?? ""
+            let lines = String(decoding: data, as: UTF8.self).split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+            if let error = lines.last(where: { $0.contains("ERROR **") }) {
+                // "** (swiftprint-markup:123): ERROR **: 07:50:13.220: readPIDFromPeer: …"
+                let text = error.components(separatedBy: "ERROR **: ").last ?? error
+                let message = text.split(separator: " ", maxSplits: 1).last.map(String.init) ?? text
+                return ": " + message.prefix(200)
+            }
+            let crashReport = lines.firstIndex { $0.hasPrefix("*** ") } ?? lines.endIndex
+            let last = lines[..<crashReport].last { !$0.contains("WARNING") && !$0.isEmpty && !$0.hasPrefix("swift-runtime:") }
+            return last.map { ": " + $0.prefix(200) } ?? ""
         }
     }
 }

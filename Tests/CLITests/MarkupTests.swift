@@ -154,6 +154,53 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: outOn), "a failed job left an output file")
     }
 
+    /// Processes whose ancestry reaches `root`, by /proc.
+    static func descendants(of root: Int32) -> [(pid: Int32, name: String)] {
+        var parent: [Int32: Int32] = [:], name: [Int32: String] = [:]
+        for entry in (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? [] {
+            guard let pid = Int32(entry), let stat = try? String(contentsOfFile: "/proc/\(entry)/stat", encoding: .utf8),
+                  let open = stat.firstIndex(of: "("), let close = stat.lastIndex(of: ")") else { continue }
+            name[pid] = String(stat[stat.index(after: open)..<close])
+            let fields = stat[stat.index(close, offsetBy: 2)...].split(separator: " ")
+            if fields.count > 1, let ppid = Int32(fields[1]) { parent[pid] = ppid }
+        }
+        return parent.keys.filter { pid in
+            var p = parent[pid]
+            while let q = p, q > 1 { if q == root { return true }; p = parent[q] }
+            return false
+        }.map { ($0, name[$0] ?? "") }
+    }
+
+    @Test func aCrashedWebProcessIsAnErrorNotAHang() throws {
+        let dir = try folder(["spin.html": "<html><body><p>spinning</p><script>while (true) {}</script></body></html>"])
+        let out = dir + "/out.pdf"
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: Tool.swiftprint)
+        p.arguments = ["convert", dir + "/spin.html", "-o", out, "--scripts", "--markup-timeout", "60"]
+        let err = Pipe()
+        p.standardError = err
+        try p.run()
+        // Kill WebKit's web process once it has been spinning in the page's script a while.
+        var killed = false, seen: Date?
+        for _ in 0..<150 where !killed {
+            Thread.sleep(forTimeInterval: 0.1)
+            let web = Self.descendants(of: p.processIdentifier).filter { $0.name.hasPrefix("WebKitWebProces") }
+            if !web.isEmpty, seen == nil { seen = Date() }
+            if let seen, Date().timeIntervalSince(seen) > 1.5 {
+                for w in web { kill(w.pid, SIGKILL) }
+                killed = !web.isEmpty
+            }
+        }
+        let started = Date()
+        let message = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        p.waitUntilExit()
+        #expect(killed, "no web process was found")
+        #expect(p.terminationStatus != 0)
+        #expect(Date().timeIntervalSince(started) < 20, "the job hung after the crash")
+        #expect(message.contains("spin.html") && message.contains("crashed"), "\(message)")
+        #expect(!FileManager.default.fileExists(atPath: out))
+    }
+
     @Test func tenDocumentsShareOneRendererAndDisplay() throws {
         let dir = try folder(["d.html": "<html><body><p>document</p></body></html>"])
         let inputs = Array(repeating: dir + "/d.html", count: 10)
