@@ -21,12 +21,11 @@ public struct MarkdownHandler: ContentHandler {
         var text = String(decoding: bytes, as: UTF8.self)
         if text.hasPrefix("\u{FEFF}") { text.removeFirst() }
         let html = Self.html(markdown: text, title: input.displayName)
-        let formatter = MarkupTextPrintFormatter(markupText: html)
+        let formatter = MarkupTextPrintFormatter(markupText: html, madeFrom: input.path)
         if try MarkupHandler.readsOwnFolder(options) {
             formatter.baseURL = URL(fileURLWithPath: input.path).standardizedFileURL
         }
         try MarkupHandler.configure(formatter, options: options)
-        formatter.errorPathOverride = input.path
         try formatter.loadPageStyle()
         return formatter
     }

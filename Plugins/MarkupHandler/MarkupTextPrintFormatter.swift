@@ -25,7 +25,8 @@ public final class MarkupTextPrintFormatter: PrintFormatter {
     public var timeout: Double = 60
 
     enum Source {
-        case text(String)
+        /// HTML, and the file it was made from (a Markdown file), which errors name.
+        case text(String, madeFrom: String?)
         case file(path: String, displayName: String, readsOwnFolder: Bool)
     }
 
@@ -38,9 +39,14 @@ public final class MarkupTextPrintFormatter: PrintFormatter {
     public override var documentPageSetup: DocumentPageSetup? { pageStyle?.setup }
 
     /// A formatter for `markupText` (HTML).
-    public init(markupText: String) {
+    public convenience init(markupText: String) {
+        self.init(markupText: markupText, madeFrom: nil)
+    }
+
+    /// A formatter for HTML made from the file at `madeFrom` (Markdown), which errors name.
+    init(markupText: String, madeFrom: String?) {
         self.markupText = markupText
-        source = .text(markupText)
+        source = .text(markupText, madeFrom: madeFrom)
         super.init()
     }
 
@@ -60,11 +66,11 @@ public final class MarkupTextPrintFormatter: PrintFormatter {
 
     /// The file errors name: the HTML file, or the Markdown file `markupText` came from.
     var errorPath: String? {
-        if case .file(let path, _, _) = source { return path }
-        return errorPathOverride
+        switch source {
+        case .file(let path, _, _): path
+        case .text(_, let madeFrom): madeFrom
+        }
     }
-
-    var errorPathOverride: String?
 
     /// Loads the document and reads its @page rules (once); an @page :first top margin is
     /// added to `contentInsets.top`.
@@ -83,7 +89,7 @@ public final class MarkupTextPrintFormatter: PrintFormatter {
         var r = MarkupRenderRequest(operation: operation, timeout: timeout)
         r.scripts = scriptsEnabled
         switch source {
-        case .text(let html):
+        case .text(let html, _):
             r.html = html
             if let baseURL {
                 r.baseURL = baseURL.absoluteString

@@ -2,7 +2,8 @@
 import Glibc
 #endif
 
-/// One document's temporary file in the user's folder (`.<job>-partial-XXXXXX`, hidden), and
+/// One document's temporary file in the user's folder (`.<job>-partial-` and six random
+/// characters, hidden), and
 /// A termination signal (cupsd cancelling the job) removes it.
 struct SpoolDocument {
     let fd: Int32
@@ -10,7 +11,8 @@ struct SpoolDocument {
     let folder: String
 
     static func create(in folder: String, job: String) -> Result<SpoolDocument, Errno> {
-        var template = Array("\(folder)/.\(job)-partial-XXXXXX".utf8CString)
+        // mkstemp replaces the template's last six characters, which must be "X".
+        var template = Array("\(folder)/.\(job)-partial-\(String(repeating: "X", count: 6))".utf8CString)
         let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard fd >= 0 else { return .failure(Errno(errno)) }
         let path = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }

@@ -151,8 +151,8 @@ public struct JobOptions: Sendable {
                       environment: [String: String] = ProcessInfo.processInfo.environment) -> PrintPaper {
         let type = info.outputType ?? .general
         let isPhoto = type == .photo || type == .photoGrayscale
-        let documentMedia = info.media == nil ? document?.size.map(MediaSize.custom(points:)) : nil
-        let media = OptionPrecedence.resolve(job: info.media, document: documentMedia, queue: isPhoto ? nil : queueMedia,
+        let media = OptionPrecedence.resolve(job: info.media, document: document?.size.map(MediaSize.custom(points:)),
+                                             queue: isPhoto ? nil : queueMedia,
                                              locale: PaperDefaults.media(for: type, environment: environment))
         let documentOrientation = document?.size.map { $0.width > $0.height ? PrintInfo.Orientation.landscape : .portrait }
             ?? document?.orientation
