@@ -63,9 +63,10 @@ let package = Package(
         // libqpdf is C++: the object-level assembler reaches it through a table of C functions
         // (CQPDF), filled by CQPDFShim in libSwiftPrintQPDF.so and looked up on first use.
         .target(name: "CQPDF"),
+        .systemLibrary(name: "CHarfBuzzSubset", pkgConfig: "harfbuzz-subset", providers: [.apt(["libharfbuzz-dev"])]),
         .target(
             name: "CQPDFShim",
-            dependencies: ["CQPDF"],
+            dependencies: ["CQPDF", "CHarfBuzzSubset"],
             cxxSettings: [.define("POINTERHOLDER_TRANSITION", to: "4")],
             linkerSettings: [.linkedLibrary("qpdf")]
         ),

@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import SwiftPrintCore
 
 /// Lays out HTML, like UIKit's UIMarkupTextPrintFormatter: WebKit (in swiftprint-markup, a
@@ -165,6 +166,10 @@ public final class MarkupTextPrintFormatter: PrintFormatter {
         // qpdf maps the file, so the scratch copy can go as soon as it is open.
         let document = try QPDFDocument(path: scratch.scratchPath!)
         guard document.pageCount > 0 else { throw PrintError(.noContent, path: errorPath, "WebKit printed no pages") }
+        // WebKit embeds each TrueType face whole (half a megabyte apiece under a subset name).
+        let fonts = try document.subsetEmbeddedFonts()
+        Logger(label: "swiftprint.markup").debug(
+            "\(fonts.fonts) fonts subset, \(fonts.bytesBefore) -> \(fonts.bytesAfter) bytes\(fonts.keptWhole.map { "; all kept whole: \($0)" } ?? "")")
         let result = RenderedDocument(pageSize: pageSize, firstPageTopInset: firstPageTopInset, document: document)
         rendered = result
         return result

@@ -89,6 +89,9 @@ T guarded(char **error, T failure, F body, int *kind = nullptr) {
     return failure;
 }
 
+// fonts.cpp
+int document_subset_fonts(SPQDocument *doc, int64_t *bytesBefore, int64_t *bytesAfter, char **error);
+
 // images.cpp
 int64_t add_jpeg(SPQDocument *dst, const SPQImageInfo *info, const uint8_t *data, size_t length, char **error);
 SPQImageWriter *image_begin(SPQDocument *dst, const SPQImageInfo *info, char **error);

@@ -227,6 +227,7 @@ extern "C" __attribute__((visibility("default"))) const SPQFunctions *spq_functi
         spq::document_is_encrypted,
         spq::document_allows_printing,
         spq::document_version,
+        spq::document_subset_fonts,
         spq::page_geometry,
         spq::copy_page,
         spq::form_from_page,

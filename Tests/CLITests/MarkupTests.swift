@@ -47,6 +47,23 @@ import Testing
         #expect(try PDF.text(out).contains("Landscape A5"))
     }
 
+    @Test func embeddedFontsAreSubset() throws {
+        // WebKit embeds each font whole: DejaVu Sans alone is 740 KB, and a page in three faces
+        // came to 1.8 MB. Subset, a page of text is a few kilobytes per face.
+        let dir = try folder(["f.html": """
+            <html><body style="font-family: 'DejaVu Sans'"><p>Subset fonts keep only the glyphs shown.</p>
+            <p style="font-family: 'DejaVu Serif'"><b>Bold serif</b> and <i>italic serif</i>.</p></body></html>
+            """])
+        let (r, out) = try convert([dir + "/f.html"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let size = try FileManager.default.attributesOfItem(atPath: out)[.size] as! Int
+        #expect(size < 80_000, "\(size) bytes: the fonts are not subset")
+        #expect(try PDF.text(out).contains("Subset fonts keep only the glyphs shown."))
+        let fonts = try Tool.run("pdffonts", [out]).text
+        #expect(fonts.contains("DejaVuSans") && fonts.contains("DejaVuSerif"), "\(fonts)")
+        #expect(try brightness(out, x: 0.05...0.6, y: 0.02...0.15) < 250, "no text drawn")
+    }
+
     @Test func theJobsMediaWinsOverAtPage() throws {
         let dir = try folder(["a.html": "<html><head><style>@page { size: A5 }</style></head><body>x</body></html>"])
         let (r, out) = try convert([dir + "/a.html"], ["--media", "letter"])

@@ -67,7 +67,7 @@ typedef struct {
 typedef int (*spq_write_fn)(void *context, const uint8_t *data, size_t length);
 
 /// Changes whenever the table below changes: a library built from other sources is refused.
-#define SPQ_FUNCTIONS_VERSION 1
+#define SPQ_FUNCTIONS_VERSION 2
 
 /// The engine's functions.
 typedef struct {
@@ -91,6 +91,14 @@ typedef struct {
     int (*document_allows_printing)(SPQDocument *doc);
     /// The PDF version string of an opened file ("1.7"); static storage of doc.
     const char *(*document_version)(SPQDocument *doc);
+
+    /// Cuts the embedded TrueType fonts of an opened input (Type0 / CIDFontType2, Identity-H,
+    /// identity CID-to-GID map) down to the glyphs its content shows, glyph numbers kept.
+    /// Fonts used in any way the scan does not follow stay whole. Call it before any page is
+    /// copied or placed. Returns how many font programs were cut (their sizes before and after
+    /// in *bytesBefore and *bytesAfter), or -1 with *error set. When content could not be
+    /// followed it returns 0 with *error saying why (nothing was changed).
+    int (*document_subset_fonts)(SPQDocument *doc, int64_t *bytesBefore, int64_t *bytesAfter, char **error);
 
     /// Page `index`'s geometry. Returns 0, or -1 with *error set.
     int (*page_geometry)(SPQDocument *doc, int index, SPQPageGeometry *out, char **error);

@@ -61,6 +61,32 @@ package final class QPDFDocument {
                                rotation: Int(g.rotate), userUnit: g.userUnit)
     }
 
+    /// What `subsetEmbeddedFonts` did.
+    package struct FontSubsetting: Equatable {
+        /// Font programs cut down.
+        package var fonts: Int
+        /// Their uncompressed sizes before and after.
+        package var bytesBefore: Int
+        package var bytesAfter: Int
+        /// Why every font was left whole (content the scan could not follow), if it was.
+        package var keptWhole: String?
+    }
+
+    /// Cuts this input's embedded TrueType fonts down to the glyphs its pages show (glyph
+    /// numbers kept, so the content is untouched). For producers that embed whole fonts, as
+    /// WebKit does; call it before placing any page.
+    @discardableResult
+    package func subsetEmbeddedFonts() throws -> FontSubsetting {
+        var before: Int64 = 0, after: Int64 = 0
+        var error: UnsafeMutablePointer<CChar>?
+        let fonts = engine.document_subset_fonts!(handle, &before, &after, &error)
+        guard fonts >= 0 else {
+            throw PrintError(.renderingFailed, path: path, "cannot subset the embedded fonts: \(Self.take(error))")
+        }
+        return FontSubsetting(fonts: Int(fonts), bytesBefore: Int(before), bytesAfter: Int(after),
+                              keptWhole: error.map { _ in Self.take(error) })
+    }
+
     // MARK: Building an output
 
     /// Appends page `index` of `source` as it is. `source` must stay alive until `write`.

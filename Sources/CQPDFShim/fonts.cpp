@@ -1,0 +1,233 @@
+// Font subsetting for an opened input. WebKit (through Skia) embeds every TrueType font it uses
+// whole, under a subset-style name: half a megabyte per face, several faces per page. This cuts
+// each such font program down to the glyphs the document actually shows.
+//
+// Glyph numbers are kept (HarfBuzz's retain-gids), so no content stream, width array or
+// ToUnicode map has to change: only the FontFile2 stream's bytes do. The scan is conservative:
+// a font that any content uses in a way this code does not follow is left whole, and content it
+// cannot read stops the whole pass (every font stays as it was).
+#include "engine.h"
+
+#include <hb-subset.h>
+#include <hb.h>
+
+#include <map>
+#include <set>
+
+#pragma GCC visibility push(hidden)
+
+namespace {
+
+/// Why the scan gave up: the document keeps its fonts.
+struct Unfollowable : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+struct FontUse {
+    /// Font programs that may be cut, with the glyphs shown from them.
+    std::map<QPDFObjGen, std::set<unsigned>> glyphs;
+    /// Font programs some font uses in a way that is not followed (a simple TrueType font, a
+    /// CID-to-GID map): never cut.
+    std::set<QPDFObjGen> untouchable;
+    std::map<QPDFObjGen, QPDFObjectHandle> programs;
+};
+
+/// The FontFile2 stream of a Type0 font whose codes are glyph numbers (Identity-H, identity CID
+/// to GID map), or a null handle when the font is not one.
+QPDFObjectHandle cuttableProgram(QPDFObjectHandle font, FontUse &use) {
+    auto markDescriptor = [&](QPDFObjectHandle f) {
+        auto descriptor = f.getKey("/FontDescriptor");
+        if (descriptor.isDictionary()) {
+            auto file = descriptor.getKey("/FontFile2");
+            if (file.isStream()) use.untouchable.insert(file.getObjGen());
+        }
+    };
+    if (!font.isDictionary()) return QPDFObjectHandle::newNull();
+    auto subtype = font.getKey("/Subtype");
+    // A CID font is only ever used through the Type0 font above it, which decides.
+    if (subtype.isNameAndEquals("/CIDFontType2") || subtype.isNameAndEquals("/CIDFontType0")) return QPDFObjectHandle::newNull();
+    if (!subtype.isNameAndEquals("/Type0")) {
+        markDescriptor(font);
+        return QPDFObjectHandle::newNull();
+    }
+    auto descendants = font.getKey("/DescendantFonts");
+    if (!descendants.isArray() || descendants.getArrayNItems() != 1) return QPDFObjectHandle::newNull();
+    auto cid = descendants.getArrayItem(0);
+    if (!cid.isDictionary()) return QPDFObjectHandle::newNull();
+    auto map = cid.getKey("/CIDToGIDMap");
+    bool identity = font.getKey("/Encoding").isNameAndEquals("/Identity-H") &&
+                    cid.getKey("/Subtype").isNameAndEquals("/CIDFontType2") &&
+                    (map.isNull() || map.isNameAndEquals("/Identity"));
+    if (!identity) {
+        markDescriptor(cid);
+        return QPDFObjectHandle::newNull();
+    }
+    auto descriptor = cid.getKey("/FontDescriptor");
+    auto file = descriptor.isDictionary() ? descriptor.getKey("/FontFile2") : QPDFObjectHandle::newNull();
+    if (!file.isStream()) return QPDFObjectHandle::newNull();
+    use.programs.emplace(file.getObjGen(), file);
+    return file;
+}
+
+/// Follows one content stream's text: which font is current (through q/Q) and which codes each
+/// string shows.
+class TextScanner : public QPDFObjectHandle::ParserCallbacks {
+  public:
+    TextScanner(QPDFObjectHandle resources, FontUse &use) : use(use) {
+        if (resources.isDictionary()) fonts = resources.getKey("/Font");
+    }
+
+    void handleObject(QPDFObjectHandle object, size_t, size_t) override {
+        if (!object.isOperator()) {
+            operands.push_back(object);
+            return;
+        }
+        auto const op = object.getOperatorValue();
+        if (op == "q") {
+            saved.push_back(current);
+        } else if (op == "Q") {
+            if (!saved.empty()) {
+                current = saved.back();
+                saved.pop_back();
+            }
+        } else if (op == "Tf") {
+            if (operands.size() < 2 || !operands[0].isName()) throw Unfollowable("a Tf without a font name");
+            auto font = fonts.isDictionary() ? fonts.getKey(operands[0].getName()) : QPDFObjectHandle::newNull();
+            if (!font.isDictionary()) throw Unfollowable("a font missing from the resources");
+            current = cuttableProgram(font, use);
+            known = true;
+        } else if (op == "Tj" || op == "'") {
+            if (!operands.empty()) show(operands.back());
+        } else if (op == "\"") {
+            if (operands.size() >= 3) show(operands[2]);
+        } else if (op == "TJ") {
+            if (!operands.empty() && operands.back().isArray()) {
+                for (auto &item : operands.back().aitems())
+                    if (item.isString()) show(item);
+            }
+        }
+        operands.clear();
+    }
+
+    void handleEOF() override {}
+
+  private:
+    void show(QPDFObjectHandle string) {
+        if (!known) throw Unfollowable("text shown before any font was set");
+        if (current.isNull() || !string.isString()) return;
+        auto bytes = string.getStringValue();
+        if (bytes.size() % 2) throw Unfollowable("an odd number of bytes for a two-byte encoding");
+        auto &set = use.glyphs[current.getObjGen()];
+        for (size_t i = 0; i < bytes.size(); i += 2)
+            set.insert((unsigned(static_cast<unsigned char>(bytes[i])) << 8) | static_cast<unsigned char>(bytes[i + 1]));
+    }
+
+    FontUse &use;
+    QPDFObjectHandle fonts;
+    QPDFObjectHandle current = QPDFObjectHandle::newNull();
+    bool known = false;
+    std::vector<QPDFObjectHandle> saved;
+    std::vector<QPDFObjectHandle> operands;
+};
+
+/// Every place text can be drawn from: pages, form XObjects (annotation appearances and
+/// transparency groups included), tiling patterns and Type 3 glyphs.
+void scanDocument(QPDF &pdf, FontUse &use) {
+    for (auto &page : QPDFPageDocumentHelper(pdf).getAllPages()) {
+        TextScanner scanner(page.getAttribute("/Resources", false), use);
+        page.parseContents(&scanner);
+    }
+    for (auto &object : pdf.getAllObjects()) {
+        if (object.isStream()) {
+            auto dict = object.getDict();
+            if (dict.getKey("/Subtype").isNameAndEquals("/Form") || dict.getKey("/PatternType").isInteger()) {
+                TextScanner scanner(dict.getKey("/Resources"), use);
+                object.parseAsContents(&scanner);
+            }
+        } else if (object.isDictionary() && object.getKey("/Type").isNameAndEquals("/Font")) {
+            // Fonts no content was seen using still count: their programs may be shared.
+            cuttableProgram(object, use);
+            if (object.getKey("/Subtype").isNameAndEquals("/Type3")) {
+                auto procs = object.getKey("/CharProcs");
+                if (!procs.isDictionary()) continue;
+                for (auto &entry : procs.ditems()) {
+                    if (!entry.second.isStream()) continue;
+                    TextScanner scanner(object.getKey("/Resources"), use);
+                    entry.second.parseAsContents(&scanner);
+                }
+            }
+        }
+    }
+}
+
+/// The font program cut to `glyphs` (glyph numbers kept), or an empty string when HarfBuzz
+/// cannot read it.
+std::string subset(std::string const &program, std::set<unsigned> const &glyphs) {
+    hb_blob_t *blob = hb_blob_create(program.data(), unsigned(program.size()), HB_MEMORY_MODE_READONLY, nullptr, nullptr);
+    hb_face_t *face = hb_face_create(blob, 0);
+    hb_blob_destroy(blob);
+    std::string result;
+    if (hb_subset_input_t *input = hb_subset_input_create_or_fail()) {
+        hb_set_t *keep = hb_subset_input_glyph_set(input);
+        hb_set_add(keep, 0); // .notdef
+        for (unsigned g : glyphs) hb_set_add(keep, g);
+        hb_subset_input_set_flags(input, HB_SUBSET_FLAGS_RETAIN_GIDS);
+        // A PDF viewer draws glyphs by number: shaping and layout tables are never read.
+        hb_set_t *drop = hb_subset_input_set(input, HB_SUBSET_SETS_DROP_TABLE_TAG);
+        for (char const *tag : {"GSUB", "GPOS", "GDEF", "BASE", "JSTF", "MATH", "kern", "morx", "kerx", "DSIG"})
+            hb_set_add(drop, hb_tag_from_string(tag, 4));
+        if (hb_face_t *cut = hb_subset_or_fail(face, input)) {
+            hb_blob_t *bytes = hb_face_reference_blob(cut);
+            unsigned length = 0;
+            char const *data = hb_blob_get_data(bytes, &length);
+            if (data && length) result.assign(data, length);
+            hb_blob_destroy(bytes);
+            hb_face_destroy(cut);
+        }
+        hb_subset_input_destroy(input);
+    }
+    hb_face_destroy(face);
+    return result;
+}
+
+} // namespace
+
+namespace spq {
+
+int document_subset_fonts(SPQDocument *doc, int64_t *bytesBefore, int64_t *bytesAfter, char **error) {
+    return guarded<int>(error, -1, [&]() {
+        if (bytesBefore) *bytesBefore = 0;
+        if (bytesAfter) *bytesAfter = 0;
+        FontUse use;
+        try {
+            scanDocument(*doc->pdf, use);
+        } catch (Unfollowable const &e) {
+            setError(error, e.what()); // why every font stays whole: not a failure
+            return 0;
+        }
+        int cut = 0;
+        for (auto &[id, glyphs] : use.glyphs) {
+            if (use.untouchable.count(id)) continue;
+            auto program = use.programs.at(id);
+            auto data = program.getStreamData(qpdf_dl_generalized);
+            std::string original(reinterpret_cast<char const *>(data->getBuffer()), data->getSize());
+            std::string smaller = subset(original, glyphs);
+            if (smaller.empty() || smaller.size() >= original.size()) continue;
+            Pl_Buffer buffer("font program");
+            Pl_Flate flate("font program", &buffer, Pl_Flate::a_deflate);
+            flate.write(reinterpret_cast<unsigned char const *>(smaller.data()), smaller.size());
+            flate.finish();
+            program.replaceStreamData(buffer.getBufferSharedPointer(), QPDFObjectHandle::newName("/FlateDecode"),
+                                      QPDFObjectHandle::newNull());
+            program.getDict().replaceKey("/Length1", QPDFObjectHandle::newInteger(int64_t(smaller.size())));
+            if (bytesBefore) *bytesBefore += int64_t(original.size());
+            if (bytesAfter) *bytesAfter += int64_t(smaller.size());
+            ++cut;
+        }
+        return cut;
+    });
+}
+
+} // namespace spq
+
+#pragma GCC visibility pop
