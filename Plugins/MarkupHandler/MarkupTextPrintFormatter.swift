@@ -117,7 +117,9 @@ public final class MarkupTextPrintFormatter: PrintFormatter {
                           configure: (inout MarkupRenderRequest) -> Void = { _ in }) throws -> MarkupRenderResponse {
         var r = try request(operation)
         configure(&r)
+        let started = ContinuousClock.now
         let response = try MarkupRendererProcess.shared.send(r, path: errorPath ?? displayName)
+        Logger(label: "swiftprint.markup").debug("WebKit \(operation): \(response.status) in \(ContinuousClock.now - started)")
         guard response.status == .ok else {
             let message = response.message ?? "WebKit failed (\(response.status.rawValue))"
             let code: PrintError.Code = switch response.status {
@@ -167,9 +169,11 @@ public final class MarkupTextPrintFormatter: PrintFormatter {
         let document = try QPDFDocument(path: scratch.scratchPath!)
         guard document.pageCount > 0 else { throw PrintError(.noContent, path: errorPath, "WebKit printed no pages") }
         // WebKit embeds each TrueType face whole (half a megabyte apiece under a subset name).
+        let started = ContinuousClock.now
         let fonts = try document.subsetEmbeddedFonts()
+        let why = fonts.keptWhole.map { "; all kept whole: \($0)" } ?? ""
         Logger(label: "swiftprint.markup").debug(
-            "\(fonts.fonts) fonts subset, \(fonts.bytesBefore) -> \(fonts.bytesAfter) bytes\(fonts.keptWhole.map { "; all kept whole: \($0)" } ?? "")")
+            "\(fonts.fonts) fonts subset, \(fonts.bytesBefore) -> \(fonts.bytesAfter) bytes in \(ContinuousClock.now - started)\(why)")
         let result = RenderedDocument(pageSize: pageSize, firstPageTopInset: firstPageTopInset, document: document)
         rendered = result
         return result

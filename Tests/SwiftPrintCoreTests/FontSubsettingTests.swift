@@ -31,6 +31,10 @@ import Testing
              sharedWithSimpleFont: true, expectCut: false),
         Case(name: "the font stays current across BT and ET", page: "BT /F1 24 Tf 10 40 Td <002B> Tj ET BT 10 10 Td <0048> Tj ET",
             expectCut: true),
+        Case(name: "literal strings with escapes, hex strings with spaces",
+             page: #"BT /F1 24 Tf 10 40 Td (\000+\000H\000\(\000\)) Tj <00 2B 004 9> Tj ET"#, expectCut: true),
+        Case(name: "an inline image before the text", page: "q 20 0 0 20 250 60 cm BI /W 2 /H 1 /BPC 8 /CS /G ID \u{0}E EI Q "
+             + "BT /F1 24 Tf 10 40 Td <002B0048> Tj ET", expectCut: true),
         Case(name: "odd-length string", page: "BT /F1 24 Tf 10 40 Td <002B00> Tj ET", expectCut: false),
     ]
 
