@@ -26,7 +26,6 @@ public struct MarkdownHandler: ContentHandler {
             formatter.baseURL = URL(fileURLWithPath: input.path).standardizedFileURL
         }
         try MarkupHandler.configure(formatter, options: options)
-        try formatter.loadPageStyle()
         return formatter
     }
 

@@ -18,7 +18,6 @@ public struct MarkupHandler: ContentHandler {
         let formatter = MarkupTextPrintFormatter(file: input.path, displayName: input.displayName,
                                                  readsOwnFolder: try Self.readsOwnFolder(options))
         try Self.configure(formatter, options: options)
-        try formatter.loadPageStyle()
         return formatter
     }
 

@@ -37,7 +37,7 @@ public final class MarkupTextPrintFormatter: PrintFormatter {
 
     public override var placesContent: Bool { true }
 
-    public override var documentPageSetup: DocumentPageSetup? { pageStyle?.setup }
+    public override func documentPageSetup() throws -> DocumentPageSetup? { try loadPageStyle().setup }
 
     /// A formatter for `markupText` (HTML).
     public convenience init(markupText: String) {
@@ -179,8 +179,12 @@ public final class MarkupTextPrintFormatter: PrintFormatter {
         return result
     }
 
+    /// The document is loaded here, as its pages are about to be laid out, and not when the
+    /// formatter is made: in a job of several documents the one web view then loads each once,
+    /// right before printing it, instead of loading them all and the earlier ones again.
     public override func makePageStream() throws -> FormattedPageStream {
-        MarkupPageStream(formatter: self)
+        try loadPageStyle()
+        return MarkupPageStream(formatter: self)
     }
 
     final class MarkupPageStream: FormattedPageStream, ProgressEstimating {

@@ -1,8 +1,11 @@
-// The markup renderer's WebKitGTK driver: one context, one offscreen view per document, each
-// step run to its end on GTK's main context (see CWebKitShim.h for why this is C).
+// The markup renderer's WebKitGTK driver: one context and one offscreen view, each step run to
+// its end on GTK's main context (see CWebKitShim.h for why this is C). The view and its web
+// process serve document after document while they stay trustworthy: a new one is made after
+// any failure and after a document whose own scripts ran (they may still be running).
 #define _GNU_SOURCE
 #include "CWebKitShim.h"
 #include "display.h"
+#include "filter.h"
 
 #include <gtk/gtkunixprint.h>
 #include <stdio.h>
@@ -16,10 +19,12 @@ struct SPWRenderer {
     pid_t parent;        // the swiftprint process that started the renderer
     char *runtimeDir;
     char *filePrinter;   // GTK's print-to-file printer (its name is translated, so found by backend)
+    gboolean printersListed;
     WebKitWebContext *context;
     WebKitUserContentFilterStore *filters;
     GtkWidget *window;   // offscreen; holds the current view
     WebKitWebView *view;
+    gboolean viewReusable; // no failure, no page scripts since the view was made
     unsigned documents;
 
     // The step under way.
@@ -89,11 +94,14 @@ static SPWStatus run_step(SPWRenderer *r, double timeout, const char *what, char
         r->status = SPW_TIMEOUT;
         r->message = dup_printf("%s took longer than %g s and was stopped", what, timeout);
     }
+    if (r->status != SPW_OK) r->viewReusable = FALSE;
     if (r->status != SPW_OK && error) { *error = r->message; r->message = NULL; }
     return r->status;
 }
 
 // MARK: Start and stop
+
+static void on_printers_listed(gpointer data) { ((SPWRenderer *)data)->printersListed = TRUE; }
 
 static gboolean find_file_printer(GtkPrinter *printer, gpointer data) {
     SPWRenderer *r = data;
@@ -122,12 +130,8 @@ SPWRenderer *spw_renderer_new(const char *runtimeDir, char **error) {
         spw_renderer_free(r);
         return NULL;
     }
-    gtk_enumerate_printers(find_file_printer, r, NULL, TRUE);
-    if (!r->filePrinter) {
-        *error = strdup("GTK's print-to-file printer is missing (is GTK_PRINT_BACKENDS set without \"file\"?)");
-        spw_renderer_free(r);
-        return NULL;
-    }
+    // Listed in the background (90 ms here): the first document loads meanwhile.
+    gtk_enumerate_printers(find_file_printer, r, on_printers_listed, FALSE);
     // Nothing kept on disk between documents; web processes in WebKit's bubblewrap sandbox.
     r->context = webkit_web_context_new_ephemeral();
     webkit_web_context_set_sandbox_enabled(r->context, TRUE);
@@ -154,40 +158,6 @@ void spw_renderer_free(SPWRenderer *r) {
 const char *spw_renderer_display(const SPWRenderer *r) { return r->display.name; }
 
 // MARK: The content filter
-
-/// `text` with every regular-expression metacharacter escaped.
-static GString *regex_escaped(const char *text) {
-    GString *s = g_string_new(NULL);
-    for (const char *p = text; *p; p++) {
-        if (strchr(".^$*+?()[]{}|\\/", *p)) g_string_append_c(s, '\\');
-        g_string_append_c(s, *p);
-    }
-    return s;
-}
-
-/// Default deny: every URL is blocked (http, https, ws, file, anything), then data: and the
-/// document's own folder are let through. WebKit's rule regexes have no alternation, hence
-/// one rule per exception.
-static char *filter_rules(const char *allowedFolderURI) {
-    GString *rules = g_string_new("[{\"trigger\":{\"url-filter\":\".*\"},\"action\":{\"type\":\"block\"}}");
-    g_string_append(rules, ",{\"trigger\":{\"url-filter\":\"^data:\"},\"action\":{\"type\":\"ignore-previous-rules\"}}");
-    g_string_append(rules, ",{\"trigger\":{\"url-filter\":\"^about:\"},\"action\":{\"type\":\"ignore-previous-rules\"}}");
-    if (allowedFolderURI) {
-        GString *escaped = regex_escaped(allowedFolderURI);
-        // JSON-escape the backslashes the regex needs.
-        GString *json = g_string_new(NULL);
-        for (const char *p = escaped->str; *p; p++) {
-            if (*p == '\\' || *p == '"') g_string_append_c(json, '\\');
-            g_string_append_c(json, *p);
-        }
-        g_string_append_printf(rules, ",{\"trigger\":{\"url-filter\":\"^%s\",\"url-filter-is-case-sensitive\":true},"
-                                      "\"action\":{\"type\":\"ignore-previous-rules\"}}", json->str);
-        g_string_free(json, TRUE);
-        g_string_free(escaped, TRUE);
-    }
-    g_string_append(rules, "]");
-    return g_string_free(rules, FALSE);
-}
 
 static void on_filter_saved(GObject *source, GAsyncResult *result, gpointer data) {
     SPWRenderer *r = data;
@@ -217,6 +187,7 @@ static gboolean on_load_failed(WebKitWebView *view, WebKitLoadEvent event, gchar
 
 static void on_web_process_terminated(WebKitWebView *view, WebKitWebProcessTerminationReason reason, gpointer data) {
     (void)view;
+    ((SPWRenderer *)data)->viewReusable = FALSE;
     const char *why = reason == WEBKIT_WEB_PROCESS_EXCEEDED_MEMORY_LIMIT ? "ran out of memory" : "crashed";
     finish_step(data, SPW_CRASHED, dup_printf("WebKit's web process %s on this document", why));
 }
@@ -253,15 +224,43 @@ static WebKitSettings *document_settings(int scripts) {
     return s;
 }
 
+/// A new offscreen view in the renderer's context, with the style sheet that hands @page to
+/// swiftprint.
+static void make_view(SPWRenderer *r) {
+    WebKitUserContentManager *content = webkit_user_content_manager_new();
+    // The page's @page size and margins are the paginator's to apply (swiftprint reads them
+    // first); left in, WebKit half-applies them and prints at a scale of its own choosing.
+    // WebKit prints a CSS pixel as 0.8 pt (it lays a page out 1.25 times as wide as the paper,
+    // "so that thin pages print a little smaller"); CSS says 0.75 pt, hence the zoom. (GTK's
+    // print scale will not do: WebKit then breaks pages where it does not print them.)
+    WebKitUserStyleSheet *neutral = webkit_user_style_sheet_new(
+        "@page { size: auto !important; margin: 0 !important; } html { zoom: 0.9375 !important; }", WEBKIT_USER_CONTENT_INJECT_ALL_FRAMES,
+        WEBKIT_USER_STYLE_LEVEL_USER, NULL, NULL);
+    webkit_user_content_manager_add_style_sheet(content, neutral);
+    webkit_user_style_sheet_unref(neutral);
+    r->view = WEBKIT_WEB_VIEW(g_object_new(WEBKIT_TYPE_WEB_VIEW, "web-context", r->context,
+                                           "user-content-manager", content, NULL));
+    g_object_unref(content);
+    r->window = gtk_offscreen_window_new();
+    gtk_window_set_default_size(GTK_WINDOW(r->window), 1024, 768);
+    gtk_container_add(GTK_CONTAINER(r->window), GTK_WIDGET(r->view));
+    gtk_widget_show_all(r->window);
+    g_signal_connect(r->view, "load-changed", G_CALLBACK(on_load_changed), r);
+    g_signal_connect(r->view, "load-failed", G_CALLBACK(on_load_failed), r);
+    g_signal_connect(r->view, "web-process-terminated", G_CALLBACK(on_web_process_terminated), r);
+    g_signal_connect(r->view, "decide-policy", G_CALLBACK(on_decide_policy), r);
+    r->viewReusable = TRUE;
+}
+
 SPWStatus spw_renderer_load(SPWRenderer *r, const char *bytes, size_t length, const char *baseURI,
                             const char *allowedFolderURI, int scripts, double timeout, char **error) {
-    if (r->window) {
+    if (r->window && !r->viewReusable) {
         gtk_widget_destroy(r->window);
         r->window = NULL;
         r->view = NULL;
     }
     // The filter first: a page must never load without it.
-    char *rules = filter_rules(allowedFolderURI);
+    char *rules = spw_filter_rules(allowedFolderURI);
     GBytes *source = g_bytes_new_take(rules, strlen(rules));
     char *identifier = dup_printf("document-%u", ++r->documents);
     begin_step(r);
@@ -274,34 +273,18 @@ SPWStatus spw_renderer_load(SPWRenderer *r, const char *bytes, size_t length, co
         if (status == SPW_TIMEOUT) status = SPW_SETUP_FAILED;
         return status;
     }
-    WebKitUserContentManager *content = webkit_user_content_manager_new();
+    if (!r->view) make_view(r);
+    // This document's filter replaces the last one's (messages to the web process keep their
+    // order, so it is in force before the load below starts).
+    WebKitUserContentManager *content = webkit_web_view_get_user_content_manager(r->view);
+    webkit_user_content_manager_remove_all_filters(content);
     webkit_user_content_manager_add_filter(content, r->filter);
     webkit_user_content_filter_unref(r->filter);
     r->filter = NULL;
-    // The page's @page size and margins are the paginator's to apply (swiftprint reads them
-    // first); left in, WebKit half-applies them and prints at a scale of its own choosing.
-    // WebKit prints a CSS pixel as 0.8 pt (it lays a page out 1.25 times as wide as the paper,
-    // "so that thin pages print a little smaller"); CSS says 0.75 pt, hence the zoom. (GTK's
-    // print scale will not do: WebKit then breaks pages where it does not print them.)
-    WebKitUserStyleSheet *neutral = webkit_user_style_sheet_new(
-        "@page { size: auto !important; margin: 0 !important; } html { zoom: 0.9375 !important; }", WEBKIT_USER_CONTENT_INJECT_ALL_FRAMES,
-        WEBKIT_USER_STYLE_LEVEL_USER, NULL, NULL);
-    webkit_user_content_manager_add_style_sheet(content, neutral);
-    webkit_user_style_sheet_unref(neutral);
-
     WebKitSettings *settings = document_settings(scripts);
-    r->view = WEBKIT_WEB_VIEW(g_object_new(WEBKIT_TYPE_WEB_VIEW, "web-context", r->context, "settings", settings,
-                                           "user-content-manager", content, NULL));
+    webkit_web_view_set_settings(r->view, settings);
     g_object_unref(settings);
-    g_object_unref(content);
-    r->window = gtk_offscreen_window_new();
-    gtk_window_set_default_size(GTK_WINDOW(r->window), 1024, 768);
-    gtk_container_add(GTK_CONTAINER(r->window), GTK_WIDGET(r->view));
-    gtk_widget_show_all(r->window);
-    g_signal_connect(r->view, "load-changed", G_CALLBACK(on_load_changed), r);
-    g_signal_connect(r->view, "load-failed", G_CALLBACK(on_load_failed), r);
-    g_signal_connect(r->view, "web-process-terminated", G_CALLBACK(on_web_process_terminated), r);
-    g_signal_connect(r->view, "decide-policy", G_CALLBACK(on_decide_policy), r);
+    if (scripts) r->viewReusable = FALSE;
 
     begin_step(r);
     GBytes *html = g_bytes_new(bytes, length);
@@ -353,6 +336,13 @@ static void on_print_failed(WebKitPrintOperation *op, GError *e, gpointer data) 
 SPWStatus spw_renderer_print(SPWRenderer *r, const char *outputPath, double width, double height, double timeout,
                              char **error) {
     if (!r->view) { *error = strdup("no document is loaded"); return SPW_PRINT_FAILED; }
+    gint64 deadline = g_get_monotonic_time() + (gint64)(timeout * 1e6);
+    while (!r->printersListed && g_get_monotonic_time() < deadline)
+        if (!g_main_context_iteration(NULL, FALSE)) g_usleep(1000);
+    if (!r->filePrinter) {
+        *error = strdup("GTK's print-to-file printer is missing (is GTK_PRINT_BACKENDS set without \"file\"?)");
+        return SPW_SETUP_FAILED;
+    }
     GtkPrintSettings *settings = gtk_print_settings_new();
     gtk_print_settings_set_printer(settings, r->filePrinter);
     gtk_print_settings_set(settings, GTK_PRINT_SETTINGS_OUTPUT_FILE_FORMAT, "pdf");

@@ -43,7 +43,12 @@ public struct DocumentConversion {
             }
         }
         // The first document's own page setup (HTML's @page) decides what the job leaves open.
-        let paper = options.paper(document: formatters.first?.documentPageSetup)
+        let setup: DocumentPageSetup?
+        do { setup = try formatters[0].documentPageSetup() } catch var e as PrintError {
+            if e.path == nil || e.path == spools[0].input.path { e.path = first.path }
+            throw e
+        }
+        let paper = options.paper(document: setup)
         let date = DocumentMetadata.fromEnvironment(title: nil).creationDate ?? Date()
         let renderer = TemplatePageRenderer(
             header: options.header, footer: options.footer, font: Font("Sans 9")!,

@@ -218,16 +218,39 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: out))
     }
 
-    @Test func tenDocumentsShareOneRendererAndDisplay() throws {
-        let dir = try folder(["d.html": "<html><body><p>document</p></body></html>"])
-        let inputs = Array(repeating: dir + "/d.html", count: 10)
-        let (r, out) = try convert(inputs, ["--verbose"])
+    @Test func tenDocumentsShareOneRendererAndDisplayAndEachPrintsItself() throws {
+        let words = ["alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel", "india", "juliet"]
+        var files: [String: String] = [:]
+        for w in words { files[w + ".html"] = "<html><body><p>document \(w)</p></body></html>" }
+        let dir = try folder(files)
+        let (r, out) = try convert(words.map { dir + "/" + $0 + ".html" }, ["--verbose"])
         #expect(r.status == 0, "\(r.stderr)")
         #expect(try PDF.pageCount(out) == 10)
+        // One web view serves them all: each page must still be its own document's.
+        for (index, w) in words.enumerated() {
+            let text = try PDF.text(out, first: index + 1, last: index + 1)
+            #expect(text.contains("document \(w)"), "page \(index + 1): \(text)")
+        }
         let starts = r.stderr.components(separatedBy: "started the markup renderer").count - 1
         #expect(starts == 1, "\(r.stderr)")
         let displays = r.stderr.components(separatedBy: "swiftprint-markup: display :").count - 1
         #expect(displays == 1, "\(r.stderr)")
+    }
+
+    @Test func aLaterDocumentCannotReadAnEarlierDocumentsFolder() throws {
+        // The web view is reused from document to document; its filter must change with it.
+        let first = try folder(["first.html": "<html><body style='margin:0'><img src=black.png style='display:block;width:100%;height:50mm'></body></html>"])
+        _ = try Tool.run("convert", ["-size", "40x40", "xc:black", first + "/black.png"])
+        let second = try folder(["second.html": """
+            <html><body style='margin:0'><img src="file://\(first)/black.png" style='display:block;width:100%;height:50mm'>
+            <p>second</p></body></html>
+            """])
+        let (r, out) = try convert([first + "/first.html", second + "/second.html"])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(try PDF.pageCount(out) == 2)
+        #expect(try brightness(out, page: 1, x: 0.2...0.8, y: 0.1...0.2) < 40, "the first document's own image is missing")
+        #expect(try brightness(out, page: 2, x: 0.2...0.8, y: 0.1...0.2) > 240, "the second document read the first one's folder")
+        #expect(try PDF.text(out, first: 2, last: 2).contains("second"))
     }
 
     @Test func markdownPrintsAsHTMLWithItsRelativeImages() throws {

@@ -46,7 +46,8 @@ open class PrintFormatter {
     /// PDFs, images stored as they came. The job then assembles its output at the PDF-object level.
     open var placesContent: Bool { false }
     /// The document's own page setup (HTML's `@page`), for the job's paper; nil for most content.
-    open var documentPageSetup: DocumentPageSetup? { nil }
+    /// It may have to read the document first, so it can fail and is asked for only when needed.
+    open func documentPageSetup() throws -> DocumentPageSetup? { nil }
     /// The renderer this formatter draws for, set by `PrintPageRenderer.addPrintFormatter`.
     public internal(set) weak var printPageRenderer: PrintPageRenderer?
 
