@@ -33,6 +33,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/JohnSundell/Ink", from: "0.6.0"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     ],
     targets: [
         // C libraries
@@ -110,7 +111,19 @@ let package = Package(
             path: "Plugins/MarkupHandler"
         ),
         .executableTarget(name: "swiftprint-markup", dependencies: ["MarkupHandler", "SwiftPrintCore", "CWebKitShim"]),
-        .target(name: "SwiftPrint", dependencies: ["SwiftPrintCore", "TextHandler", "PDFHandler", "ImageHandler", "MarkupHandler"]),
+        // Maps: tiles (MBTiles through GRDB, tile folders) under GeoJSON and GPX drawn as vectors.
+        .target(
+            name: "MapHandler",
+            dependencies: ["SwiftPrintCore", "CCairo", "CGdkPixbuf", .product(name: "GRDB", package: "GRDB.swift"),
+                           .product(name: "Logging", package: "swift-log")],
+            path: "Plugins/MapHandler"
+        ),
+        // Draws Config/basemap/world.mbtiles from Natural Earth (scripts/make-basemap); not installed.
+        .executableTarget(
+            name: "swiftprint-make-basemap",
+            dependencies: ["MapHandler", "CCairo", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
+        .target(name: "SwiftPrint", dependencies: ["SwiftPrintCore", "TextHandler", "PDFHandler", "ImageHandler", "MarkupHandler", "MapHandler"]),
 
         // CUPS: the queue's files and the installer (no libcups, so the CLI does not load it);
         // the filter's logic (libcups for options and the PPD); the backend's and libcups's

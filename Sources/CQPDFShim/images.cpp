@@ -27,6 +27,7 @@ QPDFObjectHandle imageDictionary(QPDF &pdf, SPQImageInfo const &info, std::strin
     dict.replaceKey("/Width", QPDFObjectHandle::newInteger(info.width));
     dict.replaceKey("/Height", QPDFObjectHandle::newInteger(info.height));
     dict.replaceKey("/BitsPerComponent", QPDFObjectHandle::newInteger(info.bitsPerComponent));
+    if (info.interpolate) dict.replaceKey("/Interpolate", QPDFObjectHandle::newBool(true));
     dict.replaceKey("/ColorSpace", colorSpace(pdf, info, icc));
     if (info.invertCMYK && info.components == 4) dict.replaceKey("/Decode", QPDFObjectHandle::parse("[1 0 1 0 1 0 1 0]"));
     return dict;

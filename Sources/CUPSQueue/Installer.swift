@@ -48,7 +48,7 @@ public struct Installer {
     public func install(definition: QueueDefinition) throws {
         var manifest = Manifest(path: layout.manifest)
         let l = layout
-        for dir in [l.prefix + "/bin", l.libexec, l.prefix + "/lib/swiftprint", l.share + "/Config/cups", l.cupsServerBin + "/filter",
+        for dir in [l.prefix + "/bin", l.libexec, l.prefix + "/lib/swiftprint", l.share + "/Config/cups", l.share + "/Config/basemap", l.cupsServerBin + "/filter",
                     l.cupsServerBin + "/backend", l.cupsDataDir + "/mime"] {
             try makeFolder(dir, mode: 0o755, &manifest)
         }
@@ -60,7 +60,7 @@ public struct Installer {
         try copy(products + "/swiftprint-markup", to: l.libexec + "/swiftprint-markup", mode: 0o755, &manifest)
         // The PDF assembler's engine (libqpdf), opened by the tool and the filter on first use.
         try copy(products + "/libSwiftPrintQPDF.so", to: l.prefix + "/lib/swiftprint/libSwiftPrintQPDF.so", mode: 0o755, &manifest)
-        for name in ["papers.tsv", "types.tsv", "cups/swiftprint.types"] {
+        for name in ["papers.tsv", "types.tsv", "cups/swiftprint.types", "basemap/world.mbtiles"] {
             try copy(config + "/" + name, to: l.share + "/Config/" + name, mode: 0o644, &manifest)
         }
         try link(l.cupsServerBin + "/filter/swiftprint", to: l.libexec + "/swiftprint-filter", &manifest)

@@ -5,6 +5,7 @@
 @_exported import PDFHandler
 @_exported import ImageHandler
 @_exported import MarkupHandler
+@_exported import MapHandler
 
 extension HandlerRegistry {
     /// Every handler swiftprint ships. Adding a content type is one folder under Plugins/ and
@@ -15,6 +16,7 @@ extension HandlerRegistry {
         ImageHandler(),
         MarkupHandler(),
         MarkdownHandler(),
+        MapHandler(),
     ])
 }
 

@@ -46,6 +46,24 @@ struct DocumentOptions: ParsableArguments {
             help: ArgumentHelp("Seconds an HTML or Markdown document may take to load, and to lay out (default 60).", valueName: "seconds"))
     var markupTimeout: Double?
 
+    @Option(name: .customLong("map-tiles"), help: ArgumentHelp("Map tiles: an MBTiles file or a {z}/{x}/{y} folder (default: the offline world basemap).", valueName: "source"))
+    var mapTiles: String?
+
+    @Option(name: .customLong("map-scale"), help: ArgumentHelp("Print GeoJSON and GPX at scale 1:N, centred on them (default: fitted).", valueName: "N"))
+    var mapScale: Double?
+
+    @Option(name: .customLong("map-dpi"), help: ArgumentHelp("The resolution a map is made for (default 300).", valueName: "dpi"))
+    var mapDPI: Double?
+
+    @Option(name: .customLong("map-tile-dpi"), help: ArgumentHelp("Tile pixels per inch on paper (96: labels at their screen size; default: map-dpi).", valueName: "dpi"))
+    var mapTileDPI: Double?
+
+    @Option(name: .customLong("map-missing-tiles"), help: "placeholder (default), blank or fail.")
+    var mapMissingTiles: String?
+
+    @Option(name: .customLong("map-max-tiles"), help: "Refuse maps needing more tiles than this (default 2000).")
+    var mapMaxTiles: Int?
+
     /// These settings by their option names, for `JobOptions` (which checks them).
     var jobOptions: [(name: String, value: String)] {
         var o: [(name: String, value: String)] = []
@@ -62,6 +80,12 @@ struct DocumentOptions: ParsableArguments {
         if let gutter { o.append(("swiftprint-gutter", gutter)) }
         if scripts { o.append(("swiftprint-scripts", "true")) }
         if let markupTimeout { o.append(("swiftprint-markup-timeout", String(markupTimeout))) }
+        if let mapTiles { o.append(("swiftprint-map-tiles", mapTiles)) }
+        if let mapScale { o.append(("swiftprint-map-scale", String(mapScale))) }
+        if let mapDPI { o.append(("swiftprint-map-dpi", String(mapDPI))) }
+        if let mapTileDPI { o.append(("swiftprint-map-tile-dpi", String(mapTileDPI))) }
+        if let mapMissingTiles { o.append(("swiftprint-map-missing-tiles", mapMissingTiles)) }
+        if let mapMaxTiles { o.append(("swiftprint-map-max-tiles", String(mapMaxTiles))) }
         return o
     }
 }

@@ -48,6 +48,9 @@ typedef struct {
     /// 1 when an 8-bit alpha channel follows as a soft mask (image_write_alpha).
     int hasAlpha;
     int alphaBitsPerComponent;
+    /// 1 to ask viewers to smooth the image when they enlarge it (/Interpolate): a map's tiles
+    /// shown beyond their zoom.
+    int interpolate;
 } SPQImageInfo;
 
 /// An image whose pixels are written row by row, compressed (Flate) as they come, so that a
@@ -67,7 +70,7 @@ typedef struct {
 typedef int (*spq_write_fn)(void *context, const uint8_t *data, size_t length);
 
 /// Changes whenever the table below changes: a library built from other sources is refused.
-#define SPQ_FUNCTIONS_VERSION 2
+#define SPQ_FUNCTIONS_VERSION 3
 
 /// The engine's functions.
 typedef struct {

@@ -121,6 +121,7 @@ enum ContentSniffer {
             if text.contains("<svg") { return "public.svg-image" }
             return nil
         }
+        if start.hasPrefix("{"), text.contains("\"swiftprint-map\"") { return "org.swiftprint.map-description" }
         if start.hasPrefix("{"), text.contains("\"type\""),
            ["\"featurecollection\"", "\"feature\"", "\"linestring\"", "\"polygon\"", "\"multipolygon\"", "\"point\""].contains(where: text.contains) {
             return "public.geojson"

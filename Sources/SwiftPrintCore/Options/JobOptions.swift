@@ -180,6 +180,13 @@ public struct JobOptions: Sendable {
         "swiftprint-converter-timeout": "converter-timeout", "converter-timeout": "converter-timeout",
         "swiftprint-scripts": "scripts", "scripts": "scripts",
         "swiftprint-markup-timeout": "markup-timeout", "markup-timeout": "markup-timeout",
+        "swiftprint-map-tiles": "map-tiles", "map-tiles": "map-tiles",
+        "swiftprint-map-scale": "map-scale", "map-scale": "map-scale",
+        "swiftprint-map-dpi": "map-dpi", "map-dpi": "map-dpi",
+        "swiftprint-map-tile-dpi": "map-tile-dpi", "map-tile-dpi": "map-tile-dpi",
+        "swiftprint-map-missing-tiles": "map-missing-tiles", "map-missing-tiles": "map-missing-tiles",
+        "swiftprint-map-max-tiles": "map-max-tiles", "map-max-tiles": "map-max-tiles",
+        "swiftprint-map-max-points": "map-max-points", "map-max-points": "map-max-points",
     ]
     /// Handler keys that are on/off switches (absent means off).
     static let flagKeys: Set<String> = ["line-numbers", "mirror", "scripts"]

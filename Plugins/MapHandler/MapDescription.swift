@@ -1,0 +1,98 @@
+import Foundation
+import SwiftPrintCore
+
+/// A map description (`trip.map.json`): what to print, as data. Its format is in the README.
+///
+///     { "swiftprint-map": 1, "title": "Around the lake",
+///       "center": { "lat": 46.5, "lon": 7.9 }, "scale": 25000,
+///       "tiles": "alps.mbtiles", "dpi": 300, "tile-dpi": 96,
+///       "paper": "A4", "orientation": "landscape",
+///       "markers": [ { "lat": 46.52, "lon": 7.96, "label": "Hut" } ],
+///       "overlays": [ { "file": "route.gpx", "style": { "stroke": "#0050c0" } } ] }
+///
+/// Exactly one of `zoom` (with `center`), `scale` (with `center`) or `bbox` [west, south, east,
+/// north] frames the map; with none, it is fitted to its markers and overlays. Files are found
+/// relative to the description.
+struct MapDescription: Decodable {
+    struct Point: Decodable { var lat: Double; var lon: Double }
+    struct Marker: Decodable { var lat: Double; var lon: Double; var label: String?; var color: String? }
+    struct Overlay: Decodable { var file: String?; var geojson: JSONValue?; var style: MapStyle? }
+
+    var version: Int
+    var title: String?
+    var center: Point?
+    var zoom: Int?
+    var scale: Double?
+    var bbox: [Double]?
+    var tiles: String?
+    var attribution: String?
+    var dpi: Double?
+    var tileDPI: Double?
+    var paper: String?
+    var orientation: String?
+    var missingTiles: String?
+    var maxTiles: Int?
+    var markers: [Marker]?
+    var overlays: [Overlay]?
+
+    enum CodingKeys: String, CodingKey {
+        case version = "swiftprint-map", title, center, zoom, scale, bbox, tiles, attribution, dpi, tileDPI = "tile-dpi", paper,
+             orientation, missingTiles = "missing-tiles", maxTiles = "max-tiles", markers, overlays
+    }
+
+    static func read(path: String) throws -> MapDescription {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw PrintError(.inputUnreadable, path: path, "cannot read the map description")
+        }
+        do { return try JSONDecoder().decode(MapDescription.self, from: data) } catch let DecodingError.keyNotFound(key, _) {
+            throw PrintError(.invalidInput, path: path, "the map description lacks \"\(key.stringValue)\"")
+        } catch let DecodingError.typeMismatch(_, context), let DecodingError.valueNotFound(_, context) {
+            let at = context.codingPath.map(\.stringValue).joined(separator: ".")
+            throw PrintError(.invalidInput, path: path, "in the map description, \"\(at)\" has the wrong kind of value")
+        } catch {
+            throw PrintError(.invalidInput, path: path, "not a valid map description: \(error.localizedDescription)")
+        }
+    }
+
+    func framing(path: String, features: [MapFeature]) throws -> MapPrintFormatter.Framing {
+        let given = [zoom != nil, scale != nil, bbox != nil].filter { $0 }.count
+        guard given <= 1 else { throw PrintError(.invalidInput, path: path, "give one of zoom, scale and bbox, not several") }
+        if let bbox {
+            guard bbox.count == 4, bbox[0] < bbox[2], bbox[1] < bbox[3] else {
+                throw PrintError(.invalidInput, path: path, "bbox is [west, south, east, north] with west < east and south < north")
+            }
+            return .fit(GeoBox(west: bbox[0], south: bbox[1], east: bbox[2], north: bbox[3]))
+        }
+        if let zoom {
+            guard let center else { throw PrintError(.invalidInput, path: path, "zoom needs a center") }
+            return .zoom(center: GeoCoordinate(latitude: center.lat, longitude: center.lon), zoom: zoom)
+        }
+        if let scale {
+            guard let center else { throw PrintError(.invalidInput, path: path, "scale needs a center") }
+            return .scale(center: GeoCoordinate(latitude: center.lat, longitude: center.lon), scale: scale)
+        }
+        guard let box = GeoBox(covering: features.flatMap(\.coordinates) + (center.map { [GeoCoordinate(latitude: $0.lat, longitude: $0.lon)] } ?? [])) else {
+            throw PrintError(.invalidInput, path: path, "nothing says where the map is: give center with zoom or scale, bbox, markers or overlays")
+        }
+        return .fit(box)
+    }
+}
+
+/// Any JSON value, kept to hand an inline GeoJSON overlay back to `GeoJSONReader`.
+struct JSONValue: Decodable {
+    let data: Data
+    init(from decoder: Decoder) throws {
+        data = try JSONSerialization.data(withJSONObject: try Self.any(decoder.singleValueContainer()), options: .fragmentsAllowed)
+    }
+
+    private static func any(_ c: SingleValueDecodingContainer) throws -> Any {
+        if let v = try? c.decode([String: JSONValue].self) {
+            return try v.mapValues { try JSONSerialization.jsonObject(with: $0.data, options: .fragmentsAllowed) }
+        }
+        if let v = try? c.decode([JSONValue].self) { return try v.map { try JSONSerialization.jsonObject(with: $0.data, options: .fragmentsAllowed) } }
+        if let v = try? c.decode(Double.self) { return v }
+        if let v = try? c.decode(String.self) { return v }
+        if let v = try? c.decode(Bool.self) { return v }
+        return NSNull()
+    }
+}

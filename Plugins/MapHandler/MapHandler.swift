@@ -1,0 +1,152 @@
+import Foundation
+import SwiftPrintCore
+
+/// Maps: GeoJSON and GPX drawn over a basemap that covers them, a map description
+/// (`org.swiftprint.map-description`), and an MBTiles file's overview.
+///
+/// Options read, by name: `map-tiles` (an MBTiles file or a `{z}/{x}/{y}` folder; the offline
+/// world basemap shipped in Config/basemap when unset), `map-scale` (N of 1:N), `map-dpi`
+/// (default 300), `map-tile-dpi` (tile pixels per inch on paper when not map-dpi: 96 keeps
+/// labels their screen size), `map-missing-tiles` (placeholder, blank or fail), `map-max-tiles`
+/// (default 2000), `map-max-points` (points per file, default 1,000,000), `local-files` (`none`,
+/// which the CUPS filter sets: no file but the document and the shipped basemap is read).
+public struct MapHandler: ContentHandler {
+    public let name = "map"
+    public let contentTypes = ["public.geojson", "com.topografix.gpx", "org.swiftprint.map-description", "org.mapbox.mbtiles"]
+
+    public init() {}
+
+    /// The offline basemap: low zooms of the world from Natural Earth (public domain), made by
+    /// scripts/make-basemap.
+    public static var basemapPath: String? {
+        ConfigFiles.directory.map { $0 + "/basemap/world.mbtiles" }.flatMap { FileManager.default.fileExists(atPath: $0) ? $0 : nil }
+    }
+
+    public func makeFormatter(for input: PrintInput, options: HandlerOptions, info: PrintInfo) throws -> PrintFormatter {
+        let path = input.path
+        let pointLimit = try Self.integer(options, "map-max-points") ?? 1_000_000
+        let type = URL(fileURLWithPath: path).pathExtension.lowercased()
+        let data = FileManager.default.contents(atPath: path)
+        var description: MapDescription?
+        var features: [MapFeature] = []
+        var tilesPath = options["map-tiles"]
+        // A CUPS job (local-files none) may name no other file: the filter runs as lp and reads
+        // what lp can, which includes other users' spooled jobs.
+        let confined = options["local-files"] == "none"
+        if confined, tilesPath != nil {
+            throw PrintError(.invalidOption, path: path, "map-tiles cannot name a file in a print job; the offline basemap is used")
+        }
+        if type == "mbtiles" || (data?.starts(with: Array("SQLite format 3".utf8)) ?? false) {
+            tilesPath = path
+        } else if let data, let text = String(data: data.prefix(4096), encoding: .utf8), text.contains("\"swiftprint-map\"") {
+            let d = try MapDescription.read(path: path)
+            guard d.version == 1 else { throw PrintError(.invalidInput, path: path, "map description version \(d.version) is not known (1 is)") }
+            let folder = URL(fileURLWithPath: path).deletingLastPathComponent()
+            if confined, d.tiles != nil || (d.overlays ?? []).contains(where: { $0.file != nil }) {
+                throw PrintError(.invalidInput, path: path, "a map description in a print job cannot name other files (tiles, overlay files); inline GeoJSON works")
+            }
+            for overlay in d.overlays ?? [] {
+                let style = overlay.style ?? MapStyle()
+                if let file = overlay.file {
+                    let full = URL(fileURLWithPath: file, relativeTo: folder).path
+                    features += try Self.features(at: full, style: style, pointLimit: pointLimit)
+                } else if let inline = overlay.geojson {
+                    features += try GeoJSONReader.features(from: inline.data, path: path, style: style, pointLimit: pointLimit)
+                }
+            }
+            for m in d.markers ?? [] {
+                var style = MapStyle()
+                if let c = m.color { style.markerColor = c }
+                features.append(MapFeature(geometry: .point(GeoCoordinate(latitude: m.lat, longitude: m.lon)), style: style, label: m.label))
+            }
+            if let t = d.tiles, tilesPath == nil { tilesPath = URL(fileURLWithPath: t, relativeTo: folder).path }
+            description = d
+        } else {
+            features = try Self.features(at: path, style: MapStyle(), pointLimit: pointLimit)
+            guard !features.isEmpty else { throw PrintError(.noContent, path: path, "no features to draw") }
+        }
+
+        guard let sourcePath = tilesPath ?? Self.basemapPath else {
+            throw PrintError(.notAvailable, path: path, "no tiles: the offline basemap (Config/basemap/world.mbtiles) is missing; give --map-tiles")
+        }
+        let source = try Self.openSource(sourcePath)
+        let framing: MapPrintFormatter.Framing
+        if let description {
+            framing = try description.framing(path: path, features: features)
+        } else if let scale = try Self.number(options, "map-scale"), let box = GeoBox(covering: features.flatMap(\.coordinates)) {
+            framing = .scale(center: box.center, scale: scale)
+        } else if let box = GeoBox(covering: features.flatMap(\.coordinates)) {
+            framing = .fit(box)
+        } else {
+            // An MBTiles overview: its bounds, or the whole world.
+            framing = .fit(source.info.bounds ?? GeoBox(west: -180, south: -85, east: 180, north: 85))
+        }
+        let formatter = MapPrintFormatter(source: source, sourcePath: sourcePath, features: features, framing: framing)
+        formatter.title = description?.title ?? (features.isEmpty ? source.info.name : nil)
+        formatter.attribution = description?.attribution
+        if let v = try Self.number(options, "map-dpi") ?? description?.dpi { formatter.dpi = v }
+        formatter.tileDPI = try Self.number(options, "map-tile-dpi") ?? description?.tileDPI
+        if let v = options["map-missing-tiles"] ?? description?.missingTiles {
+            guard let policy = MissingTilePolicy(rawValue: v) else {
+                throw PrintError(.invalidOption, "map-missing-tiles \"\(v)\" is not valid (placeholder, blank or fail)")
+            }
+            formatter.missingTiles = policy
+        }
+        if let v = try Self.integer(options, "map-max-tiles") ?? description?.maxTiles { formatter.tileLimit = v }
+        if let d = description {
+            formatter.pageSetup = try Self.pageSetup(paper: d.paper, orientation: d.orientation, path: path)
+        }
+        return formatter
+    }
+
+    static func features(at path: String, style: MapStyle, pointLimit: Int) throws -> [MapFeature] {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw PrintError(.inputUnreadable, path: path, "cannot read the file")
+        }
+        let head = String(decoding: data.prefix(1024), as: UTF8.self)
+        if head.contains("<gpx") || path.lowercased().hasSuffix(".gpx") {
+            return try GPXReader.features(from: data, path: path, style: style, pointLimit: pointLimit)
+        }
+        return try GeoJSONReader.features(from: data, path: path, style: style, pointLimit: pointLimit)
+    }
+
+    static func openSource(_ path: String) throws -> TileSource {
+        if path.hasPrefix("http://") || path.hasPrefix("https://") {
+            throw PrintError(.notAvailable, path: path, "network tile sources are not supported yet: give an MBTiles file or a tile folder")
+        }
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else {
+            throw PrintError(.inputUnreadable, path: path, "no such tile source")
+        }
+        return isFolder.boolValue ? try TileFolderSource(path: path) : try MBTilesSource(path: path)
+    }
+
+    static func pageSetup(paper: String?, orientation: String?, path: String) throws -> DocumentPageSetup? {
+        guard paper != nil || orientation != nil else { return nil }
+        var setup = DocumentPageSetup()
+        if let paper {
+            guard let media = MediaSize.named(paper) else { throw PrintError(.invalidInput, path: path, "unknown paper \"\(paper)\"") }
+            setup.size = media.size
+        }
+        if let orientation {
+            guard let o = PrintInfo.Orientation(rawValue: orientation) else {
+                throw PrintError(.invalidInput, path: path, "orientation is portrait or landscape, not \"\(orientation)\"")
+            }
+            setup.orientation = o
+            if let s = setup.size, o == .landscape, s.width < s.height { setup.size = CGSize(width: s.height, height: s.width) }
+        }
+        return setup
+    }
+
+    static func number(_ options: HandlerOptions, _ key: String) throws -> Double? {
+        guard let v = options[key] else { return nil }
+        guard let d = Double(v), d > 0, d.isFinite else { throw PrintError(.invalidOption, "\(key) \"\(v)\" is not a positive number") }
+        return d
+    }
+
+    static func integer(_ options: HandlerOptions, _ key: String) throws -> Int? {
+        guard let v = options[key] else { return nil }
+        guard let i = Int(v), i > 0 else { throw PrintError(.invalidOption, "\(key) \"\(v)\" is not a positive whole number") }
+        return i
+    }
+}

@@ -1,0 +1,253 @@
+import CCairo
+import Foundation
+import Logging
+import SwiftPrintCore
+
+/// A map: tiles from a `TileSource` under vector features, fitted to the page, with a scale bar,
+/// the numeric scale, a north arrow and the tiles' attribution (always printed). UIKit prints an
+/// MKMapView through a view print formatter; this is that for swiftprint.
+///
+/// The tile zoom follows from the scale and the resolution: the coarsest zoom whose pixels are
+/// no coarser than the print's dots (`WebMercator.zoom(forScale:dpi:latitude:)`), at `tileDPI`
+/// when set ("screen-equivalent": 96 keeps a map's labels the size they are on screen), capped
+/// at the source's highest zoom (tiles are then enlarged) and never below its lowest.
+public final class MapPrintFormatter: PrintFormatter {
+    /// What part of the world the map shows.
+    public enum Framing: Sendable {
+        /// The smallest map holding the box, with a margin; the scale is rounded up to two
+        /// significant figures (1:23,456 becomes 1:24,000).
+        case fit(GeoBox)
+        /// Centred there, at scale 1:`scale`.
+        case scale(center: GeoCoordinate, scale: Double)
+        /// Centred there, with tiles of zoom `zoom` printed at `tileDPI` (or `dpi`).
+        case zoom(center: GeoCoordinate, zoom: Int)
+    }
+
+    public let source: TileSource
+    public var features: [MapFeature]
+    public var framing: Framing
+    /// The resolution the map is made for, dots per inch.
+    public var dpi: Double = 300
+    /// Tile pixels per inch on paper, when not `dpi`.
+    public var tileDPI: Double?
+    public var title: String?
+    /// Printed under the map; the source's own attribution when nil. Never left out: a map
+    /// with no attribution at all says "Map tiles: unattributed source".
+    public var attribution: String?
+    public var missingTiles: MissingTilePolicy = .placeholder
+    /// At most this many tiles per map.
+    public var tileLimit = 2000
+    /// The paper and orientation the map asks for (a map description's), under the job's own.
+    public var pageSetup: DocumentPageSetup?
+    /// The tile source's file, for messages.
+    let sourcePath: String
+    private let logger = Logger(label: "swiftprint.map")
+
+    public init(source: TileSource, sourcePath: String, features: [MapFeature] = [], framing: Framing) {
+        self.source = source
+        self.sourcePath = sourcePath
+        self.features = features
+        self.framing = framing
+        super.init()
+    }
+
+    public override var placesContent: Bool { true }
+
+    public override func documentPageSetup() throws -> DocumentPageSetup? { pageSetup }
+
+    public override func makePageStream() throws -> FormattedPageStream { MapPageStream(formatter: self) }
+
+    final class MapPageStream: FormattedPageStream {
+        let formatter: MapPrintFormatter
+        var done = false
+        init(formatter: MapPrintFormatter) { self.formatter = formatter }
+        func nextPage(fitting size: CGSize) throws -> FormattedPage? {
+            guard !done else { return nil }
+            done = true
+            return try formatter.layOut(in: size)
+        }
+    }
+
+    // MARK: Layout
+
+    /// The map laid out for a content rect of `size`.
+    struct MapPage: FormattedPage {
+        let formatter: MapPrintFormatter
+        let layout: MapLayout
+        let mosaic: TileMosaic
+        let content: PlacedContent
+
+        func draw(in context: GraphicsContext, rect: CGRect) throws {
+            try formatter.draw(self, in: context, origin: rect.origin)
+        }
+    }
+
+    static let titleFont = Font("Sans Bold 14")!
+    static let legendFont = Font("Sans 8")!
+    static let legendHeight = 34.0
+
+    func layOut(in size: CGSize) throws -> MapPage {
+        let titleHeight = title == nil ? 0 : 24.0
+        let mapRect = CGRect(x: 0, y: titleHeight, width: size.width, height: size.height - titleHeight - Self.legendHeight)
+        guard mapRect.width > 36, mapRect.height > 36 else {
+            throw PrintError(.invalidOption, path: sourcePath, "the page leaves no room for a map")
+        }
+        let layout = try MapLayout(framing: framing, mapSize: mapRect.size, dpi: tileDPI ?? dpi, info: source.info,
+                                   origin: mapRect.origin, path: sourcePath)
+        let w = layout.mosaicWindow
+        let mosaic = try TileMosaic(source: source, zoom: layout.zoom, x0: w.x0, y0: w.y0, width: w.width, height: w.height,
+                                    missingTiles: missingTiles, tileLimit: tileLimit, sourcePath: sourcePath)
+        if !mosaic.missing.isEmpty {
+            logger.warning("\(sourcePath): \(mosaic.missing.count) tiles missing at zoom \(layout.zoom): \(mosaic.missing.prefix(8).map(\.description).joined(separator: ", "))")
+        }
+        let content = PlacedContent(image: mosaic, naturalSize: CGSize(width: w.width, height: w.height))
+        return MapPage(formatter: self, layout: layout, mosaic: mosaic, content: content)
+    }
+
+    // MARK: Drawing
+
+    func draw(_ page: MapPage, in context: GraphicsContext, origin: CGPoint) throws {
+        let layout = page.layout
+        context.saveState()
+        defer { context.restoreState() }
+        context.translateBy(x: origin.x, y: origin.y)
+        let map = layout.mapRect
+        if let title {
+            context.draw(title, in: CGRect(x: 0, y: 0, width: map.width, height: 22), font: Self.titleFont)
+        }
+        try context.place(page.content, in: layout.rect(ofMosaic: page.mosaic), clippedTo: map)
+        context.withSavedState {
+            context.clip(to: map)
+            drawFeatures(in: context, layout: layout)
+            drawNorthArrow(in: context, at: CGPoint(x: map.maxX - 22, y: map.minY + 10))
+            if !page.mosaic.missing.isEmpty {
+                let note = "Incomplete: \(page.mosaic.missing.count) tile\(page.mosaic.missing.count == 1 ? "" : "s") missing"
+                let s = context.size(of: note, font: Self.legendFont)
+                context.setFillColor(Color(white: 1, alpha: 0.85))
+                context.fill(CGRect(x: map.minX + 6, y: map.maxY - s.height - 10, width: s.width + 8, height: s.height + 4))
+                context.draw(note, at: CGPoint(x: map.minX + 10, y: map.maxY - s.height - 8), font: Self.legendFont,
+                             color: Color(red: 0.8, green: 0, blue: 0))
+            }
+        }
+        context.setStrokeColor(.black)
+        context.setLineWidth(0.75)
+        context.stroke(map)
+        drawLegend(in: context, layout: layout, below: map)
+    }
+
+    private func drawFeatures(in context: GraphicsContext, layout: MapLayout) {
+        let cr = context.cairo
+        cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND)
+        cairo_set_line_cap(cr, CAIRO_LINE_CAP_ROUND)
+        for feature in features {
+            let style = feature.style
+            let stroke = (Color(parsing: style.stroke) ?? .red).withAlpha(style.strokeOpacity)
+            switch feature.geometry {
+            case .line(let points):
+                guard let first = points.first else { continue }
+                context.move(to: layout.pagePoint(first))
+                for p in points.dropFirst() { context.addLine(to: layout.pagePoint(p)) }
+                context.setStrokeColor(stroke)
+                context.setLineWidth(style.strokeWidth)
+                context.strokePath()
+            case .polygon(let rings):
+                for ring in rings {
+                    guard let first = ring.first else { continue }
+                    context.move(to: layout.pagePoint(first))
+                    for p in ring.dropFirst() { context.addLine(to: layout.pagePoint(p)) }
+                    context.closePath()
+                }
+                cairo_set_fill_rule(cr, CAIRO_FILL_RULE_EVEN_ODD)
+                cairo_fill_preserve(withColor: (Color(parsing: style.fill) ?? .red).withAlpha(style.fillOpacity), cr)
+                context.setStrokeColor(stroke)
+                context.setLineWidth(style.strokeWidth)
+                context.strokePath()
+            case .point(let p):
+                let c = layout.pagePoint(p)
+                context.addEllipse(in: CGRect(x: c.x - 4, y: c.y - 4, width: 8, height: 8))
+                context.setFillColor(Color(parsing: style.markerColor) ?? .red)
+                context.fillPath()
+                context.addEllipse(in: CGRect(x: c.x - 4, y: c.y - 4, width: 8, height: 8))
+                context.setStrokeColor(.white)
+                context.setLineWidth(1.2)
+                context.strokePath()
+                if let label = feature.label, !label.isEmpty {
+                    context.draw(label, at: CGPoint(x: c.x + 6, y: c.y - 5), font: Self.legendFont)
+                }
+            }
+        }
+    }
+
+    private func cairo_fill_preserve(withColor color: Color, _ cr: OpaquePointer) {
+        cairo_set_source_rgba(cr, color.red, color.green, color.blue, color.alpha)
+        CCairo.cairo_fill_preserve(cr)
+    }
+
+    private func drawNorthArrow(in context: GraphicsContext, at top: CGPoint) {
+        context.move(to: top)
+        context.addLine(to: CGPoint(x: top.x + 6, y: top.y + 16))
+        context.addLine(to: CGPoint(x: top.x, y: top.y + 12))
+        context.addLine(to: CGPoint(x: top.x - 6, y: top.y + 16))
+        context.closePath()
+        context.setFillColor(.black)
+        context.fillPath()
+        let s = context.size(of: "N", font: Self.legendFont)
+        context.draw("N", at: CGPoint(x: top.x - s.width / 2, y: top.y + 17), font: Self.legendFont)
+    }
+
+    /// Under the map: the scale bar and the numeric scale on the left, the attribution on the right.
+    private func drawLegend(in context: GraphicsContext, layout: MapLayout, below map: CGRect) {
+        let top = map.maxY + 6
+        let bar = ScaleBar(scale: layout.scale, maximumLength: map.width / 4)
+        let segment = bar.length / 4
+        for i in 0..<4 {
+            let r = CGRect(x: map.minX + Double(i) * segment, y: top + 10, width: segment, height: 4)
+            context.setFillColor(i % 2 == 0 ? .black : .white)
+            context.fill(r)
+        }
+        context.setStrokeColor(.black)
+        context.setLineWidth(0.5)
+        context.stroke(CGRect(x: map.minX, y: top + 10, width: bar.length, height: 4))
+        context.draw("0", at: CGPoint(x: map.minX - 2, y: top), font: Self.legendFont)
+        let end = bar.label
+        let endSize = context.size(of: end, font: Self.legendFont)
+        context.draw(end, at: CGPoint(x: map.minX + bar.length - endSize.width / 2, y: top), font: Self.legendFont)
+        let scaleText = "1:\(layout.scale.formatted(.number.grouping(.automatic).precision(.fractionLength(0))))"
+            + String(format: "  (true at %.2f° %@; tiles z%d)", abs(layout.center.latitude), layout.center.latitude >= 0 ? "N" : "S", layout.zoom)
+        context.draw(scaleText, at: CGPoint(x: map.minX, y: top + 16), font: Self.legendFont)
+
+        let text = (attribution ?? source.info.attribution).flatMap { $0.isEmpty ? nil : $0 } ?? "Map tiles: unattributed source"
+        let left = map.minX + max(bar.length + 24, 170)
+        let box = CGRect(x: left, y: top, width: map.maxX - left, height: Self.legendHeight - 6)
+        // Fitted: smaller type before it is cut, never below 5 pt.
+        var size = 8.0
+        while size > 5, context.size(of: text, font: Font("Sans \(size)")!, width: box.width).height > box.height { size -= 0.5 }
+        context.draw(text, in: box, font: Font("Sans \(size)")!, alignment: .right)
+    }
+}
+
+/// A scale bar's length: the longest round ground distance (1, 2 or 5 × 10ⁿ metres) whose bar
+/// is no longer than `maximumLength` points at scale 1:`scale`.
+struct ScaleBar {
+    let metres: Double
+    let length: Double
+
+    init(scale: Double, maximumLength: Double) {
+        let metresPerPoint = scale * 0.0254 / 72
+        let most = maximumLength * metresPerPoint
+        var best = 1.0
+        var magnitude = 1.0
+        while magnitude <= most {
+            for m in [1.0, 2.0, 5.0] where m * magnitude <= most { best = m * magnitude }
+            magnitude *= 10
+        }
+        metres = best
+        length = best / metresPerPoint
+    }
+
+    var label: String { metres >= 1000 ? "\((metres / 1000).formatted()) km" : "\(Int(metres)) m" }
+}
+
+extension Color {
+    func withAlpha(_ a: Double) -> Color { Color(red: red, green: green, blue: blue, alpha: a) }
+}

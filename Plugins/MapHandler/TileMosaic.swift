@@ -1,0 +1,144 @@
+import CGdkPixbuf
+import Foundation
+import SwiftPrintCore
+
+/// What to do where a tile is missing.
+public enum MissingTilePolicy: String, Sendable, CaseIterable {
+    /// A grey hatched square, so the gap is plain on paper (the default).
+    case placeholder
+    /// White.
+    case blank
+    /// The job fails, naming the tile.
+    case fail
+}
+
+/// The tiles under a map, put together on one integer pixel grid at one zoom: one image, which
+/// the PDF scales to the map's rect, so tiles are resampled once and never meet at a seam.
+final class TileMosaic: PlaceableObject {
+    let zoom: Int
+    /// The mosaic's top-left corner in world pixels at `zoom`.
+    let origin: (x: Int, y: Int)
+    let width: Int, height: Int
+    private(set) var missing: [TileID] = []
+    private var pixels: [UInt8]
+
+    /// Fetches and decodes every tile under world pixels [x0, x0 + width) × [y0, y0 + height) at
+    /// `zoom` from `source`. Columns wrap around the antimeridian; rows beyond ±85.05° are white.
+    init(source: TileSource, zoom: Int, x0: Int, y0: Int, width: Int, height: Int, missingTiles: MissingTilePolicy,
+         tileLimit: Int, sourcePath: String) throws {
+        self.zoom = zoom
+        origin = (x0, y0)
+        self.width = width
+        self.height = height
+        let tiles = 1 << zoom
+        let columns = Int(floor(Double(x0) / 256))...Int(floor(Double(x0 + width - 1) / 256))
+        let rows = max(0, Int(floor(Double(y0) / 256)))...min(tiles - 1, Int(floor(Double(y0 + height - 1) / 256)))
+        let count = columns.count * max(0, rows.count)
+        guard count <= tileLimit else {
+            throw PrintError(.invalidOption, path: sourcePath,
+                             "the map needs \(count) tiles at zoom \(zoom), more than the limit of \(tileLimit) (option map-max-tiles)")
+        }
+        pixels = [UInt8](repeating: 255, count: width * height * 3)
+        for row in rows {
+            for column in columns {
+                let id = TileID(z: zoom, x: ((column % tiles) + tiles) % tiles, y: row)
+                let decoded = try source.tile(id).flatMap { try Self.decode($0, id: id, path: sourcePath) }
+                let left = column * 256 - x0, top = row * 256 - y0
+                if let decoded {
+                    blit(decoded, left: left, top: top)
+                } else {
+                    missing.append(id)
+                    switch missingTiles {
+                    case .fail: throw PrintError(.invalidInput, path: sourcePath, "tile \(id) is missing")
+                    case .blank: break
+                    case .placeholder: hatch(left: left, top: top)
+                    }
+                }
+            }
+        }
+    }
+
+    /// A decoded tile: 8-bit RGB(A) rows.
+    struct DecodedTile { let width: Int, height: Int, channels: Int, stride: Int, bytes: [UInt8] }
+
+    /// PNG and JPEG only, checked by their signatures before a decoder sees the bytes.
+    static func decode(_ data: Data, id: TileID, path: String) throws -> DecodedTile {
+        let type: String
+        if data.starts(with: [0x89, 0x50, 0x4E, 0x47]) { type = "png" }
+        else if data.starts(with: [0xFF, 0xD8, 0xFF]) { type = "jpeg" }
+        else { throw PrintError(.invalidInput, path: path, "tile \(id) is neither PNG nor JPEG") }
+        var error: UnsafeMutablePointer<GError>?
+        guard let loader = gdk_pixbuf_loader_new_with_type(type, &error) else {
+            defer { g_clear_error(&error) }
+            throw PrintError(.notAvailable, path: path, "no \(type) decoder: \(error.map { String(cString: $0.pointee.message) } ?? "?")")
+        }
+        defer { g_object_unref(loader) }
+        let written = data.withUnsafeBytes { b in
+            gdk_pixbuf_loader_write(loader, b.bindMemory(to: UInt8.self).baseAddress, gsize(b.count), &error)
+        }
+        var closeError: UnsafeMutablePointer<GError>?
+        let closed = gdk_pixbuf_loader_close(loader, &closeError)
+        if error == nil { error = closeError } else { g_clear_error(&closeError) }
+        guard written != 0, closed != 0, let pixbuf = gdk_pixbuf_loader_get_pixbuf(loader) else {
+            defer { g_clear_error(&error) }
+            throw PrintError(.invalidInput, path: path, "tile \(id) cannot be decoded: \(error.map { String(cString: $0.pointee.message) } ?? "damaged")")
+        }
+        let w = Int(gdk_pixbuf_get_width(pixbuf)), h = Int(gdk_pixbuf_get_height(pixbuf))
+        let channels = Int(gdk_pixbuf_get_n_channels(pixbuf)), stride = Int(gdk_pixbuf_get_rowstride(pixbuf))
+        guard gdk_pixbuf_get_bits_per_sample(pixbuf) == 8, channels >= 3, let source = gdk_pixbuf_read_pixels(pixbuf) else {
+            throw PrintError(.invalidInput, path: path, "tile \(id) is not an 8-bit RGB image")
+        }
+        let length = stride * (h - 1) + w * channels
+        return DecodedTile(width: w, height: h, channels: channels, stride: stride,
+                           bytes: Array(UnsafeBufferPointer(start: source, count: length)))
+    }
+
+    /// Copies a tile in at (left, top), scaled to 256 pixels if it is another size (512-pixel
+    /// "retina" tiles), transparent pixels over white.
+    private func blit(_ t: DecodedTile, left: Int, top: Int) {
+        for ty in 0..<256 {
+            let y = top + ty
+            guard y >= 0, y < height else { continue }
+            let sy = ty * t.height / 256
+            for tx in 0..<256 {
+                let x = left + tx
+                guard x >= 0, x < width else { continue }
+                let s = sy * t.stride + (tx * t.width / 256) * t.channels
+                let d = (y * width + x) * 3
+                if t.channels == 4 {
+                    let a = Int(t.bytes[s + 3])
+                    for c in 0..<3 { pixels[d + c] = UInt8((Int(t.bytes[s + c]) * a + 255 * (255 - a)) / 255) }
+                } else {
+                    pixels[d] = t.bytes[s]; pixels[d + 1] = t.bytes[s + 1]; pixels[d + 2] = t.bytes[s + 2]
+                }
+            }
+        }
+    }
+
+    /// A missing tile: light grey with diagonal hatching.
+    private func hatch(left: Int, top: Int) {
+        for ty in 0..<256 {
+            let y = top + ty
+            guard y >= 0, y < height else { continue }
+            for tx in 0..<256 {
+                let x = left + tx
+                guard x >= 0, x < width else { continue }
+                let v: UInt8 = (tx + ty) % 16 < 2 ? 150 : 225
+                let d = (y * width + x) * 3
+                pixels[d] = v; pixels[d + 1] = v; pixels[d + 2] = v
+            }
+        }
+    }
+
+    func addObject(to document: QPDFDocument) throws -> Int64 {
+        var info = ImageObjectInfo(width: width, height: height, colorModel: .rgb)
+        info.interpolate = true
+        return try document.addImage(info: info) { sink in
+            try pixels.withUnsafeBytes { all in
+                for y in 0..<height {
+                    try sink.writeColor(UnsafeRawBufferPointer(rebasing: all[(y * width * 3)..<((y + 1) * width * 3)]))
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,151 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// Maps through the real binary, on tiles the tests make: each tile a colour of its own (red
+/// from its x, green from its y), so a wrong tile or a wrong row order shows as a wrong colour.
+@Suite(.serialized) struct MapTests {
+    static let zoom = 2
+
+    /// The colour of tile x/y.
+    static func color(x: Int, y: Int) -> (r: Int, g: Int, b: Int) { (40 + x * 60, 40 + y * 60, 200) }
+
+    /// A folder `{z}/{x}/{y}.png` of zoom `zoom`, and the same tiles as an MBTiles file (TMS rows).
+    static func makeTiles(in dir: String, leaving missing: (x: Int, y: Int)? = nil) throws -> (folder: String, mbtiles: String) {
+        let folder = dir + "/tiles", mbtiles = dir + "/tiles.mbtiles"
+        var sql = "CREATE TABLE metadata (name TEXT, value TEXT); CREATE TABLE tiles (zoom_level INTEGER, tile_column INTEGER, tile_row INTEGER, tile_data BLOB);"
+        sql += "INSERT INTO metadata VALUES ('format','png'),('minzoom','0'),('maxzoom','\(zoom)'),('attribution','<a href=\"https://example.org\">&copy; Test Tiles</a>');"
+        let n = 1 << zoom
+        for x in 0..<n {
+            try FileManager.default.createDirectory(atPath: "\(folder)/\(zoom)/\(x)", withIntermediateDirectories: true)
+            for y in 0..<n where !(missing.map { $0 == (x, y) } ?? false) {
+                let c = color(x: x, y: y)
+                let path = "\(folder)/\(zoom)/\(x)/\(y).png"
+                let r = try Tool.run("convert", ["-size", "256x256", String(format: "xc:#%02x%02x%02x", c.r, c.g, c.b), "PNG24:" + path])
+                #expect(r.status == 0, "\(r.stderr)")
+                sql += "INSERT INTO tiles VALUES (\(zoom), \(x), \(n - 1 - y), readfile('\(path)'));"
+            }
+        }
+        let r = try Tool.run("sqlite3", [mbtiles, sql])
+        #expect(r.status == 0, "\(r.stderr)")
+        return (folder, mbtiles)
+    }
+
+    /// A map description centred on tile x/y's centre at zoom `zoom`.
+    static func description(tiles: String, x: Int, y: Int, extra: String = "") -> String {
+        let lon = (Double(x) + 0.5) / Double(1 << zoom) * 360 - 180
+        let n = Double.pi - 2 * Double.pi * (Double(y) + 0.5) / Double(1 << zoom)
+        let lat = atan(sinh(n)) * 180 / .pi
+        return #"{ "swiftprint-map": 1, "title": "Test map", "center": { "lat": \#(lat), "lon": \#(lon) }, "zoom": \#(zoom), "tiles": "\#(tiles)", "tile-dpi": 72 \#(extra) }"#
+    }
+
+    /// The RGB colour at the centre of the map frame on page 1 (the map fills the printable
+    /// width; its frame's middle is found from the page's layout rather than assumed).
+    static func centerColor(_ pdf: String) throws -> (Int, Int, Int) {
+        let png = pdf + ".ppm"
+        _ = try Tool.run("pdftoppm", ["-r", "36", "-singlefile", pdf, pdf])
+        let data = try Data(contentsOf: URL(fileURLWithPath: pdf + ".ppm"))
+        _ = png
+        // P6 header: "P6\nW H\n255\n"
+        var fields: [Int] = []
+        var i = 2, current = ""
+        while fields.count < 3 {
+            let ch = Character(UnicodeScalar(data[i])); i += 1
+            if ch.isWhitespace { if !current.isEmpty { fields.append(Int(current)!); current = "" } } else { current.append(ch) }
+        }
+        let (w, h) = (fields[0], fields[1])
+        // The map's rect: page minus margins (36 pt = 18 px at 36 dpi … whatever the paper), title
+        // 24 pt on top and the legend 34 pt below: its middle is 5 pt above the page's middle.
+        let cx = w / 2, cy = h / 2 - 5 * 36 / 72
+        let o = i + (cy * w + cx) * 3
+        return (Int(data[o]), Int(data[o + 1]), Int(data[o + 2]))
+    }
+
+    @Test(arguments: ["folder", "mbtiles"]) func theRightTileSitsUnderTheCentre(kind: String) throws {
+        let dir = try temporaryDirectory()
+        let tiles = try Self.makeTiles(in: dir)
+        for (x, y) in [(1, 2), (3, 0), (0, 3)] {
+            let spec = dir + "/map-\(x)-\(y).json"
+            try Self.description(tiles: kind == "folder" ? tiles.folder : tiles.mbtiles, x: x, y: y)
+                .write(toFile: spec, atomically: true, encoding: .utf8)
+            let out = dir + "/map-\(kind)-\(x)-\(y).pdf"
+            let r = try swiftprint(["convert", spec, "-o", out])
+            #expect(r.status == 0, "\(r.stderr)")
+            let (red, green, blue) = try Self.centerColor(out)
+            let c = Self.color(x: x, y: y)
+            #expect(abs(red - c.r) < 8 && abs(green - c.g) < 8 && abs(blue - c.b) < 8,
+                    "\(kind): tile \(x)/\(y) should be under the centre; found rgb(\(red), \(green), \(blue))")
+        }
+    }
+
+    @Test func attributionIsPrintedWithoutItsHTML() throws {
+        let dir = try temporaryDirectory()
+        let tiles = try Self.makeTiles(in: dir)
+        let spec = dir + "/map.json"
+        try Self.description(tiles: tiles.mbtiles, x: 1, y: 1).write(toFile: spec, atomically: true, encoding: .utf8)
+        let r = try swiftprint(["convert", spec, "-o", dir + "/a.pdf"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let text = try PDF.text(dir + "/a.pdf")
+        #expect(text.contains("© Test Tiles"), "\(text)")
+        #expect(!text.contains("href"))
+        #expect(text.contains("Test map"))
+    }
+
+    @Test func aMissingTileIsShownAndReportedOrFailsTheJob() throws {
+        let dir = try temporaryDirectory()
+        let tiles = try Self.makeTiles(in: dir, leaving: (1, 1))
+        let spec = dir + "/map.json"
+        try Self.description(tiles: tiles.folder, x: 1, y: 1).write(toFile: spec, atomically: true, encoding: .utf8)
+        let r = try swiftprint(["convert", spec, "-o", dir + "/m.pdf"])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stderr.contains("tiles missing") && r.stderr.contains("2/1/1"), "\(r.stderr)")
+        #expect(try PDF.text(dir + "/m.pdf").contains("Incomplete: 1 tile missing"))
+        let failed = try swiftprint(["convert", spec, "-o", dir + "/f.pdf", "--map-missing-tiles", "fail"])
+        #expect(failed.status != 0)
+        #expect(failed.stderr.contains("map.json") || failed.stderr.contains("tiles"), "\(failed.stderr)")
+        #expect(failed.stderr.contains("2/1/1"), "\(failed.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: dir + "/f.pdf"))
+    }
+
+    @Test func aGeoJSONLineLandsOnTheRightPixels() throws {
+        // A north-south line through the centre of tile 1/2, at zoom 2 and 72 dpi: it must
+        // cross the map's centre, and a point 1/4 tile east of it must stay the tile's colour.
+        let dir = try temporaryDirectory()
+        let tiles = try Self.makeTiles(in: dir)
+        let lon = 1.5 / 4 * 360 - 180
+        let overlay = ##", "overlays": [ { "geojson": { "type": "LineString", "coordinates": [[\##(lon), -60], [\##(lon), 60]] }, "style": { "stroke": "#000000", "stroke-width": 6, "stroke-opacity": 1 } } ]"##
+        let spec = dir + "/line.json"
+        try Self.description(tiles: tiles.folder, x: 1, y: 2, extra: overlay).write(toFile: spec, atomically: true, encoding: .utf8)
+        let out = dir + "/line.pdf"
+        let r = try swiftprint(["convert", spec, "-o", out])
+        #expect(r.status == 0, "\(r.stderr)")
+        let (red, green, blue) = try Self.centerColor(out)
+        #expect(red < 40 && green < 40 && blue < 40, "the line is not at the centre: rgb(\(red), \(green), \(blue))")
+    }
+
+    @Test func gpxAndGeoJSONPrintOnTheOfflineBasemap() throws {
+        let dir = try temporaryDirectory()
+        let gpx = dir + "/walk.gpx"
+        try """
+            <?xml version="1.0"?><gpx version="1.1" creator="test" xmlns="http://www.topografix.com/GPX/1/1">
+            <wpt lat="46.95" lon="7.44"><name>Bern</name></wpt>
+            <trk><trkseg><trkpt lat="46.95" lon="7.44"/><trkpt lat="47.37" lon="8.54"/><trkpt lat="46.20" lon="6.14"/></trkseg></trk></gpx>
+            """.write(toFile: gpx, atomically: true, encoding: .utf8)
+        let r = try swiftprint(["convert", gpx, "-o", dir + "/walk.pdf", "--verbose"])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stderr.contains("→ map"), "\(r.stderr)")
+        let text = try PDF.text(dir + "/walk.pdf")
+        #expect(text.contains("Natural Earth"), "the basemap's attribution is missing: \(text)")
+        #expect(text.contains("Bern"))
+        #expect(text.contains("1:"), "no numeric scale")
+    }
+
+    @Test func vectorTilesAreRefusedClearly() throws {
+        let dir = try temporaryDirectory()
+        let path = dir + "/vector.mbtiles"
+        _ = try Tool.run("sqlite3", [path, "CREATE TABLE metadata (name TEXT, value TEXT); CREATE TABLE tiles (zoom_level INTEGER, tile_column INTEGER, tile_row INTEGER, tile_data BLOB); INSERT INTO metadata VALUES ('format','pbf');"])
+        let r = try swiftprint(["convert", path, "-o", dir + "/v.pdf"])
+        #expect(r.status != 0)
+        #expect(r.stderr.contains("vector.mbtiles") && r.stderr.contains("not supported"), "\(r.stderr)")
+    }
+}
