@@ -114,7 +114,7 @@ let package = Package(
         // Maps: tiles (MBTiles through GRDB, tile folders) under GeoJSON and GPX drawn as vectors.
         .target(
             name: "MapHandler",
-            dependencies: ["SwiftPrintCore", "CCairo", "CGdkPixbuf", .product(name: "GRDB", package: "GRDB.swift"),
+            dependencies: ["SwiftPrintCore", "CGdkPixbuf", .product(name: "GRDB", package: "GRDB.swift"),
                            .product(name: "Logging", package: "swift-log")],
             path: "Plugins/MapHandler"
         ),

@@ -26,7 +26,8 @@ public struct MapHandler: ContentHandler {
         let path = input.path
         let pointLimit = try Self.integer(options, "map-max-points") ?? 1_000_000
         let type = URL(fileURLWithPath: path).pathExtension.lowercased()
-        let data = FileManager.default.contents(atPath: path)
+        // The head is enough to tell the kinds apart; an MBTiles file may be gigabytes.
+        let head = ContentDetector.head(of: path)
         var description: MapDescription?
         var features: [MapFeature] = []
         var tilesPath = options["map-tiles"]
@@ -36,9 +37,9 @@ public struct MapHandler: ContentHandler {
         if confined, tilesPath != nil {
             throw PrintError(.invalidOption, path: path, "map-tiles cannot name a file in a print job; the offline basemap is used")
         }
-        if type == "mbtiles" || (data?.starts(with: Array("SQLite format 3".utf8)) ?? false) {
+        if type == "mbtiles" || head.starts(with: Array("SQLite format 3".utf8)) {
             tilesPath = path
-        } else if let data, let text = String(data: data.prefix(4096), encoding: .utf8), text.contains("\"swiftprint-map\"") {
+        } else if String(decoding: head, as: UTF8.self).contains("\"swiftprint-map\"") {
             let d = try MapDescription.read(path: path)
             guard d.version == 1 else { throw PrintError(.invalidInput, path: path, "map description version \(d.version) is not known (1 is)") }
             let folder = URL(fileURLWithPath: path).deletingLastPathComponent()

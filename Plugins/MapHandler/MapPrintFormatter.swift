@@ -1,4 +1,3 @@
-import CCairo
 import Foundation
 import Logging
 import SwiftPrintCore
@@ -136,9 +135,7 @@ public final class MapPrintFormatter: PrintFormatter {
     }
 
     private func drawFeatures(in context: GraphicsContext, layout: MapLayout) {
-        let cr = context.cairo
-        cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND)
-        cairo_set_line_cap(cr, CAIRO_LINE_CAP_ROUND)
+        context.setRoundLineJoinsAndCaps()
         for feature in features {
             let style = feature.style
             let stroke = (Color(parsing: style.stroke) ?? .red).withAlpha(style.strokeOpacity)
@@ -157,8 +154,8 @@ public final class MapPrintFormatter: PrintFormatter {
                     for p in ring.dropFirst() { context.addLine(to: layout.pagePoint(p)) }
                     context.closePath()
                 }
-                cairo_set_fill_rule(cr, CAIRO_FILL_RULE_EVEN_ODD)
-                cairo_fill_preserve(withColor: (Color(parsing: style.fill) ?? .red).withAlpha(style.fillOpacity), cr)
+                context.setFillColor((Color(parsing: style.fill) ?? .red).withAlpha(style.fillOpacity))
+                context.fillPath(evenOdd: true, keepingPath: true)
                 context.setStrokeColor(stroke)
                 context.setLineWidth(style.strokeWidth)
                 context.strokePath()
@@ -176,11 +173,6 @@ public final class MapPrintFormatter: PrintFormatter {
                 }
             }
         }
-    }
-
-    private func cairo_fill_preserve(withColor color: Color, _ cr: OpaquePointer) {
-        cairo_set_source_rgba(cr, color.red, color.green, color.blue, color.alpha)
-        CCairo.cairo_fill_preserve(cr)
     }
 
     private func drawNorthArrow(in context: GraphicsContext, at top: CGPoint) {

@@ -33,6 +33,7 @@ public final class MarkupTextPrintFormatter: PrintFormatter {
 
     let source: Source
     private(set) var pageStyle: PageStyle?
+    private static let logger = Logger(label: "swiftprint.markup")
     private var rendered: RenderedDocument?
 
     public override var placesContent: Bool { true }
@@ -119,7 +120,7 @@ public final class MarkupTextPrintFormatter: PrintFormatter {
         configure(&r)
         let started = ContinuousClock.now
         let response = try MarkupRendererProcess.shared.send(r, path: errorPath ?? displayName)
-        Logger(label: "swiftprint.markup").debug("WebKit \(operation): \(response.status) in \(ContinuousClock.now - started)")
+        Self.logger.debug("WebKit \(operation): \(response.status) in \(ContinuousClock.now - started)")
         guard response.status == .ok else {
             let message = response.message ?? "WebKit failed (\(response.status.rawValue))"
             let code: PrintError.Code = switch response.status {
@@ -172,7 +173,7 @@ public final class MarkupTextPrintFormatter: PrintFormatter {
         let started = ContinuousClock.now
         let fonts = try document.subsetEmbeddedFonts()
         let why = fonts.keptWhole.map { "; all kept whole: \($0)" } ?? ""
-        Logger(label: "swiftprint.markup").debug(
+        Self.logger.debug(
             "\(fonts.fonts) fonts subset, \(fonts.bytesBefore) -> \(fonts.bytesAfter) bytes in \(ContinuousClock.now - started)\(why)")
         let result = RenderedDocument(pageSize: pageSize, firstPageTopInset: firstPageTopInset, document: document)
         rendered = result

@@ -20,6 +20,7 @@ struct SPWRenderer {
     char *runtimeDir;
     char *filePrinter;   // GTK's print-to-file printer (its name is translated, so found by backend)
     gboolean printersListed;
+    gboolean awaitingPrinters; // a print step waits for the list
     WebKitWebContext *context;
     WebKitUserContentFilterStore *filters;
     GtkWidget *window;   // offscreen; holds the current view
@@ -101,7 +102,11 @@ static SPWStatus run_step(SPWRenderer *r, double timeout, const char *what, char
 
 // MARK: Start and stop
 
-static void on_printers_listed(gpointer data) { ((SPWRenderer *)data)->printersListed = TRUE; }
+static void on_printers_listed(gpointer data) {
+    SPWRenderer *r = data;
+    r->printersListed = TRUE;
+    if (r->awaitingPrinters) finish_step(r, SPW_OK, NULL);
+}
 
 static gboolean find_file_printer(GtkPrinter *printer, gpointer data) {
     SPWRenderer *r = data;
@@ -336,9 +341,12 @@ static void on_print_failed(WebKitPrintOperation *op, GError *e, gpointer data) 
 SPWStatus spw_renderer_print(SPWRenderer *r, const char *outputPath, double width, double height, double timeout,
                              char **error) {
     if (!r->view) { *error = strdup("no document is loaded"); return SPW_PRINT_FAILED; }
-    gint64 deadline = g_get_monotonic_time() + (gint64)(timeout * 1e6);
-    while (!r->printersListed && g_get_monotonic_time() < deadline)
-        if (!g_main_context_iteration(NULL, FALSE)) g_usleep(1000);
+    if (!r->printersListed) {
+        r->awaitingPrinters = TRUE;
+        begin_step(r);
+        run_step(r, timeout, "listing GTK's printers", NULL);
+        r->awaitingPrinters = FALSE;
+    }
     if (!r->filePrinter) {
         *error = strdup("GTK's print-to-file printer is missing (is GTK_PRINT_BACKENDS set without \"file\"?)");
         return SPW_SETUP_FAILED;

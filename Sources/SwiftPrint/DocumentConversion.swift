@@ -36,17 +36,14 @@ public struct DocumentConversion {
                     logger.debug("\(input.displayName): reading as \(e)")
                 }
                 formatters.append(formatter)
-            } catch var e as PrintError {
-                // Name the file the way the caller knows it, not by its spool copy.
-                if e.path == nil || e.path == spooled.input.path { e.path = input.path }
-                throw e
+            } catch let e as PrintError {
+                throw Self.named(e, by: spools, inputs, concerning: input)
             }
         }
         // The first document's own page setup (HTML's @page) decides what the job leaves open.
         let setup: DocumentPageSetup?
-        do { setup = try formatters[0].documentPageSetup() } catch var e as PrintError {
-            if e.path == nil || e.path == spools[0].input.path { e.path = first.path }
-            throw e
+        do { setup = try formatters[0].documentPageSetup() } catch let e as PrintError {
+            throw Self.named(e, by: spools, inputs, concerning: first)
         }
         let paper = options.paper(document: setup)
         let date = DocumentMetadata.fromEnvironment(title: nil).creationDate ?? Date()
@@ -57,7 +54,24 @@ public struct DocumentConversion {
         let job = PrintJob(renderer: renderer, info: info, paper: paper)
         job.imposition = options.imposition
         job.progress = progress
-        let report = try withExtendedLifetime(spools) { try job.writePDF(to: destination) }
-        return report
+        // Documents may still be read while the job is written (HTML loads then).
+        do {
+            return try withExtendedLifetime(spools) { try job.writePDF(to: destination) }
+        } catch let e as PrintError {
+            throw Self.named(e, by: spools, inputs)
+        }
+    }
+
+    /// `error` naming its file the way the caller knows it, not by its spool copy; one naming
+    /// no file is about `input`, when given.
+    static func named(_ error: PrintError, by spools: [SpooledInput], _ inputs: [PrintInput],
+                      concerning input: PrintInput? = nil) -> PrintError {
+        var e = error
+        if e.path == nil, let input {
+            e.path = input.path
+        } else if let i = spools.firstIndex(where: { $0.input.path == e.path }) {
+            e.path = inputs[i].path
+        }
+        return e
     }
 }

@@ -35,6 +35,8 @@ struct Convert: ParsableCommand {
     @OptionGroup(title: "Paper and job") var page: PageOptions
     @OptionGroup(title: "PDF documents and images") var document: DocumentOptions
     @OptionGroup(title: "Plain text") var text: TextOptions
+    @OptionGroup(title: "HTML and Markdown") var markup: MarkupOptions
+    @OptionGroup(title: "Maps") var map: MapOptions
     @OptionGroup var global: GlobalOptions
 
     func validate() throws {
@@ -45,7 +47,7 @@ struct Convert: ParsableCommand {
 
     /// Every flag, by its IPP/CUPS name, read the way the CUPS filter reads `-o` options.
     func jobOptions() throws -> JobOptions {
-        try JobOptions(parsing: page.jobOptions + document.jobOptions + text.jobOptions)
+        try JobOptions(parsing: page.jobOptions + document.jobOptions + text.jobOptions + markup.jobOptions + map.jobOptions)
     }
 
     func run() throws {

@@ -1,7 +1,7 @@
 import ArgumentParser
 import SwiftPrint
 
-/// Options for content with a size of its own (PDF pages and images), and for HTML.
+/// Options for content with a size of its own: PDF pages and images.
 struct DocumentOptions: ParsableArguments {
     @Option(name: .customLong("print-scaling"),
             help: ArgumentHelp("auto, auto-fit, fit, fill or none (IPP print-scaling).",
@@ -39,31 +39,6 @@ struct DocumentOptions: ParsableArguments {
     @Option(help: ArgumentHelp("The password of an encrypted PDF (the owner's lifts a ban on printing).", valueName: "password"))
     var password: String?
 
-    @Flag(help: "Let an HTML page's own scripts run (off by default: pages from strangers are printed as they are).")
-    var scripts = false
-
-    @Option(name: .customLong("markup-timeout"),
-            help: ArgumentHelp("Seconds an HTML or Markdown document may take to load, and to lay out (default 60).", valueName: "seconds"))
-    var markupTimeout: Double?
-
-    @Option(name: .customLong("map-tiles"), help: ArgumentHelp("Map tiles: an MBTiles file or a {z}/{x}/{y} folder (default: the offline world basemap).", valueName: "source"))
-    var mapTiles: String?
-
-    @Option(name: .customLong("map-scale"), help: ArgumentHelp("Print GeoJSON and GPX at scale 1:N, centred on them (default: fitted).", valueName: "N"))
-    var mapScale: Double?
-
-    @Option(name: .customLong("map-dpi"), help: ArgumentHelp("The resolution a map is made for (default 300).", valueName: "dpi"))
-    var mapDPI: Double?
-
-    @Option(name: .customLong("map-tile-dpi"), help: ArgumentHelp("Tile pixels per inch on paper (96: labels at their screen size; default: map-dpi).", valueName: "dpi"))
-    var mapTileDPI: Double?
-
-    @Option(name: .customLong("map-missing-tiles"), help: "placeholder (default), blank or fail.")
-    var mapMissingTiles: String?
-
-    @Option(name: .customLong("map-max-tiles"), help: "Refuse maps needing more tiles than this (default 2000).")
-    var mapMaxTiles: Int?
-
     /// These settings by their option names, for `JobOptions` (which checks them).
     var jobOptions: [(name: String, value: String)] {
         var o: [(name: String, value: String)] = []
@@ -78,14 +53,6 @@ struct DocumentOptions: ParsableArguments {
         if let converterTimeout { o.append(("swiftprint-converter-timeout", String(converterTimeout))) }
         if let photosPerSheet { o.append(("swiftprint-photos-per-sheet", String(photosPerSheet))) }
         if let gutter { o.append(("swiftprint-gutter", gutter)) }
-        if scripts { o.append(("swiftprint-scripts", "true")) }
-        if let markupTimeout { o.append(("swiftprint-markup-timeout", String(markupTimeout))) }
-        if let mapTiles { o.append(("swiftprint-map-tiles", mapTiles)) }
-        if let mapScale { o.append(("swiftprint-map-scale", String(mapScale))) }
-        if let mapDPI { o.append(("swiftprint-map-dpi", String(mapDPI))) }
-        if let mapTileDPI { o.append(("swiftprint-map-tile-dpi", String(mapTileDPI))) }
-        if let mapMissingTiles { o.append(("swiftprint-map-missing-tiles", mapMissingTiles)) }
-        if let mapMaxTiles { o.append(("swiftprint-map-max-tiles", String(mapMaxTiles))) }
         return o
     }
 }

@@ -46,6 +46,11 @@ public final class GraphicsContext {
     public func setStrokeColor(_ color: Color) { strokeColor = color }
     public func setLineWidth(_ width: Double) { cairo_set_line_width(raw, width) }
     public func setLineDash(_ lengths: [Double], phase: Double = 0) { cairo_set_dash(raw, lengths, Int32(lengths.count), phase) }
+    /// Round joins and ends (routes, outlines) instead of mitred corners and square-cut ends.
+    public func setRoundLineJoinsAndCaps() {
+        cairo_set_line_join(raw, CAIRO_LINE_JOIN_ROUND)
+        cairo_set_line_cap(raw, CAIRO_LINE_CAP_ROUND)
+    }
 
     private var fillColor = Color.black
     private var strokeColor = Color.black
@@ -71,8 +76,13 @@ public final class GraphicsContext {
     }
     public func closePath() { cairo_close_path(cairo) }
 
-    /// Fills the current path with the fill colour and clears it.
-    public func fillPath() { use(fillColor); cairo_fill(cairo) }
+    /// Fills the current path with the fill colour and clears it, unless `keepingPath` (to
+    /// stroke the same path next). `evenOdd`: inner rings are holes whichever way they run.
+    public func fillPath(evenOdd: Bool = false, keepingPath: Bool = false) {
+        use(fillColor)
+        cairo_set_fill_rule(cairo, evenOdd ? CAIRO_FILL_RULE_EVEN_ODD : CAIRO_FILL_RULE_WINDING)
+        if keepingPath { cairo_fill_preserve(cairo) } else { cairo_fill(cairo) }
+    }
     /// Strokes the current path with the stroke colour and clears it.
     public func strokePath() { use(strokeColor); cairo_stroke(cairo) }
     public func fill(_ r: CGRect) { addRect(r); fillPath() }

@@ -1,0 +1,34 @@
+import ArgumentParser
+
+/// Options for maps: GeoJSON, GPX, map descriptions and MBTiles.
+struct MapOptions: ParsableArguments {
+    @Option(name: .customLong("map-tiles"), help: ArgumentHelp("Map tiles: an MBTiles file or a {z}/{x}/{y} folder (default: the offline world basemap).", valueName: "source"))
+    var mapTiles: String?
+
+    @Option(name: .customLong("map-scale"), help: ArgumentHelp("Print GeoJSON and GPX at scale 1:N, centred on them (default: fitted).", valueName: "N"))
+    var mapScale: Double?
+
+    @Option(name: .customLong("map-dpi"), help: ArgumentHelp("The resolution a map is made for (default 300).", valueName: "dpi"))
+    var mapDPI: Double?
+
+    @Option(name: .customLong("map-tile-dpi"), help: ArgumentHelp("Tile pixels per inch on paper (96: labels at their screen size; default: map-dpi).", valueName: "dpi"))
+    var mapTileDPI: Double?
+
+    @Option(name: .customLong("map-missing-tiles"), help: "placeholder (default), blank or fail.")
+    var mapMissingTiles: String?
+
+    @Option(name: .customLong("map-max-tiles"), help: "Refuse maps needing more tiles than this (default 2000).")
+    var mapMaxTiles: Int?
+
+    /// These settings by their option names, for `JobOptions` (which checks them).
+    var jobOptions: [(name: String, value: String)] {
+        var o: [(name: String, value: String)] = []
+        if let mapTiles { o.append(("swiftprint-map-tiles", mapTiles)) }
+        if let mapScale { o.append(("swiftprint-map-scale", String(mapScale))) }
+        if let mapDPI { o.append(("swiftprint-map-dpi", String(mapDPI))) }
+        if let mapTileDPI { o.append(("swiftprint-map-tile-dpi", String(mapTileDPI))) }
+        if let mapMissingTiles { o.append(("swiftprint-map-missing-tiles", mapMissingTiles)) }
+        if let mapMaxTiles { o.append(("swiftprint-map-max-tiles", String(mapMaxTiles))) }
+        return o
+    }
+}
