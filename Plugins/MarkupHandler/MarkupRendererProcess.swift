@@ -55,6 +55,7 @@ final class MarkupRendererProcess: @unchecked Sendable {
         }
         let p = Process()
         p.executableURL = URL(fileURLWithPath: executable)
+        p.currentDirectoryURL = URL(fileURLWithPath: ChildProcess.usableWorkingDirectory)
         let stdin = Pipe(), stdout = Pipe(), stderr = Pipe()
         p.standardInput = stdin
         p.standardOutput = stdout

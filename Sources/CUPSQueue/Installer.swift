@@ -201,7 +201,8 @@ public struct Installer {
             ? ["/usr/bin/systemctl", "restart", "cups.service"] : ["/etc/init.d/cups", "restart"]
         say("\(running ? "restart" : "start") cupsd\(reason.map { " " + $0 } ?? ""): \(command.joined(separator: " "))")
         guard !dryRun else { return }
-        let result = try ChildProcess.run(command[0], Array(command.dropFirst()), timeout: 60)
+        // From `/`: cupsd's filters, running as lp, start in the folder cupsd started in.
+        let result = try ChildProcess.run(command[0], Array(command.dropFirst()), timeout: 60, workingDirectory: "/")
         guard result.status == 0 else {
             throw PrintError(.notAvailable, "cannot restart cupsd (\(command.joined(separator: " "))): \(result.lastErrorLine)")
         }

@@ -100,6 +100,11 @@ final class PrivateCUPS: @unchecked Sendable {
         process.arguments = ["-f", "-c", root + "/etc/cupsd.conf", "-s", root + "/etc/cups-files.conf"]
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
+        // Started from a folder its filters (running as lp) cannot enter, as a system cupsd
+        // started from root's home is: they must not depend on the folder they start in.
+        let closed = root + "/closed"
+        try fm.createDirectory(atPath: closed, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
+        process.currentDirectoryURL = URL(fileURLWithPath: closed)
         // Not from this test thread's signal mask, which blocks SIGCHLD: cupsd would never
         // reap its filters and every job would hang.
         var none = sigset_t(), old = sigset_t()

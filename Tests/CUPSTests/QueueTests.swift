@@ -39,10 +39,11 @@ struct QueueTests {
 
     @Test("each type arrives as the PDF swiftprint convert makes", arguments: [
         "server.log", "multilingual.txt", "photo.jpg", "chart.png", "report.pdf", "page.html", "notes.md",
+        "poster.svg", "walk.gpx",
     ])
     func eachTypeArrives(name: String) throws {
         let cups = try PrivateCUPS.shared()
-        let file = name.hasSuffix(".txt") || name.hasSuffix(".log") ? examples + "/" + name : Self.fixtures + "/" + name
+        let file = [".txt", ".log", ".svg", ".gpx"].contains { name.hasSuffix($0) } ? examples + "/" + name : Self.fixtures + "/" + name
         let id = try cups.submit([file], options: ["media": "A4"])
         try cups.waitForJobs()
         let base = name.hasSuffix(".pdf") ? String(name.dropLast(4)) : name

@@ -19,10 +19,13 @@ package enum ChildProcess {
         }
     }
 
-    /// Runs `executable` with `arguments`; throws only when it cannot start.
-    package static func run(_ executable: String, _ arguments: [String], timeout: Double? = nil) throws -> Result {
+    /// Runs `executable` with `arguments` in `workingDirectory` (default: `usableWorkingDirectory`);
+    /// throws only when it cannot start.
+    package static func run(_ executable: String, _ arguments: [String], timeout: Double? = nil,
+                            workingDirectory: String? = nil) throws -> Result {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
+        process.currentDirectoryURL = URL(fileURLWithPath: workingDirectory ?? usableWorkingDirectory)
         process.arguments = arguments
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
@@ -54,6 +57,16 @@ package enum ChildProcess {
         _ = drained.wait(timeout: .now() + 2)
         return Result(status: process.terminationStatus, signalled: process.terminationReason == .uncaughtSignal,
                       timedOut: timedOut, output: output.data, errors: errors.data)
+    }
+
+    /// The folder a child starts in: ours, or `/` when we cannot enter ours. Foundation's
+    /// Process changes into the parent's folder by its path before it runs the program, and
+    /// fails ("You don't have permission") when that path is closed to us: a CUPS filter runs as
+    /// `lp` in whatever folder cupsd was started from, often /root. Relative paths could not
+    /// be opened from such a folder anyway, so `/` loses nothing.
+    package static var usableWorkingDirectory: String {
+        let here = FileManager.default.currentDirectoryPath
+        return access(here, X_OK) == 0 ? here : "/"
     }
 
     /// Runs `body` with no signal blocked on this thread. A child starts with its parent
