@@ -6,6 +6,7 @@
 //   Sources/SPShims    C shims for the macros Swift cannot import, and a fontconfig preload (prefixed SP…)
 //   Sources/CQPDF      the assembler engine's C interface: a table of functions, found at run time
 //   Sources/CQPDFShim  libqpdf (C++) behind that table: the engine, a shared library of its own
+//   Sources/CCurlShim  tile downloads through libcurl, opened at run time by map jobs that need it
 //   Sources/SwiftPrintCore  geometry, paper, PrintInfo, formatters, renderer, paginator, PDF writer
 //   Plugins/<Handler>  one target per content type; registered in Sources/SwiftPrint/Handlers.swift
 //   Sources/SwiftPrint the public library: re-exports the core and every handler
@@ -111,10 +112,13 @@ let package = Package(
             path: "Plugins/MarkupHandler"
         ),
         .executableTarget(name: "swiftprint-markup", dependencies: ["MarkupHandler", "SwiftPrintCore", "CWebKitShim"]),
-        // Maps: tiles (MBTiles through GRDB, tile folders) under GeoJSON and GPX drawn as vectors.
+        // libcurl's variadic setters behind plain C, loaded with dlopen (curl.h only at build time).
+        .target(name: "CCurlShim"),
+        // Maps: tiles (MBTiles through GRDB, tile folders, http(s) URL templates) under GeoJSON
+        // and GPX drawn as vectors.
         .target(
             name: "MapHandler",
-            dependencies: ["SwiftPrintCore", "CGdkPixbuf", .product(name: "GRDB", package: "GRDB.swift"),
+            dependencies: ["SwiftPrintCore", "CGdkPixbuf", "CCurlShim", .product(name: "GRDB", package: "GRDB.swift"),
                            .product(name: "Logging", package: "swift-log")],
             path: "Plugins/MapHandler"
         ),
@@ -149,9 +153,10 @@ let package = Package(
 
         // Tests: they use the real libraries, fonts and poppler's command-line tools.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
-        .testTarget(name: "SwiftPrintCoreTests", dependencies: ["SwiftPrint", "TestSupport", "swiftprint-markup"]),
+        .testTarget(name: "SwiftPrintCoreTests", dependencies: ["SwiftPrint", "MapHandler", "TestSupport", "swiftprint-markup"]),
         .testTarget(name: "TextHandlerTests", dependencies: ["SwiftPrint", "TestSupport"]),
-        .testTarget(name: "CLITests", dependencies: ["swiftprint", "swiftprint-markup", "TestSupport"]),
+        // TileServer/: a counting tile server the map tests start (Python, from the test).
+        .testTarget(name: "CLITests", dependencies: ["swiftprint", "swiftprint-markup", "TestSupport"], exclude: ["TileServer"]),
         .testTarget(name: "CUPSTests", dependencies: ["SwiftPrintCUPS", "SwiftPrintSpool", "CUPSQueue", "TestSupport",
                                                       "swiftprint", "swiftprint-filter", "swiftprint-backend", "swiftprint-markup"]),
     ],

@@ -24,8 +24,11 @@ struct MapDescription: Decodable {
     var zoom: Int?
     var scale: Double?
     var bbox: [Double]?
+    /// An MBTiles file, a tile folder or an http(s) URL template.
     var tiles: String?
     var attribution: String?
+    /// The tile server's deepest zoom (URL templates; files say their own).
+    var maxZoom: Int?
     var dpi: Double?
     var tileDPI: Double?
     var paper: String?
@@ -36,7 +39,7 @@ struct MapDescription: Decodable {
     var overlays: [Overlay]?
 
     enum CodingKeys: String, CodingKey {
-        case version = "swiftprint-map", title, center, zoom, scale, bbox, tiles, attribution, dpi, tileDPI = "tile-dpi", paper,
+        case version = "swiftprint-map", title, center, zoom, scale, bbox, tiles, attribution, maxZoom = "max-zoom", dpi, tileDPI = "tile-dpi", paper,
              orientation, missingTiles = "missing-tiles", maxTiles = "max-tiles", markers, overlays
     }
 

@@ -9,7 +9,10 @@ import SwiftPrintCore
 /// (default 300), `map-tile-dpi` (tile pixels per inch on paper when not map-dpi: 96 keeps
 /// labels their screen size), `map-missing-tiles` (placeholder, blank or fail), `map-max-tiles`
 /// (default 2000), `map-max-points` (points per file, default 1,000,000), `local-files` (`none`,
-/// which the CUPS filter sets: no file but the document and the shipped basemap is read).
+/// which the CUPS filter sets: no file but the document and the shipped basemap is read, and no
+/// tile is fetched from the network). With an http(s) URL template as `map-tiles`:
+/// `map-attribution`, `map-max-zoom` (default 19), `map-user-agent`, `map-tile-cache` (a folder,
+/// or `none`; default ~/.cache/swiftprint/tiles).
 public struct MapHandler: ContentHandler {
     public let name = "map"
     public let contentTypes = ["public.geojson", "com.topografix.gpx", "org.swiftprint.map-description", "org.mapbox.mbtiles"]
@@ -34,8 +37,10 @@ public struct MapHandler: ContentHandler {
         // A CUPS job (local-files none) may name no other file: the filter runs as lp and reads
         // what lp can, which includes other users' spooled jobs.
         let confined = options["local-files"] == "none"
-        if confined, tilesPath != nil {
-            throw PrintError(.invalidOption, path: path, "map-tiles cannot name a file in a print job; the offline basemap is used")
+        if confined, let t = tilesPath {
+            throw PrintError(.invalidOption, path: path, Self.isURL(t)
+                ? "a print job cannot fetch map tiles from the network (map-tiles); print it with swiftprint convert"
+                : "map-tiles cannot name a file in a print job; the offline basemap is used")
         }
         if type == "mbtiles" || head.starts(with: Array("SQLite format 3".utf8)) {
             tilesPath = path
@@ -43,6 +48,9 @@ public struct MapHandler: ContentHandler {
             let d = try MapDescription.read(path: path)
             guard d.version == 1 else { throw PrintError(.invalidInput, path: path, "map description version \(d.version) is not known (1 is)") }
             let folder = URL(fileURLWithPath: path).deletingLastPathComponent()
+            if confined, let t = d.tiles, Self.isURL(t) {
+                throw PrintError(.invalidInput, path: path, "a map description in a print job cannot fetch tiles from the network; print it with swiftprint convert")
+            }
             if confined, d.tiles != nil || (d.overlays ?? []).contains(where: { $0.file != nil }) {
                 throw PrintError(.invalidInput, path: path, "a map description in a print job cannot name other files (tiles, overlay files); inline GeoJSON works")
             }
@@ -60,7 +68,7 @@ public struct MapHandler: ContentHandler {
                 if let c = m.color { style.markerColor = c }
                 features.append(MapFeature(geometry: .point(GeoCoordinate(latitude: m.lat, longitude: m.lon)), style: style, label: m.label))
             }
-            if let t = d.tiles, tilesPath == nil { tilesPath = URL(fileURLWithPath: t, relativeTo: folder).path }
+            if let t = d.tiles, tilesPath == nil { tilesPath = Self.isURL(t) ? t : URL(fileURLWithPath: t, relativeTo: folder).path }
             description = d
         } else {
             features = try Self.features(at: path, style: MapStyle(), pointLimit: pointLimit)
@@ -70,7 +78,7 @@ public struct MapHandler: ContentHandler {
         guard let sourcePath = tilesPath ?? Self.basemapPath else {
             throw PrintError(.notAvailable, path: path, "no tiles: the offline basemap (Config/basemap/world.mbtiles) is missing; give --map-tiles")
         }
-        let source = try Self.openSource(sourcePath)
+        let source = try Self.openSource(sourcePath, options: options, description: description)
         let framing: MapPrintFormatter.Framing
         if let description {
             framing = try description.framing(path: path, features: features)
@@ -111,9 +119,19 @@ public struct MapHandler: ContentHandler {
         return try GeoJSONReader.features(from: data, path: path, style: style, pointLimit: pointLimit)
     }
 
-    static func openSource(_ path: String) throws -> TileSource {
-        if path.hasPrefix("http://") || path.hasPrefix("https://") {
-            throw PrintError(.notAvailable, path: path, "network tile sources are not supported yet: give an MBTiles file or a tile folder")
+    static func isURL(_ path: String) -> Bool {
+        let lower = path.lowercased()
+        return lower.hasPrefix("http://") || lower.hasPrefix("https://")
+    }
+
+    static func openSource(_ path: String, options: HandlerOptions, description: MapDescription?) throws -> TileSource {
+        if isURL(path) {
+            var settings = HTTPTileSource.Settings()
+            settings.userAgent = options["map-user-agent"]
+            if let folder = options["map-tile-cache"] { settings.cacheFolder = folder == "none" ? nil : folder }
+            return try HTTPTileSource(template: path, settings: settings,
+                                      attribution: options["map-attribution"] ?? description?.attribution,
+                                      maxZoom: try integer(options, "map-max-zoom") ?? description?.maxZoom)
         }
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else {

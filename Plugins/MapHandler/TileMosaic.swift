@@ -39,6 +39,7 @@ final class TileMosaic: PlaceableObject {
                              "the map needs \(count) tiles at zoom \(zoom), more than the limit of \(tileLimit) (option map-max-tiles)")
         }
         pixels = [UInt8](repeating: 255, count: width * height * 3)
+        try source.prefetch(rows.flatMap { row in columns.map { TileID(z: zoom, x: (($0 % tiles) + tiles) % tiles, y: row) } })
         for row in rows {
             for column in columns {
                 let id = TileID(z: zoom, x: ((column % tiles) + tiles) % tiles, y: row)

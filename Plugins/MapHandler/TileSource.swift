@@ -27,6 +27,12 @@ public protocol TileSource: AnyObject {
     var info: TileSetInfo { get }
     /// The tile's bytes, or nil when the source has no such tile.
     func tile(_ id: TileID) throws -> Data?
+    /// Gets ready to serve `ids` soon: a network source fetches them all at once.
+    func prefetch(_ ids: [TileID]) throws
+}
+
+extension TileSource {
+    public func prefetch(_ ids: [TileID]) throws {}
 }
 
 /// An MBTiles 1.3 file: SQLite, with rows numbered in the TMS scheme (y grows north), so XYZ

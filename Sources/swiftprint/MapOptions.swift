@@ -2,7 +2,7 @@ import ArgumentParser
 
 /// Options for maps: GeoJSON, GPX, map descriptions and MBTiles.
 struct MapOptions: ParsableArguments {
-    @Option(name: .customLong("map-tiles"), help: ArgumentHelp("Map tiles: an MBTiles file or a {z}/{x}/{y} folder (default: the offline world basemap).", valueName: "source"))
+    @Option(name: .customLong("map-tiles"), help: ArgumentHelp("Map tiles: an MBTiles file, a {z}/{x}/{y} folder, or an http(s) URL template such as https://tile.example.org/{z}/{x}/{y}.png (default: the offline world basemap).", valueName: "source"))
     var mapTiles: String?
 
     @Option(name: .customLong("map-scale"), help: ArgumentHelp("Print GeoJSON and GPX at scale 1:N, centred on them (default: fitted).", valueName: "N"))
@@ -20,6 +20,18 @@ struct MapOptions: ParsableArguments {
     @Option(name: .customLong("map-max-tiles"), help: "Refuse maps needing more tiles than this (default 2000).")
     var mapMaxTiles: Int?
 
+    @Option(name: .customLong("map-attribution"), help: ArgumentHelp("Attribution printed under the map (default: what the tile source says).", valueName: "text"))
+    var mapAttribution: String?
+
+    @Option(name: .customLong("map-max-zoom"), help: ArgumentHelp("A tile server's deepest zoom (default 19); deeper maps stretch its tiles.", valueName: "z"))
+    var mapMaxZoom: Int?
+
+    @Option(name: .customLong("map-user-agent"), help: ArgumentHelp("User-Agent for tile servers (swiftprint and its version are added).", valueName: "text"))
+    var mapUserAgent: String?
+
+    @Option(name: .customLong("map-tile-cache"), help: ArgumentHelp("Folder for downloaded tiles, or none (default: ~/.cache/swiftprint/tiles).", valueName: "folder"))
+    var mapTileCache: String?
+
     /// These settings by their option names, for `JobOptions` (which checks them).
     var jobOptions: [(name: String, value: String)] {
         var o: [(name: String, value: String)] = []
@@ -29,6 +41,10 @@ struct MapOptions: ParsableArguments {
         if let mapTileDPI { o.append(("swiftprint-map-tile-dpi", String(mapTileDPI))) }
         if let mapMissingTiles { o.append(("swiftprint-map-missing-tiles", mapMissingTiles)) }
         if let mapMaxTiles { o.append(("swiftprint-map-max-tiles", String(mapMaxTiles))) }
+        if let mapAttribution { o.append(("swiftprint-map-attribution", mapAttribution)) }
+        if let mapMaxZoom { o.append(("swiftprint-map-max-zoom", String(mapMaxZoom))) }
+        if let mapUserAgent { o.append(("swiftprint-map-user-agent", mapUserAgent)) }
+        if let mapTileCache { o.append(("swiftprint-map-tile-cache", mapTileCache)) }
         return o
     }
 }

@@ -14,6 +14,7 @@ struct SwiftPrintCommand: ParsableCommand {
         the output cannot be written; 77 the PDF needs a password or forbids printing; 130/143 \
         interrupted.
         """,
+        version: SwiftPrintVersion.current,
         subcommands: [Convert.self, Detect.self, Types.self, Install.self, Uninstall.self]
     )
 

@@ -187,6 +187,10 @@ public struct JobOptions: Sendable {
         "swiftprint-map-missing-tiles": "map-missing-tiles", "map-missing-tiles": "map-missing-tiles",
         "swiftprint-map-max-tiles": "map-max-tiles", "map-max-tiles": "map-max-tiles",
         "swiftprint-map-max-points": "map-max-points", "map-max-points": "map-max-points",
+        "swiftprint-map-attribution": "map-attribution", "map-attribution": "map-attribution",
+        "swiftprint-map-max-zoom": "map-max-zoom", "map-max-zoom": "map-max-zoom",
+        "swiftprint-map-user-agent": "map-user-agent", "map-user-agent": "map-user-agent",
+        "swiftprint-map-tile-cache": "map-tile-cache", "map-tile-cache": "map-tile-cache",
     ]
     /// Handler keys that are on/off switches (absent means off).
     static let flagKeys: Set<String> = ["line-numbers", "mirror", "scripts"]
