@@ -17,6 +17,25 @@ struct MapDescription: Decodable {
     struct Point: Decodable { var lat: Double; var lon: Double }
     struct Marker: Decodable { var lat: Double; var lon: Double; var label: String?; var color: String? }
     struct Overlay: Decodable { var file: String?; var geojson: JSONValue?; var style: MapStyle? }
+    /// `{ "columns": 3, "rows": 2, "overlap": "10mm" }`; overlap a length, or a number of mm.
+    struct Poster: Decodable {
+        var columns: Int
+        var rows: Int
+        var overlap: Overlap?
+        enum Overlap: Decodable {
+            case millimetres(Double), written(String)
+            init(from decoder: Decoder) throws {
+                let c = try decoder.singleValueContainer()
+                if let v = try? c.decode(Double.self) { self = .millimetres(v) } else { self = .written(try c.decode(String.self)) }
+            }
+            var points: Double? {
+                switch self {
+                case .millimetres(let v): return v >= 0 ? v * Length.pointsPerMillimetre : nil
+                case .written(let t): return Length.points(from: t)
+                }
+            }
+        }
+    }
 
     var version: Int
     var title: String?
@@ -37,10 +56,20 @@ struct MapDescription: Decodable {
     var maxTiles: Int?
     var markers: [Marker]?
     var overlays: [Overlay]?
+    var poster: Poster?
+    /// `true` (spacing chosen from the map) or the spacing in degrees.
+    var grid: Grid?
+    enum Grid: Decodable {
+        case on(Bool), degrees(Double)
+        init(from decoder: Decoder) throws {
+            let c = try decoder.singleValueContainer()
+            if let b = try? c.decode(Bool.self) { self = .on(b) } else { self = .degrees(try c.decode(Double.self)) }
+        }
+    }
 
     enum CodingKeys: String, CodingKey {
         case version = "swiftprint-map", title, center, zoom, scale, bbox, tiles, attribution, maxZoom = "max-zoom", dpi, tileDPI = "tile-dpi", paper,
-             orientation, missingTiles = "missing-tiles", maxTiles = "max-tiles", markers, overlays
+             orientation, missingTiles = "missing-tiles", maxTiles = "max-tiles", markers, overlays, poster, grid
     }
 
     static func read(path: String) throws -> MapDescription {
@@ -55,6 +84,17 @@ struct MapDescription: Decodable {
         } catch {
             throw PrintError(.invalidInput, path: path, "not a valid map description: \(error.localizedDescription)")
         }
+    }
+
+    func mapPoster(path: String) throws -> MapPoster? {
+        guard let poster else { return nil }
+        guard poster.columns >= 1, poster.rows >= 1 else { throw PrintError(.invalidInput, path: path, "a poster has at least one column and one row") }
+        var overlap = MapPoster.defaultOverlap
+        if let o = poster.overlap {
+            guard let p = o.points else { throw PrintError(.invalidInput, path: path, "the poster's overlap is a length such as 10mm") }
+            overlap = p
+        }
+        return MapPoster(columns: poster.columns, rows: poster.rows, overlap: overlap)
     }
 
     func framing(path: String, features: [MapFeature]) throws -> MapPrintFormatter.Framing {

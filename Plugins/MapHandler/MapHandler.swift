@@ -12,7 +12,9 @@ import SwiftPrintCore
 /// which the CUPS filter sets: no file but the document and the shipped basemap is read, and no
 /// tile is fetched from the network). With an http(s) URL template as `map-tiles`:
 /// `map-attribution`, `map-max-zoom` (default 19), `map-user-agent`, `map-tile-cache` (a folder,
-/// or `none`; default ~/.cache/swiftprint/tiles).
+/// or `none`; default ~/.cache/swiftprint/tiles). Posters: `map-poster` (`3x2`: columns × rows),
+/// `map-poster-overlap` (default 10mm), `map-max-sheets` (default 64). `map-grid`: `auto`, `off`
+/// or a spacing in degrees for lines of latitude and longitude.
 public struct MapHandler: ContentHandler {
     public let name = "map"
     public let contentTypes = ["public.geojson", "com.topografix.gpx", "org.swiftprint.map-description", "org.mapbox.mbtiles"]
@@ -102,6 +104,33 @@ public struct MapHandler: ContentHandler {
             formatter.missingTiles = policy
         }
         if let v = try Self.integer(options, "map-max-tiles") ?? description?.maxTiles { formatter.tileLimit = v }
+        formatter.poster = try description?.mapPoster(path: path)
+        if let v = options["map-poster"] {
+            guard let p = MapPoster(v) else { throw PrintError(.invalidOption, "map-poster \"\(v)\" is not COLUMNSxROWS (such as 3x2)") }
+            formatter.poster = p
+        }
+        if let v = options["map-poster-overlap"] {
+            guard let p = Length.points(from: v) else { throw PrintError(.invalidOption, "map-poster-overlap \"\(v)\" is not a length (such as 10mm)") }
+            guard formatter.poster != nil else { throw PrintError(.invalidOption, "map-poster-overlap needs a poster (map-poster)") }
+            formatter.poster?.overlap = p
+        }
+        if let v = try Self.integer(options, "map-max-sheets") { formatter.sheetLimit = v }
+        switch description?.grid {
+        case .on(true)?: formatter.showGrid()
+        case .degrees(let d)?:
+            guard d > 0, d <= 90 else { throw PrintError(.invalidInput, path: path, "grid is true or a spacing in degrees (0 to 90)") }
+            formatter.showGrid(spacing: d)
+        default: break
+        }
+        if let v = options["map-grid"] {
+            switch v.lowercased() {
+            case "auto", "on", "yes", "true": formatter.showGrid()
+            case "off", "none", "no", "false": formatter.grid = nil
+            default:
+                guard let d = Double(v), d > 0, d <= 90 else { throw PrintError(.invalidOption, "map-grid \"\(v)\" is auto, off, or a spacing in degrees") }
+                formatter.showGrid(spacing: d)
+            }
+        }
         if let d = description {
             formatter.pageSetup = try Self.pageSetup(paper: d.paper, orientation: d.orientation, path: path)
         }

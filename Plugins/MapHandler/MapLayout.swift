@@ -64,13 +64,20 @@ struct MapLayout {
                        y: mapRect.midY + (w.y - centerWorld.y) / worldPerPoint)
     }
 
-    /// The integer pixel window at `zoom` that covers the map.
-    var mosaicWindow: (x0: Int, y0: Int, width: Int, height: Int) {
+    /// The coordinate under page point `p` (the inverse of `pagePoint`).
+    func coordinate(at p: CGPoint) -> GeoCoordinate {
+        WebMercator.coordinate(atWorldPoint: CGPoint(x: centerWorld.x + (p.x - mapRect.midX) * worldPerPoint,
+                                                     y: centerWorld.y + (p.y - mapRect.midY) * worldPerPoint))
+    }
+
+    /// The integer pixel window at `zoom` that covers `part` of the map (all of it by default).
+    func mosaicWindow(covering part: CGRect? = nil) -> (x0: Int, y0: Int, width: Int, height: Int) {
         let f = pow(2, Double(zoom))
-        let left = (centerWorld.x - mapRect.width / 2 * worldPerPoint) * f
-        let right = (centerWorld.x + mapRect.width / 2 * worldPerPoint) * f
-        let top = max(0, (centerWorld.y - mapRect.height / 2 * worldPerPoint) * f)
-        let bottom = min(256 * f, (centerWorld.y + mapRect.height / 2 * worldPerPoint) * f)
+        let r = part ?? mapRect
+        let left = (centerWorld.x + (r.minX - mapRect.midX) * worldPerPoint) * f
+        let right = (centerWorld.x + (r.maxX - mapRect.midX) * worldPerPoint) * f
+        let top = max(0, (centerWorld.y + (r.minY - mapRect.midY) * worldPerPoint) * f)
+        let bottom = min(256 * f, (centerWorld.y + (r.maxY - mapRect.midY) * worldPerPoint) * f)
         let x0 = Int(floor(left)), y0 = Int(floor(top))
         return (x0, y0, max(1, Int(ceil(right)) - x0), max(1, Int(ceil(bottom)) - y0))
     }

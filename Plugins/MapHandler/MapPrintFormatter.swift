@@ -36,6 +36,12 @@ public final class MapPrintFormatter: PrintFormatter {
     public var missingTiles: MissingTilePolicy = .placeholder
     /// At most this many tiles per map.
     public var tileLimit = 2000
+    /// Lines of latitude and longitude, when set.
+    var grid: MapGrid?
+    /// Draws a lat/lon grid, `spacing` degrees apart (nil: three to eight lines across).
+    public func showGrid(spacing: Double? = nil) { grid = MapGrid(spacing: spacing) }
+    /// Printed over several sheets, when set.
+    public var poster: MapPoster?
     /// The paper and orientation the map asks for (a map description's), under the job's own.
     public var pageSetup: DocumentPageSetup?
     /// The tile source's file, for messages.
@@ -58,23 +64,38 @@ public final class MapPrintFormatter: PrintFormatter {
 
     final class MapPageStream: FormattedPageStream {
         let formatter: MapPrintFormatter
-        var done = false
+        var plan: MapPlan?
+        var sheet = 0
         init(formatter: MapPrintFormatter) { self.formatter = formatter }
         func nextPage(fitting size: CGSize) throws -> FormattedPage? {
-            guard !done else { return nil }
-            done = true
-            return try formatter.layOut(in: size)
+            if plan == nil { plan = try formatter.plan(sheet: size) }
+            guard let plan, sheet < (formatter.poster?.sheets ?? 1) else { return nil }
+            defer { sheet += 1 }
+            return try formatter.page(plan, sheet: sheet)
         }
     }
 
     // MARK: Layout
 
-    /// The map laid out for a content rect of `size`.
+    /// The map laid out once for the whole job: on one page, or on a poster's canvas.
+    struct MapPlan {
+        let layout: MapLayout
+        /// The printable area of one sheet.
+        let sheetSize: CGSize
+    }
+
+    /// One sheet: its window of the map and the tiles under that window.
     struct MapPage: FormattedPage {
         let formatter: MapPrintFormatter
         let layout: MapLayout
-        let mosaic: TileMosaic
-        let content: PlacedContent
+        /// The sheet's column, row and window on the canvas (a poster's), or nil.
+        let sheet: (column: Int, row: Int, offset: CGPoint)?
+        let sheetSize: CGSize
+        let mosaic: TileMosaic?
+        let content: PlacedContent?
+
+        /// The sheet's window in the formatter's (canvas) coordinates.
+        var window: CGRect { CGRect(origin: sheet?.offset ?? .zero, size: sheetSize) }
 
         func draw(in context: GraphicsContext, rect: CGRect) throws {
             try formatter.draw(self, in: context, origin: rect.origin)
@@ -84,47 +105,74 @@ public final class MapPrintFormatter: PrintFormatter {
     static let titleFont = Font("Sans Bold 14")!
     static let legendFont = Font("Sans 8")!
     static let legendHeight = 34.0
+    /// At most this many poster sheets per map (`map-max-sheets`).
+    public var sheetLimit = 64
 
-    func layOut(in size: CGSize) throws -> MapPage {
+    func plan(sheet size: CGSize) throws -> MapPlan {
+        if let poster, poster.sheets > sheetLimit {
+            throw PrintError(.invalidOption, path: sourcePath,
+                             "a poster of \(poster.columns) × \(poster.rows) sheets is more than the limit of \(sheetLimit) (option map-max-sheets)")
+        }
+        if let poster, poster.overlap * 2 >= min(size.width, size.height) {
+            throw PrintError(.invalidOption, path: sourcePath, "the poster's overlap leaves no room on the sheet")
+        }
+        let canvas = poster?.canvasSize(sheet: size) ?? size
         let titleHeight = title == nil ? 0 : 24.0
-        let mapRect = CGRect(x: 0, y: titleHeight, width: size.width, height: size.height - titleHeight - Self.legendHeight)
+        let mapRect = CGRect(x: 0, y: titleHeight, width: canvas.width, height: canvas.height - titleHeight - Self.legendHeight)
         guard mapRect.width > 36, mapRect.height > 36 else {
             throw PrintError(.invalidOption, path: sourcePath, "the page leaves no room for a map")
         }
         let layout = try MapLayout(framing: framing, mapSize: mapRect.size, dpi: tileDPI ?? dpi, info: source.info,
                                    origin: mapRect.origin, path: sourcePath)
-        let w = layout.mosaicWindow
+        return MapPlan(layout: layout, sheetSize: size)
+    }
+
+    func page(_ plan: MapPlan, sheet index: Int) throws -> MapPage {
+        let layout = plan.layout
+        let sheet = poster?.sheet(index, size: plan.sheetSize)
+        let visible = layout.mapRect.intersection(CGRect(origin: sheet?.offset ?? .zero, size: plan.sheetSize))
+        guard !visible.isNull, visible.width > 0, visible.height > 0 else {
+            return MapPage(formatter: self, layout: layout, sheet: sheet, sheetSize: plan.sheetSize, mosaic: nil, content: nil)
+        }
+        let w = layout.mosaicWindow(covering: visible)
         let mosaic = try TileMosaic(source: source, zoom: layout.zoom, x0: w.x0, y0: w.y0, width: w.width, height: w.height,
                                     missingTiles: missingTiles, tileLimit: tileLimit, sourcePath: sourcePath)
         if !mosaic.missing.isEmpty {
-            logger.warning("\(sourcePath): \(mosaic.missing.count) tiles missing at zoom \(layout.zoom): \(mosaic.missing.prefix(8).map(\.description).joined(separator: ", "))")
+            let which = sheet.map { " on sheet \(MapPoster.label(column: $0.column, row: $0.row))" } ?? ""
+            logger.warning("\(sourcePath): \(mosaic.missing.count) tiles missing at zoom \(layout.zoom)\(which): \(mosaic.missing.prefix(8).map(\.description).joined(separator: ", "))")
         }
         let content = PlacedContent(image: mosaic, naturalSize: CGSize(width: w.width, height: w.height))
-        return MapPage(formatter: self, layout: layout, mosaic: mosaic, content: content)
+        return MapPage(formatter: self, layout: layout, sheet: sheet, sheetSize: plan.sheetSize, mosaic: mosaic, content: content)
     }
 
     // MARK: Drawing
 
     func draw(_ page: MapPage, in context: GraphicsContext, origin: CGPoint) throws {
         let layout = page.layout
+        let window = page.window
         context.saveState()
         defer { context.restoreState() }
-        context.translateBy(x: origin.x, y: origin.y)
+        context.translateBy(x: origin.x - window.minX, y: origin.y - window.minY)
+        context.clip(to: window)
         let map = layout.mapRect
+        let visible = map.intersection(window)
         if let title {
             context.draw(title, in: CGRect(x: 0, y: 0, width: map.width, height: 22), font: Self.titleFont)
         }
-        try context.place(page.content, in: layout.rect(ofMosaic: page.mosaic), clippedTo: map)
+        if let mosaic = page.mosaic, let content = page.content {
+            try context.place(content, in: layout.rect(ofMosaic: mosaic), clippedTo: visible)
+        }
         context.withSavedState {
             context.clip(to: map)
+            grid?.draw(in: context, layout: layout, font: Self.legendFont)
             drawFeatures(in: context, layout: layout)
             drawNorthArrow(in: context, at: CGPoint(x: map.maxX - 22, y: map.minY + 10))
-            if !page.mosaic.missing.isEmpty {
-                let note = "Incomplete: \(page.mosaic.missing.count) tile\(page.mosaic.missing.count == 1 ? "" : "s") missing"
+            if let missing = page.mosaic?.missing.count, missing > 0 {
+                let note = "Incomplete: \(missing) tile\(missing == 1 ? "" : "s") missing"
                 let s = context.size(of: note, font: Self.legendFont)
                 context.setFillColor(Color(white: 1, alpha: 0.85))
-                context.fill(CGRect(x: map.minX + 6, y: map.maxY - s.height - 10, width: s.width + 8, height: s.height + 4))
-                context.draw(note, at: CGPoint(x: map.minX + 10, y: map.maxY - s.height - 8), font: Self.legendFont,
+                context.fill(CGRect(x: visible.minX + 6, y: visible.maxY - s.height - 10, width: s.width + 8, height: s.height + 4))
+                context.draw(note, at: CGPoint(x: visible.minX + 10, y: visible.maxY - s.height - 8), font: Self.legendFont,
                              color: Color(red: 0.8, green: 0, blue: 0))
             }
         }
@@ -132,6 +180,12 @@ public final class MapPrintFormatter: PrintFormatter {
         context.setLineWidth(0.75)
         context.stroke(map)
         drawLegend(in: context, layout: layout, below: map)
+        if let poster, let sheet = page.sheet {
+            context.restoreState()
+            context.saveState()
+            context.translateBy(x: origin.x, y: origin.y)
+            poster.drawMarks(in: context, column: sheet.column, row: sheet.row, size: page.sheetSize, margin: origin.y, font: Self.legendFont)
+        }
     }
 
     private func drawFeatures(in context: GraphicsContext, layout: MapLayout) {

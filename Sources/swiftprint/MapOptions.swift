@@ -32,6 +32,18 @@ struct MapOptions: ParsableArguments {
     @Option(name: .customLong("map-tile-cache"), help: ArgumentHelp("Folder for downloaded tiles, or none (default: ~/.cache/swiftprint/tiles).", valueName: "folder"))
     var mapTileCache: String?
 
+    @Option(name: .customLong("map-poster"), help: ArgumentHelp("Print the map over COLUMNSxROWS sheets, to trim and paste together (such as 3x2).", valueName: "CxR"))
+    var mapPoster: String?
+
+    @Option(name: .customLong("map-poster-overlap"), help: ArgumentHelp("What neighbouring poster sheets both print (default 10mm).", valueName: "length"))
+    var mapPosterOverlap: String?
+
+    @Option(name: .customLong("map-max-sheets"), help: "Refuse posters of more sheets than this (default 64).")
+    var mapMaxSheets: Int?
+
+    @Option(name: .customLong("map-grid"), help: ArgumentHelp("Lines of latitude and longitude: auto, off, or a spacing in degrees (0.25 = 15′).", valueName: "spacing"))
+    var mapGrid: String?
+
     /// These settings by their option names, for `JobOptions` (which checks them).
     var jobOptions: [(name: String, value: String)] {
         var o: [(name: String, value: String)] = []
@@ -45,6 +57,10 @@ struct MapOptions: ParsableArguments {
         if let mapMaxZoom { o.append(("swiftprint-map-max-zoom", String(mapMaxZoom))) }
         if let mapUserAgent { o.append(("swiftprint-map-user-agent", mapUserAgent)) }
         if let mapTileCache { o.append(("swiftprint-map-tile-cache", mapTileCache)) }
+        if let mapPoster { o.append(("swiftprint-map-poster", mapPoster)) }
+        if let mapPosterOverlap { o.append(("swiftprint-map-poster-overlap", mapPosterOverlap)) }
+        if let mapMaxSheets { o.append(("swiftprint-map-max-sheets", String(mapMaxSheets))) }
+        if let mapGrid { o.append(("swiftprint-map-grid", mapGrid)) }
         return o
     }
 }

@@ -123,6 +123,65 @@ import Testing
         #expect(red < 40 && green < 40 && blue < 40, "the line is not at the centre: rgb(\(red), \(green), \(blue))")
     }
 
+    /// A 2 × 1 poster with 10 mm of overlap: a black marker at the map's centre lies in the
+    /// overlap, so both sheets print it, and where it lands on each says the overlap is right.
+    @Test func aPosterSheetsShareTheirOverlap() throws {
+        let dir = try temporaryDirectory()
+        let tiles = try Self.makeTiles(in: dir)
+        let (lat, lon) = (0.0, 0.0)
+        let spec = dir + "/poster.json"
+        try ##"{ "swiftprint-map": 1, "title": "Poster", "center": { "lat": \##(lat), "lon": \##(lon) }, "zoom": 2, "tiles": "\##(tiles.folder)", "tile-dpi": 72, "poster": { "columns": 2, "rows": 1, "overlap": "10mm" }, "markers": [ { "lat": 0, "lon": 0, "color": "#000000" } ] }"##
+            .write(toFile: spec, atomically: true, encoding: .utf8)
+        let out = dir + "/poster.pdf"
+        let r = try swiftprint(["convert", spec, "-o", out, "--media", "A4", "--margins", "36"])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(try PDF.pageCount(out) == 2)
+        #expect(try PDF.text(out, first: 1, last: 1).contains("Sheet A1 of B1"))
+        #expect(try PDF.text(out, first: 2, last: 2).contains("Sheet B1 of B1"))
+        // The marker's centre on each sheet, in points from the paper's left edge.
+        func markerX(page: Int) throws -> Double? {
+            let g = try PDF.grayPixels(out, page: page, dpi: 72)
+            var sum = 0, n = 0
+            for y in (g.height / 2 - 40)..<(g.height / 2 + 30) {
+                for x in 40..<(g.width - 40) where g.pixels[y * g.width + x] < 40 { sum += x; n += 1 }
+            }
+            return n > 10 ? Double(sum) / Double(n) + 0.5 : nil
+        }
+        let width = 595.28 - 72, overlap = 10 * 72 / 25.4
+        let a = try #require(try markerX(page: 1)), b = try #require(try markerX(page: 2))
+        // The canvas is 2w − overlap wide; its centre is w − overlap/2 into sheet A, overlap/2 into B.
+        #expect(abs(a - (36 + width - overlap / 2)) < 2, "on sheet A1 at \(a)")
+        #expect(abs(b - (36 + overlap / 2)) < 2, "on sheet B1 at \(b)")
+        let tooMany = try swiftprint(["convert", spec, "-o", dir + "/big.pdf", "--map-poster", "9x9"])
+        #expect(tooMany.status != 0 && tooMany.stderr.contains("map-max-sheets"), "\(tooMany.stderr)")
+    }
+
+    /// A 10° grid on a world map centred on 0°, 0°: the equator and the prime meridian cross at
+    /// the map's centre, and their labels sit beside those lines.
+    @Test func theGridsLinesAreWhereTheirLabelsSay() throws {
+        let dir = try temporaryDirectory()
+        let tiles = try Self.makeTiles(in: dir)
+        let spec = dir + "/grid.json"
+        try ##"{ "swiftprint-map": 1, "title": "Grid", "center": { "lat": 0, "lon": 0 }, "zoom": 2, "tiles": "\##(tiles.folder)", "tile-dpi": 72, "grid": 10 }"##
+            .write(toFile: spec, atomically: true, encoding: .utf8)
+        let out = dir + "/grid.pdf"
+        let r = try swiftprint(["convert", spec, "-o", out, "--media", "A4", "--margins", "36"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let words = try PDF.words(out, page: 1)
+        // The map: 36 pt margins, a 24 pt title above, a 34 pt legend below.
+        let midX = 595.28 / 2, midY = (36 + 24 + 841.89 - 36 - 34) / 2
+        let equator = try #require(words.first { $0.word == "0°N" }, "\(words.map(\.word))")
+        #expect(abs(equator.yMax - midY) < 3 && equator.xMin < 50, "the equator's label at \(equator)")
+        let meridian = try #require(words.first { $0.word == "0°E" })
+        #expect(abs(meridian.xMin - (midX + 2)) < 2, "the prime meridian's label at \(meridian)")
+        #expect(words.contains { $0.word == "10°E" } && words.contains { $0.word == "20°N" })
+        // And the line itself: grid blue at the centre column, the tile's own colour beside it.
+        let g = try PDF.grayPixels(out, page: 1, dpi: 72)
+        let row = Int(midY) + 40
+        let on = Int(g.pixels[row * g.width + Int(midX)]), off = Int(g.pixels[row * g.width + Int(midX) + 5])
+        #expect(off - on > 20, "no meridian at the centre: \(on) against \(off)")
+    }
+
     @Test func gpxAndGeoJSONPrintOnTheOfflineBasemap() throws {
         let dir = try temporaryDirectory()
         let gpx = dir + "/walk.gpx"

@@ -25,7 +25,14 @@ struct QueueTests {
         try? """
             <html><body><p>public part</p><iframe src="secret.txt"></iframe><iframe src="file:///etc/passwd"></iframe></body></html>
             """.write(toFile: dir + "/nosy.html", atomically: true, encoding: .utf8)
-        for name in ["page.html", "notes.md", "secret.txt", "nosy.html"] { chmod(dir + "/" + name, 0o644) }
+        try? ##"{ "type": "Feature", "properties": { "stroke": "#c00000" }, "geometry": { "type": "LineString", "coordinates": [[7.44, 46.95], [8.54, 47.37]] } }"##
+            .write(toFile: dir + "/route.geojson", atomically: true, encoding: .utf8)
+        try? #"{ "swiftprint-map": 1, "title": "Lake trip", "center": { "lat": 46.9, "lon": 7.4 }, "scale": 2000000, "grid": true, "markers": [ { "lat": 46.95, "lon": 7.44, "label": "Bern" } ] }"#
+            .write(toFile: dir + "/trip.map.json", atomically: true, encoding: .utf8)
+        try? FileManager.default.copyItem(atPath: directory() + "/../../Config/basemap/world.mbtiles", toPath: dir + "/world.mbtiles")
+        for name in ["page.html", "notes.md", "secret.txt", "nosy.html", "route.geojson", "trip.map.json", "world.mbtiles"] {
+            chmod(dir + "/" + name, 0o644)
+        }
         return dir
     }()
 
@@ -39,7 +46,7 @@ struct QueueTests {
 
     @Test("each type arrives as the PDF swiftprint convert makes", arguments: [
         "server.log", "multilingual.txt", "photo.jpg", "chart.png", "report.pdf", "page.html", "notes.md",
-        "poster.svg", "walk.gpx",
+        "poster.svg", "walk.gpx", "route.geojson", "trip.map.json", "world.mbtiles",
     ])
     func eachTypeArrives(name: String) throws {
         let cups = try PrivateCUPS.shared()

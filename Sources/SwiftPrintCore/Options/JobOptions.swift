@@ -191,6 +191,10 @@ public struct JobOptions: Sendable {
         "swiftprint-map-max-zoom": "map-max-zoom", "map-max-zoom": "map-max-zoom",
         "swiftprint-map-user-agent": "map-user-agent", "map-user-agent": "map-user-agent",
         "swiftprint-map-tile-cache": "map-tile-cache", "map-tile-cache": "map-tile-cache",
+        "swiftprint-map-poster": "map-poster", "map-poster": "map-poster",
+        "swiftprint-map-poster-overlap": "map-poster-overlap", "map-poster-overlap": "map-poster-overlap",
+        "swiftprint-map-max-sheets": "map-max-sheets", "map-max-sheets": "map-max-sheets",
+        "swiftprint-map-grid": "map-grid", "map-grid": "map-grid",
     ]
     /// Handler keys that are on/off switches (absent means off).
     static let flagKeys: Set<String> = ["line-numbers", "mirror", "scripts"]
