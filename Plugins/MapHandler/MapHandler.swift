@@ -93,7 +93,8 @@ public struct MapHandler: ContentHandler {
             framing = .fit(source.info.bounds ?? GeoBox(west: -180, south: -85, east: 180, north: 85))
         }
         let formatter = MapPrintFormatter(source: source, sourcePath: sourcePath, features: features, framing: framing)
-        formatter.title = description?.title ?? (features.isEmpty ? source.info.name : nil)
+        // A description says its own title (none when it gives none); an MBTiles overview is named after the set.
+        formatter.title = description != nil ? description?.title : (features.isEmpty ? source.info.name : nil)
         formatter.attribution = description?.attribution
         if let v = try Self.number(options, "map-dpi") ?? description?.dpi { formatter.dpi = v }
         formatter.tileDPI = try Self.number(options, "map-tile-dpi") ?? description?.tileDPI

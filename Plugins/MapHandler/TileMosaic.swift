@@ -39,10 +39,20 @@ final class TileMosaic: PlaceableObject {
                              "the map needs \(count) tiles at zoom \(zoom), more than the limit of \(tileLimit) (option map-max-tiles)")
         }
         pixels = [UInt8](repeating: 255, count: width * height * 3)
-        try source.prefetch(rows.flatMap { row in columns.map { TileID(z: zoom, x: (($0 % tiles) + tiles) % tiles, y: row) } })
+        // Tiles wholly outside the source's bounds are white, not asked for and not "missing".
+        let bounds = source.info.bounds
+        func inBounds(_ id: TileID) -> Bool {
+            guard let b = bounds, b.west < b.east, b.south < b.north else { return true }
+            let nw = WebMercator.coordinate(atWorldPoint: CGPoint(x: Double(id.x) * 256 / Double(tiles), y: Double(id.y) * 256 / Double(tiles)))
+            let se = WebMercator.coordinate(atWorldPoint: CGPoint(x: Double(id.x + 1) * 256 / Double(tiles), y: Double(id.y + 1) * 256 / Double(tiles)))
+            return nw.longitude < b.east && se.longitude > b.west && se.latitude < b.north && nw.latitude > b.south
+        }
+        let ids = rows.flatMap { row in columns.map { TileID(z: zoom, x: (($0 % tiles) + tiles) % tiles, y: row) } }
+        try source.prefetch(ids.filter(inBounds))
         for row in rows {
             for column in columns {
                 let id = TileID(z: zoom, x: ((column % tiles) + tiles) % tiles, y: row)
+                guard inBounds(id) else { continue }
                 let decoded = try source.tile(id).flatMap { try Self.decode($0, id: id, path: sourcePath) }
                 let left = column * 256 - x0, top = row * 256 - y0
                 if let decoded {
@@ -95,22 +105,32 @@ final class TileMosaic: PlaceableObject {
     }
 
     /// Copies a tile in at (left, top), scaled to 256 pixels if it is another size (512-pixel
-    /// "retina" tiles), transparent pixels over white.
+    /// "retina" tiles), transparent pixels over white. Works on raw buffers: checked array
+    /// access per pixel cost a third of a 300 dpi A4 map's time.
     private func blit(_ t: DecodedTile, left: Int, top: Int) {
-        for ty in 0..<256 {
-            let y = top + ty
-            guard y >= 0, y < height else { continue }
-            let sy = ty * t.height / 256
-            for tx in 0..<256 {
-                let x = left + tx
-                guard x >= 0, x < width else { continue }
-                let s = sy * t.stride + (tx * t.width / 256) * t.channels
-                let d = (y * width + x) * 3
-                if t.channels == 4 {
-                    let a = Int(t.bytes[s + 3])
-                    for c in 0..<3 { pixels[d + c] = UInt8((Int(t.bytes[s + c]) * a + 255 * (255 - a)) / 255) }
-                } else {
-                    pixels[d] = t.bytes[s]; pixels[d + 1] = t.bytes[s + 1]; pixels[d + 2] = t.bytes[s + 2]
+        let width = width, height = height
+        let xs = max(0, -left)..<min(256, width - left)
+        guard !xs.isEmpty else { return }
+        pixels.withUnsafeMutableBufferPointer { dst in
+            t.bytes.withUnsafeBufferPointer { src in
+                for ty in max(0, -top)..<min(256, height - top) {
+                    let sy = ty * t.height / 256
+                    let row = sy * t.stride, d0 = ((top + ty) * width + left) * 3
+                    if t.channels == 3, t.width == 256 {
+                        // The common case: a row of RGB copied as it is.
+                        (dst.baseAddress! + d0 + xs.lowerBound * 3)
+                            .update(from: src.baseAddress! + row + xs.lowerBound * 3, count: xs.count * 3)
+                        continue
+                    }
+                    for tx in xs {
+                        let s = row + (tx * t.width / 256) * t.channels, d = d0 + tx * 3
+                        if t.channels == 4 {
+                            let a = Int(src[s + 3])
+                            for c in 0..<3 { dst[d + c] = UInt8((Int(src[s + c]) * a + 255 * (255 - a)) / 255) }
+                        } else {
+                            dst[d] = src[s]; dst[d + 1] = src[s + 1]; dst[d + 2] = src[s + 2]
+                        }
+                    }
                 }
             }
         }
@@ -118,15 +138,14 @@ final class TileMosaic: PlaceableObject {
 
     /// A missing tile: light grey with diagonal hatching.
     private func hatch(left: Int, top: Int) {
-        for ty in 0..<256 {
-            let y = top + ty
-            guard y >= 0, y < height else { continue }
-            for tx in 0..<256 {
-                let x = left + tx
-                guard x >= 0, x < width else { continue }
-                let v: UInt8 = (tx + ty) % 16 < 2 ? 150 : 225
-                let d = (y * width + x) * 3
-                pixels[d] = v; pixels[d + 1] = v; pixels[d + 2] = v
+        let width = width, height = height
+        pixels.withUnsafeMutableBufferPointer { dst in
+            for ty in max(0, -top)..<max(max(0, -top), min(256, height - top)) {
+                for tx in max(0, -left)..<max(max(0, -left), min(256, width - left)) {
+                    let v: UInt8 = (tx + ty) % 16 < 2 ? 150 : 225
+                    let d = ((top + ty) * width + left + tx) * 3
+                    dst[d] = v; dst[d + 1] = v; dst[d + 2] = v
+                }
             }
         }
     }
@@ -134,6 +153,9 @@ final class TileMosaic: PlaceableObject {
     func addObject(to document: QPDFDocument) throws -> Int64 {
         var info = ImageObjectInfo(width: width, height: height, colorModel: .rgb)
         info.interpolate = true
+        // zlib level 3: on a 300 dpi A4 map (38 MB of samples) the default level 6 took 0.37 s
+        // for 0.81 MB, level 3 0.15 s for 1.07 MB, level 1 0.14 s for 1.34 MB.
+        info.compressionLevel = 3
         return try document.addImage(info: info) { sink in
             try pixels.withUnsafeBytes { all in
                 for y in 0..<height {

@@ -55,6 +55,7 @@ struct SPQImageWriter {
     std::string icc;
     std::unique_ptr<Pl_Buffer> colorBuffer, alphaBuffer;
     std::unique_ptr<Pl_Flate> color, alpha;
+    bool started = false;
 };
 
 namespace spq {

@@ -71,7 +71,21 @@ SPQImageWriter *image_begin(SPQDocument *dst, const SPQImageInfo *info, char **e
 
 int image_write(SPQImageWriter *w, const uint8_t *data, size_t length, char **error) {
     return guarded<int>(error, -1, [&]() {
-        w->color->write(data, length);
+        if (!w->started && w->info.compressionLevel > 0) {
+            // qpdf's level is global and read when the stream's zlib state starts, on its
+            // first write: set it for that write only.
+            Pl_Flate::setCompressionLevel(w->info.compressionLevel);
+            try {
+                w->color->write(data, length);
+            } catch (...) {
+                Pl_Flate::setCompressionLevel(-1);
+                throw;
+            }
+            Pl_Flate::setCompressionLevel(-1);
+        } else {
+            w->color->write(data, length);
+        }
+        w->started = true;
         return 0;
     });
 }

@@ -182,6 +182,24 @@ import Testing
         #expect(off - on > 20, "no meridian at the centre: \(on) against \(off)")
     }
 
+    /// A tile set that says it covers only the western hemisphere: the eastern tiles it lacks
+    /// are outside its bounds, so they are white, not asked for, and not reported missing.
+    @Test func tilesOutsideTheSourcesBoundsAreNotMissing() throws {
+        let dir = try temporaryDirectory()
+        let tiles = try Self.makeTiles(in: dir)
+        for x in 2..<4 { try FileManager.default.removeItem(atPath: "\(tiles.folder)/\(Self.zoom)/\(x)") }
+        try #"{ "bounds": "-180,-85,0,85", "minzoom": 0, "maxzoom": 2 }"#.write(toFile: tiles.folder + "/metadata.json", atomically: true, encoding: .utf8)
+        let spec = dir + "/west.json"
+        try Self.description(tiles: tiles.folder, x: 1, y: 1, extra: #", "missing-tiles": "fail""#).write(toFile: spec, atomically: true, encoding: .utf8)
+        let r = try swiftprint(["convert", spec, "-o", dir + "/west.pdf"])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(!(try PDF.text(dir + "/west.pdf")).contains("Incomplete"))
+        // Without the bounds, the same gaps are missing tiles.
+        try #"{ "minzoom": 0, "maxzoom": 2 }"#.write(toFile: tiles.folder + "/metadata.json", atomically: true, encoding: .utf8)
+        let failed = try swiftprint(["convert", spec, "-o", dir + "/gaps.pdf"])
+        #expect(failed.status != 0 && failed.stderr.contains("missing"), "\(failed.stderr)")
+    }
+
     @Test func gpxAndGeoJSONPrintOnTheOfflineBasemap() throws {
         let dir = try temporaryDirectory()
         let gpx = dir + "/walk.gpx"

@@ -51,6 +51,9 @@ typedef struct {
     /// 1 to ask viewers to smooth the image when they enlarge it (/Interpolate): a map's tiles
     /// shown beyond their zoom.
     int interpolate;
+    /// zlib's level for the samples, 1 (fastest) to 9 (smallest); 0 for zlib's default (6).
+    /// A 300 dpi A4 map is 38 MB of samples: level 3 writes it in 40 % of level 6's time.
+    int compressionLevel;
 } SPQImageInfo;
 
 /// An image whose pixels are written row by row, compressed (Flate) as they come, so that a
@@ -70,7 +73,7 @@ typedef struct {
 typedef int (*spq_write_fn)(void *context, const uint8_t *data, size_t length);
 
 /// Changes whenever the table below changes: a library built from other sources is refused.
-#define SPQ_FUNCTIONS_VERSION 3
+#define SPQ_FUNCTIONS_VERSION 4
 
 /// The engine's functions.
 typedef struct {

@@ -222,6 +222,8 @@ package struct ImageObjectInfo {
     package var alphaBits: Int?
     /// Viewers smooth it when they enlarge it.
     package var interpolate = false
+    /// zlib's level, 1 (fastest) to 9; nil for the default.
+    package var compressionLevel: Int?
 
     package init(width: Int, height: Int, colorModel: ColorModel, bitsPerComponent: Int = 8) {
         self.width = width; self.height = height; self.colorModel = colorModel
@@ -236,7 +238,8 @@ package struct ImageObjectInfo {
                 bitsPerComponent: Int32(bitsPerComponent),
                 icc: iccProfile == nil ? nil : bytes.bindMemory(to: UInt8.self).baseAddress, iccLength: icc.count,
                 invertCMYK: invertedCMYK ? 1 : 0, hasAlpha: alphaBits == nil ? 0 : 1,
-                alphaBitsPerComponent: Int32(alphaBits ?? 0), interpolate: interpolate ? 1 : 0)
+                alphaBitsPerComponent: Int32(alphaBits ?? 0), interpolate: interpolate ? 1 : 0,
+                compressionLevel: Int32(compressionLevel ?? 0))
             return try body(&c)
         }
     }
