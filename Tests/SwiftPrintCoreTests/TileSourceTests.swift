@@ -1,6 +1,7 @@
 import Foundation
 @testable import MapHandler
 import SwiftPrint
+import TestSupport
 import Testing
 
 /// URL templates, the OpenStreetMap limit, print jobs and the tile cache's freshness rules,
@@ -57,5 +58,28 @@ struct TileSourceTests {
         cache.store(Data([5]), url: "u5", etag: nil, lastModified: nil, cacheControl: nil, expires: f.string(from: inTenDays), now: now)
         #expect(abs(freshFor("u5")! - 10 * 86_400) < 2)
         #expect(cache.lookUp("u1")?.data == Data([1]) && cache.lookUp("u1")?.entry.etag == "\"a\"")
+    }
+}
+
+/// `MapPrintFormatter` in an app's own page renderer, as UIKit apps print a map view: the
+/// renderer's header on the page, the map under it with its attribution.
+@Suite struct MapFormatterInRendererTests {
+    @Test func aMapFormatterPrintsUnderTheRenderersHeader() throws {
+        let basemap = try #require(MapHandler.basemapPath, "the offline basemap is missing")
+        let formatter = MapPrintFormatter(source: try MBTilesSource(path: basemap), sourcePath: basemap,
+                                          framing: .fit(GeoBox(west: 5.9, south: 45.8, east: 10.5, north: 47.8)))
+        formatter.title = "Switzerland"
+        formatter.showGrid()
+        let renderer = HeaderRenderer()
+        renderer.headerHeight = 40
+        renderer.addPrintFormatter(formatter, startingAtPageAt: 0)
+        let out = FileManager.default.temporaryDirectory.path + "/map-renderer-\(getpid()).pdf"
+        try PrintJob(renderer: renderer, info: PrintInfo(), paper: PrintPaper(media: .a4, margins: EdgeInsets(all: 36))).writePDF(to: .file(out))
+        #expect(try PDF.pageCount(out) == 1)
+        let words = try PDF.words(out, page: 1)
+        let header = try #require(words.first { $0.word == "HEADER" })
+        let title = try #require(words.first { $0.word == "Switzerland" })
+        #expect(header.yMin < title.yMin && title.yMin >= 36 + 40 - 1, "the map's title sits below the header")
+        #expect(try PDF.text(out).contains("Natural Earth"))
     }
 }
