@@ -27,7 +27,6 @@ public struct ImageHandler: ContentHandler {
         if let v = options["position"] { guard let p = ContentPosition(rawValue: v) else { throw bad("position", v) }; formatter.position = p }
         if let v = options["ppi"] { guard let n = Double(v), n > 0, n <= 10000 else { throw bad("ppi", v) }; formatter.ppi = n }
         if let v = options["natural-scaling"] { guard let n = Double(v), n > 0, n <= 1000 else { throw bad("natural-scaling", v) }; formatter.naturalScaling = n / 100 }
-        if let v = options["mirror"] { formatter.mirror = v == "true" }
         var limits = ImageLimits()
         if let v = options["max-pixels"] { guard let n = Int(v), n > 0 else { throw bad("max-pixels", v) }; limits.maxPixels = n }
         if let v = options["gif-frames"] { guard ["first", "all"].contains(v) else { throw bad("gif-frames", v) }; formatter.allGIFFrames = v == "all" }

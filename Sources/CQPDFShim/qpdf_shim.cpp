@@ -187,6 +187,18 @@ int add_sheet(SPQDocument *dst, double width, double height, int rotate,
     });
 }
 
+int64_t add_drawing(SPQDocument *dst, double width, double height, const char *operators, size_t length, char **error) {
+    return guarded<int64_t>(error, -1, [&]() {
+        auto form = dst->pdf->newStream(std::string(operators, length));
+        auto dict = form.getDict();
+        dict.replaceKey("/Type", QPDFObjectHandle::newName("/XObject"));
+        dict.replaceKey("/Subtype", QPDFObjectHandle::newName("/Form"));
+        dict.replaceKey("/BBox", QPDFObjectHandle::newArray(QPDFObjectHandle::Rectangle(0, 0, width, height)));
+        dict.replaceKey("/Resources", QPDFObjectHandle::newDictionary());
+        return int64_t(form.getObjectID());
+    });
+}
+
 int set_info(SPQDocument *dst, const char *key, const char *utf8, char **error) {
     return guarded<int>(error, -1, [&]() {
         auto trailer = dst->pdf->getTrailer();
@@ -240,6 +252,7 @@ extern "C" __attribute__((visibility("default"))) const SPQFunctions *spq_functi
         spq::add_sheet,
         spq::set_info,
         spq::document_write,
+        spq::add_drawing,
     };
     return &table;
 }

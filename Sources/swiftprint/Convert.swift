@@ -32,22 +32,11 @@ struct Convert: ParsableCommand {
     @Option(name: .shortAndLong, help: "The PDF to write; - writes standard output.")
     var output: String
 
-    @OptionGroup(title: "Paper and job") var page: PageOptions
-    @OptionGroup(title: "PDF documents and images") var document: DocumentOptions
-    @OptionGroup(title: "Plain text") var text: TextOptions
-    @OptionGroup(title: "HTML and Markdown") var markup: MarkupOptions
-    @OptionGroup(title: "Maps") var map: MapOptions
+    @OptionGroup var job: JobFlags
     @OptionGroup var global: GlobalOptions
 
     func validate() throws {
-        if inputs.isEmpty { throw ValidationError("name at least one document to print") }
-        if inputs.filter({ $0 == "-" }).count > 1 { throw ValidationError("standard input (-) can be read only once") }
-        do { _ = try jobOptions() } catch let error as PrintError { throw ValidationError(error.message) }
-    }
-
-    /// Every flag, by its IPP/CUPS name, read the way the CUPS filter reads `-o` options.
-    func jobOptions() throws -> JobOptions {
-        try JobOptions(parsing: page.jobOptions + document.jobOptions + text.jobOptions + markup.jobOptions + map.jobOptions)
+        try job.validate(inputs: inputs)
     }
 
     func run() throws {
@@ -57,7 +46,7 @@ struct Convert: ParsableCommand {
         let started = Date()
         do {
             guard let dispatcher = Dispatcher.standard else { throw PrintError(.notAvailable, "libmagic cannot start") }
-            var conversion = DocumentConversion(options: try jobOptions(), dispatcher: dispatcher)
+            var conversion = DocumentConversion(options: try job.jobOptions(), dispatcher: dispatcher)
             let progress = ProgressLine(quiet: global.quiet)
             conversion.progress = { progress.update(page: $0.page, of: $0.estimatedPages, estimate: $0.isEstimate) }
             let report = try conversion.run(inputs.map(PrintInput.init(path:)), to: OutputDestination(path: output))

@@ -17,9 +17,6 @@ struct DocumentOptions: ParsableArguments {
     @Option(name: .customLong("natural-scaling"), help: "Percent of natural size (with --print-scaling none or auto-fit).")
     var naturalScaling: Double?
 
-    @Flag(help: "Print images mirror-image (iron-on transfers).")
-    var mirror = false
-
     @Option(name: .customLong("photos-per-sheet"),
             help: ArgumentHelp("A photo grid: this many images per sheet (2, 3, 4, 6, 8, 9, 10, 12, 15, 16, 20), each turned to suit its cell.", valueName: "n"))
     var photosPerSheet: Int?
@@ -47,7 +44,6 @@ struct DocumentOptions: ParsableArguments {
         if let position { o.append(("position", position.rawValue)) }
         if let ppi { o.append(("ppi", String(ppi))) }
         if let naturalScaling { o.append(("natural-scaling", String(naturalScaling))) }
-        if mirror { o.append(("mirror", "true")) }
         if let maxPixels { o.append(("swiftprint-max-pixels", String(maxPixels))) }
         if let gifFrames { o.append(("swiftprint-gif-frames", gifFrames)) }
         if let converterTimeout { o.append(("swiftprint-converter-timeout", String(converterTimeout))) }

@@ -15,14 +15,14 @@ struct SwiftPrintCommand: ParsableCommand {
         interrupted.
         """,
         version: SwiftPrintVersion.current,
-        subcommands: [Convert.self, Detect.self, Types.self, Install.self, Uninstall.self]
+        subcommands: [Convert.self, Preview.self, Detect.self, Types.self, Install.self, Uninstall.self]
     )
 
     static func main() {
         // Every command lays out text; fontconfig's loading then overlaps argument parsing.
         FontLoading.startInBackground()
         // Most commands detect types: libmagic's database (~10 ms to load) loads meanwhile too.
-        if CommandLine.arguments.dropFirst().first.map({ ["convert", "detect", "types"].contains($0) }) == true {
+        if CommandLine.arguments.dropFirst().first.map({ ["convert", "preview", "detect", "types"].contains($0) }) == true {
             ContentDetector.startLoadingInBackground()
         }
         main(nil)

@@ -107,6 +107,21 @@ struct QueueTests {
         #expect(coloured == 0)
     }
 
+    /// n-up, page ranges and two-sided output reach the filter as `-o` options, as on any queue.
+    @Test func nUpAndSidesWorkThroughTheQueue() throws {
+        let cups = try PrivateCUPS.shared()
+        let pages = try PDF.pageCount(Self.fixtures + "/report.pdf")
+        let up = try cups.submit([Self.fixtures + "/report.pdf"], options: ["number-up": "4", "page-ranges": "2-\(pages)"], title: "nup")
+        let duplex = try cups.submit([examples + "/multilingual.txt", examples + "/server.log"], options: ["sides": "two-sided-long-edge"], title: "duplex")
+        try cups.waitForJobs()
+        // Pages 2 to the last, four to a side (pdftopdf would count the ranges in sheets).
+        #expect(try PDF.pageCount(cups.saved + "/root/\(up)-nup.pdf") == (pages - 1 + 3) / 4)
+        // Each document of a CUPS job is a PDF of its own; printed two-sided, each has an even count.
+        for f in cups.savedFiles().filter({ $0.hasPrefix("\(duplex)-") }) {
+            #expect(try PDF.pageCount(cups.saved + "/root/" + f) % 2 == 0, "\(f)")
+        }
+    }
+
     @Test("hostile titles and user names stay inside the spool folder and run nothing", arguments: [
         "../../../../tmp/x;touch /tmp/swiftprint-pwned",
         String(repeating: "ß", count: 300),

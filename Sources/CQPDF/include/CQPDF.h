@@ -73,7 +73,7 @@ typedef struct {
 typedef int (*spq_write_fn)(void *context, const uint8_t *data, size_t length);
 
 /// Changes whenever the table below changes: a library built from other sources is refused.
-#define SPQ_FUNCTIONS_VERSION 4
+#define SPQ_FUNCTIONS_VERSION 5
 
 /// The engine's functions.
 typedef struct {
@@ -139,6 +139,10 @@ typedef struct {
     /// Writes `dst` through `write`: deterministic /ID (a digest of the content), streams kept as
     /// they are (compressed ones stay compressed), object streams where qpdf would preserve them.
     int (*document_write)(SPQDocument *dst, spq_write_fn write, void *context, char **error);
+    /// Makes a form XObject of width × height points whose content is `operators` (PDF content
+    /// stream syntax, no resources: lines and fills, such as n-up page borders) and returns its
+    /// object number, or -1.
+    int64_t (*add_drawing)(SPQDocument *dst, double width, double height, const char *operators, size_t length, char **error);
 } SPQFunctions;
 
 /// Finds the engine's table: in the shared library at `path` (opened once, never closed), or —

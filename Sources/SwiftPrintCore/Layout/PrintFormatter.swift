@@ -7,10 +7,14 @@ public protocol FormattedPage {
     /// The sheet this page asks for instead of the job's paper. Pages that ask for their own
     /// are laid out when drawn, in the rect they get then.
     var sheet: SheetRequest { get }
+    /// Whether a new document begins on this page (the second and later items of a
+    /// `PrintItemsFormatter`): printed two-sided, it starts on a front side.
+    var startsDocument: Bool { get }
 }
 
 extension FormattedPage {
     public var sheet: SheetRequest { .jobPaper }
+    public var startsDocument: Bool { false }
 }
 
 /// What sheet a laid-out page wants.

@@ -21,12 +21,18 @@ public final class PrintItemsFormatter: PrintFormatter {
         var index = 0
         var current: FormattedPageStream?
 
+        /// Whether the current item has given no page yet.
+        var fresh = true
+
         init(items: [PrintFormatter]) { self.items = items }
 
         func nextPage(fitting size: CGSize) throws -> FormattedPage? {
             while index < items.count {
-                if current == nil { current = try items[index].makePageStream() }
-                if let page = try current!.nextPage(fitting: size) { return page }
+                if current == nil { current = try items[index].makePageStream(); fresh = true }
+                if let page = try current!.nextPage(fitting: size) {
+                    defer { fresh = false }
+                    return fresh && index > 0 ? FirstPageOfDocument(page: page) : page
+                }
                 current = nil
                 index += 1
             }
@@ -39,4 +45,12 @@ public final class PrintItemsFormatter: PrintFormatter {
             return (Double(index) + within) / Double(items.count)
         }
     }
+}
+
+/// A page that begins a document of a `PrintItemsFormatter`; otherwise the page itself.
+private struct FirstPageOfDocument: FormattedPage {
+    let page: FormattedPage
+    func draw(in context: GraphicsContext, rect: CGRect) throws { try page.draw(in: context, rect: rect) }
+    var sheet: SheetRequest { page.sheet }
+    var startsDocument: Bool { true }
 }

@@ -24,6 +24,8 @@ public struct PrintInfo: Hashable, Codable, Sendable {
     public var media: MediaSize?
     /// The printer's CUPS name, when printing to one.
     public var printerID: String?
+    /// n-up, booklets, page sets, output order, mirroring, collation.
+    public var sheets = SheetOptions()
 
     public init(jobName: String? = nil, orientation: Orientation? = nil, duplex: Duplex? = nil,
                 outputType: OutputType? = nil, copies: Int? = nil, pageRanges: PageRanges? = nil,
@@ -35,6 +37,24 @@ public struct PrintInfo: Hashable, Codable, Sendable {
 
     /// A print info with nothing set.
     public static let unset = PrintInfo()
+
+    private enum CodingKeys: String, CodingKey {
+        case jobName, orientation, duplex, outputType, copies, pageRanges, media, printerID, sheets
+    }
+
+    /// Every key may be missing (a preset saved before a setting existed reads as unset).
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        jobName = try c.decodeIfPresent(String.self, forKey: .jobName)
+        orientation = try c.decodeIfPresent(Orientation.self, forKey: .orientation)
+        duplex = try c.decodeIfPresent(Duplex.self, forKey: .duplex)
+        outputType = try c.decodeIfPresent(OutputType.self, forKey: .outputType)
+        copies = try c.decodeIfPresent(Int.self, forKey: .copies)
+        pageRanges = try c.decodeIfPresent(PageRanges.self, forKey: .pageRanges)
+        media = try c.decodeIfPresent(MediaSize.self, forKey: .media)
+        printerID = try c.decodeIfPresent(String.self, forKey: .printerID)
+        sheets = try c.decodeIfPresent(SheetOptions.self, forKey: .sheets) ?? SheetOptions()
+    }
 }
 
 /// The one rule that decides every option: the job's own setting, then what the document says

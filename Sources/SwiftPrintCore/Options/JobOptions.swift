@@ -91,16 +91,16 @@ public struct JobOptions: Sendable {
             case "swiftprint-header", "header": header = value.isEmpty ? nil : value
             case "swiftprint-footer", "footer": footer = value.isEmpty ? nil : value
             case "job-name", "title": info.jobName = value
-            case "sides":
-                switch value {
-                case "one-sided": info.duplex = PrintInfo.Duplex.none
-                case "two-sided-long-edge": info.duplex = .longEdge; notSupported.append("sides=\(value) (no blank backs are added yet)")
-                case "two-sided-short-edge": info.duplex = .shortEdge; notSupported.append("sides=\(value) (no blank backs are added yet)")
+            case "sides", "duplex":
+                switch value.lowercased() {
+                case "one-sided", "none": info.duplex = PrintInfo.Duplex.none
+                case "two-sided-long-edge", "duplexnotumble": info.duplex = .longEdge
+                case "two-sided-short-edge", "duplextumble": info.duplex = .shortEdge
                 default: throw Self.invalid("sides must be one-sided, two-sided-long-edge or two-sided-short-edge, not \"\(value)\"")
                 }
-            case "number-up", "page-set", "output-order", "booklet", "page-border", "number-up-layout":
-                let neutral = ["number-up": "1", "page-set": "all", "output-order": "normal", "booklet": "off", "page-border": "none"]
-                if neutral[name] != value.lowercased() && name != "number-up-layout" { notSupported.append("\(rawName)=\(value)") }
+            case "number-up", "page-set", "output-order", "outputorder", "booklet", "page-border", "number-up-layout",
+                 "mirror", "collate", "multiple-document-handling", "booklet-signature", "swiftprint-booklet-signature":
+                try info.sheets.set(name, value)
             case "fit-to-page":
                 if Self.bool(value) ?? true { handlerOptions["print-scaling"] = "fit" }
             case "wrap", "swiftprint-wrap":
@@ -173,7 +173,7 @@ public struct JobOptions: Sendable {
         "swiftprint-line-numbers": "line-numbers", "line-numbers": "line-numbers",
         "swiftprint-encoding": "encoding", "encoding": "encoding",
         "print-scaling": "print-scaling", "position": "position", "ppi": "ppi",
-        "natural-scaling": "natural-scaling", "mirror": "mirror",
+        "natural-scaling": "natural-scaling",
         "swiftprint-password": "password", "password": "password",
         "swiftprint-gif-frames": "gif-frames", "gif-frames": "gif-frames",
         "swiftprint-max-pixels": "max-pixels", "max-pixels": "max-pixels",
@@ -197,7 +197,7 @@ public struct JobOptions: Sendable {
         "swiftprint-map-grid": "map-grid", "map-grid": "map-grid",
     ]
     /// Handler keys that are on/off switches (absent means off).
-    static let flagKeys: Set<String> = ["line-numbers", "mirror", "scripts"]
+    static let flagKeys: Set<String> = ["line-numbers", "scripts"]
 
     static func bool(_ value: String) -> Bool? {
         switch value.lowercased() {

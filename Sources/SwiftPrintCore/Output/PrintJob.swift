@@ -46,12 +46,39 @@ public final class PrintJob {
     }
 
     /// Writes the document as PDF to `destination`.
+    ///
+    /// With n-up, a booklet, a page set, reverse order, mirroring or two-sided output, the
+    /// logical pages are written once to a scratch PDF and then put onto sheets at the object
+    /// level (`SheetImposer`), copies included; otherwise sheets are written as pages come.
     @discardableResult
     public func writePDF(to destination: OutputDestination) throws -> JobReport {
+        let copies = max(1, info.copies ?? 1)
+        let twoSided = info.duplex == .longEdge || info.duplex == .shortEdge
+        let uncollated = info.sheets.collate == false && copies > 1
+        guard !info.sheets.isNeutral || twoSided || uncollated else {
+            return try writeSheets(to: OutputFile(destination), copies: copies).report
+        }
+        let scratch = try OutputFile.scratch(prefix: "swiftprint-logical-")
+        defer { scratch.removeScratch() }
+        var (report, starts) = try writeSheets(to: scratch, copies: 1)
+        let output = try OutputFile(destination)
+        do {
+            report.sheetsWritten = try SheetImposer.impose(logicalPDF: scratch.scratchPath!, documentStarts: starts, paper: paper.paperSize,
+                                                           info: info, metadata: metadata, to: output)
+        } catch {
+            output.abandon()
+            throw error
+        }
+        report.bytesWritten = output.bytesWritten
+        return report
+    }
+
+    /// Lays out and draws the pages in the page ranges, `copies` times (collated), into
+    /// `output`; also says which drawn pages begin a document (after the first).
+    private func writeSheets(to output: OutputFile, copies: Int) throws -> (report: JobReport, documentStarts: Set<Int>) {
         renderer.setPaper(paper)
         var report = JobReport()
         let ranges = info.pageRanges ?? .all
-        let copies = max(1, info.copies ?? 1)
 
         if renderer.needsPageCountBeforeDrawing {
             logger.debug("laying the document out once to count its pages")
@@ -61,20 +88,25 @@ public final class PrintJob {
         let total = renderer.knownPageCount
         renderer.prepare(forDrawingPages: 0..<(total ?? Int.max))
 
-        let output = try OutputFile(destination)
         let gray = info.outputType == .grayscale || info.outputType == .photoGrayscale
         let writer: SheetWriter = renderer.placesContent
             ? try AssemblingPDFWriter(output: output, metadata: metadata, fonts: renderer.fonts, grayscale: gray)
             : try PDFWriter(output: output, metadata: metadata, fonts: renderer.fonts, grayscale: gray)
         let assembler = SheetAssembler(writer: writer, imposition: imposition)
         var drewAny = false
+        var starts: Set<Int> = []
         for _ in 0..<copies {
             let cursor = try PageCursor(renderer: renderer)
             report.pagesLaidOut = 0
+            // A document whose first pages fall outside the ranges starts at its first drawn page.
+            var documentBegins = false
             while let page = try cursor.next() {
                 report.pagesLaidOut += 1
                 let number = page.index + 1
+                if page.formatterPages.values.contains(where: \.startsDocument) { documentBegins = true }
                 if ranges.contains(number) {
+                    if documentBegins, report.pagesDrawn > 0 { starts.insert(report.pagesDrawn) }
+                    documentBegins = false
                     renderer.currentPages = page.formatterPages
                     let sheetPaper: PrintPaper
                     var cell: CGRect?
@@ -112,7 +144,7 @@ public final class PrintJob {
         do { try writer.finish() } catch { output.abandon(); throw error }
         report.sheetsWritten = writer.sheetsWritten
         report.bytesWritten = output.bytesWritten
-        return report
+        return (report, starts)
     }
 
     /// The paper for a page: the job's, unless the page asks for its own size or, when the job

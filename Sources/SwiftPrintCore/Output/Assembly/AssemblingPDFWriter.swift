@@ -91,11 +91,7 @@ package final class AssemblingPDFWriter: SheetWriter {
             }
             try document.appendSheet(size: sheet.size, placements: placed, grayscale: grayscale)
         }
-        if let title = metadata.title { try document.setInfo("Title", title) }
-        try document.setInfo("Creator", metadata.creator)
-        let date = DocumentMetadata.pdfDate(metadata.stampedDate)
-        try document.setInfo("CreationDate", date)
-        try document.setInfo("ModDate", date)
+        try document.stamp(metadata)
         try document.write(to: output)
         try output.commit()
     }

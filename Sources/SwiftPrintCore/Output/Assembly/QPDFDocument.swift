@@ -133,6 +133,22 @@ package final class QPDFDocument {
         try check { engine.add_sheet!(handle, size.width, size.height, Int32(rotation), c, Int32(c.count), grayscale ? 1 : 0, &$0) }
     }
 
+    /// A form XObject of `size` drawn by `operators` (PDF content syntax, no resources).
+    package func addDrawing(size: CGSize, operators: String) throws -> Int64 {
+        try object { error in
+            operators.withCString { engine.add_drawing!(handle, size.width, size.height, $0, strlen($0), &error) }
+        }
+    }
+
+    /// Title, Creator and the dates (SOURCE_DATE_EPOCH's, for reproducible output).
+    package func stamp(_ metadata: DocumentMetadata) throws {
+        if let title = metadata.title { try setInfo("Title", title) }
+        try setInfo("Creator", metadata.creator)
+        let date = DocumentMetadata.pdfDate(metadata.stampedDate)
+        try setInfo("CreationDate", date)
+        try setInfo("ModDate", date)
+    }
+
     /// Sets a document information entry (Title, Creator, CreationDate …).
     package func setInfo(_ key: String, _ value: String) throws {
         try check { engine.set_info!(handle, key, value, &$0) }
