@@ -47,35 +47,20 @@ public final class PrintJob {
 
     /// Writes the document as PDF to `destination`.
     ///
-    /// With n-up, a booklet, a page set, reverse order, mirroring or two-sided output, the
-    /// logical pages are written once to a scratch PDF and then put onto sheets at the object
-    /// level (`SheetImposer`), copies included; otherwise sheets are written as pages come.
+    /// With n-up, a booklet, a page set, reverse order, mirroring, uncollated copies or two-sided
+    /// output, the pages drawn are logical pages that the assembler puts onto sides at the
+    /// object level (`SheetPlan`), copies included; otherwise each page is a sheet.
     @discardableResult
     public func writePDF(to destination: OutputDestination) throws -> JobReport {
         let copies = max(1, info.copies ?? 1)
         let twoSided = info.duplex == .longEdge || info.duplex == .shortEdge
-        let uncollated = info.sheets.collate == false && copies > 1
-        guard !info.sheets.isNeutral || twoSided || uncollated else {
-            return try writeSheets(to: OutputFile(destination), copies: copies).report
-        }
-        let scratch = try OutputFile.scratch(prefix: "swiftprint-logical-")
-        defer { scratch.removeScratch() }
-        var (report, starts) = try writeSheets(to: scratch, copies: 1)
-        let output = try OutputFile(destination)
-        do {
-            report.sheetsWritten = try SheetImposer.impose(logicalPDF: scratch.scratchPath!, documentStarts: starts, paper: paper.paperSize,
-                                                           info: info, metadata: metadata, to: output)
-        } catch {
-            output.abandon()
-            throw error
-        }
-        report.bytesWritten = output.bytesWritten
-        return report
+        let imposing = !info.sheets.isNeutral || twoSided || (info.sheets.collate == false && copies > 1)
+        return try writeSheets(to: OutputFile(destination), copies: imposing ? 1 : copies, imposing: imposing)
     }
 
     /// Lays out and draws the pages in the page ranges, `copies` times (collated), into
-    /// `output`; also says which drawn pages begin a document (after the first).
-    private func writeSheets(to output: OutputFile, copies: Int) throws -> (report: JobReport, documentStarts: Set<Int>) {
+    /// `output`; when `imposing`, through the assembler, which puts them onto sides.
+    private func writeSheets(to output: OutputFile, copies: Int, imposing: Bool) throws -> JobReport {
         renderer.setPaper(paper)
         var report = JobReport()
         let ranges = info.pageRanges ?? .all
@@ -89,7 +74,7 @@ public final class PrintJob {
         renderer.prepare(forDrawingPages: 0..<(total ?? Int.max))
 
         let gray = info.outputType == .grayscale || info.outputType == .photoGrayscale
-        let writer: SheetWriter = renderer.placesContent
+        let writer: SheetWriter = renderer.placesContent || imposing
             ? try AssemblingPDFWriter(output: output, metadata: metadata, fonts: renderer.fonts, grayscale: gray)
             : try PDFWriter(output: output, metadata: metadata, fonts: renderer.fonts, grayscale: gray)
         let assembler = SheetAssembler(writer: writer, imposition: imposition)
@@ -136,6 +121,9 @@ public final class PrintJob {
             }
         }
         try assembler.finish()
+        if imposing, let assembling = writer as? AssemblingPDFWriter {
+            assembling.imposition = SheetImposition(info: info, paper: paper.paperSize, documentStarts: starts)
+        }
         guard drewAny else {
             output.abandon()
             if report.pagesLaidOut == 0 { throw PrintError(.noContent, "the document has no pages") }
@@ -144,7 +132,7 @@ public final class PrintJob {
         do { try writer.finish() } catch { output.abandon(); throw error }
         report.sheetsWritten = writer.sheetsWritten
         report.bytesWritten = output.bytesWritten
-        return (report, starts)
+        return report
     }
 
     /// The paper for a page: the job's, unless the page asks for its own size or, when the job

@@ -24,6 +24,11 @@ package final class AssemblingPDFWriter: SheetWriter {
 
     /// Every sheet printed in shades of grey.
     private let grayscale: Bool
+    /// When set, the sheets drawn are logical pages, put onto the output's sides by this
+    /// (n-up, booklets, two-sided padding, copies …) as they are assembled: one pass, no
+    /// intermediate PDF.
+    package var imposition: SheetImposition?
+    private var sidesWritten = 0
 
     package init(output: OutputFile, metadata: DocumentMetadata, fonts: FontSystem, grayscale: Bool = false) throws {
         self.output = output
@@ -35,7 +40,7 @@ package final class AssemblingPDFWriter: SheetWriter {
 
     deinit { scratch.removeScratch() }
 
-    package var sheetsWritten: Int { sheets.count }
+    package var sheetsWritten: Int { imposition == nil ? sheets.count : sidesWritten }
 
     package func beginSheet(size: CGSize) -> GraphicsContext {
         let ctx = drawn.beginSheet(size: size)
@@ -80,16 +85,46 @@ package final class AssemblingPDFWriter: SheetWriter {
             return id
         }
 
-        for sheet in sheets {
-            if sheet.drawnPage == nil, !grayscale, let (source, page) = Self.unchangedPage(on: sheet) {
-                try document.appendCopy(ofPage: page, from: source)
-                continue
+        /// A logical sheet's objects, moved by `transform` (and kept inside its page when moved).
+        func placements(of sheet: Sheet, by transform: PDFMatrix) throws -> [(object: Int64, transform: PDFMatrix, clip: [CGPoint]?)] {
+            let moved = !transform.isClose(to: .identity)
+            let page = SheetPlan.corners(of: CGRect(origin: .zero, size: sheet.size), by: .identity)
+            var placed = try sheet.placements.map { p in
+                (object: try object(for: p.content), transform: p.matrix.concatenating(transform),
+                 clip: (p.clip ?? (moved ? page : nil))?.map(transform.apply(to:)))
             }
-            var placed = try sheet.placements.map { (object: try object(for: $0.content), transform: $0.matrix, clip: $0.clip) }
             if let page = sheet.drawnPage, let drawing {
-                placed.append((object: try document.formXObject(fromPage: page, of: drawing), transform: .identity, clip: nil))
+                placed.append((object: try document.formXObject(fromPage: page, of: drawing), transform: transform, clip: nil))
             }
-            try document.appendSheet(size: sheet.size, placements: placed, grayscale: grayscale)
+            return placed
+        }
+
+        if let imposition {
+            let plan = imposition.plan(pages: sheets.map { CGRect(origin: .zero, size: $0.size) })
+            let framed = imposition.framesPages
+            for side in plan.sides {
+                if side.items.count == 1, !framed, let only = side.items.first, only.transform.isClose(to: .identity),
+                   side.size == sheets[only.page].size, sheets[only.page].drawnPage == nil, !grayscale,
+                   let (source, page) = Self.unchangedPage(on: sheets[only.page]) {
+                    try document.appendCopy(ofPage: page, from: source)
+                    continue
+                }
+                var placed = try side.items.flatMap { try placements(of: sheets[$0.page], by: $0.transform) }
+                if framed, !side.items.isEmpty {
+                    placed.append((try document.addDrawing(size: side.size, operators: SheetImposition.frames(side.items.map(\.corners), imposition.info.sheets.border ?? .none)),
+                                   .identity, nil))
+                }
+                try document.appendSheet(size: side.size, placements: placed, grayscale: grayscale)
+            }
+            sidesWritten = plan.sides.count
+        } else {
+            for sheet in sheets {
+                if sheet.drawnPage == nil, !grayscale, let (source, page) = Self.unchangedPage(on: sheet) {
+                    try document.appendCopy(ofPage: page, from: source)
+                    continue
+                }
+                try document.appendSheet(size: sheet.size, placements: try placements(of: sheet, by: .identity), grayscale: grayscale)
+            }
         }
         try document.stamp(metadata)
         try document.write(to: output)
