@@ -49,10 +49,18 @@ public struct DocumentConversion {
         let date = DocumentMetadata.fromEnvironment(title: nil).creationDate ?? Date()
         let renderer = TemplatePageRenderer(
             header: options.header, footer: options.footer, font: Font("Sans 9")!,
-            values: .init(title: info.jobName ?? first.displayName, file: first.displayName, date: date))
+            values: .init(title: info.jobName ?? first.displayName, file: first.displayName, date: date,
+                          user: options.user ?? ProcessInfo.processInfo.userName),
+            onSheet: options.headerOnSheet && (options.header != nil || options.footer != nil))
         renderer.addPrintFormatter(formatters.count == 1 ? formatters[0] : PrintItemsFormatter(formatters), startingAtPageAt: 0)
         let job = PrintJob(renderer: renderer, info: info, paper: paper)
         job.imposition = options.imposition
+        if renderer.onSheet {
+            let margins = paper.margins
+            job.sheetDecoration = SheetDecoration(bands: renderer.sheetBands(margins: margins)) { context, side, sides, size in
+                renderer.drawOnSheet(side: side, of: sides, size: size, margins: margins, context: context)
+            }
+        }
         job.progress = progress
         // Documents may still be read while the job is written (HTML loads then).
         do {

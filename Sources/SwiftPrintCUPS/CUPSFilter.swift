@@ -87,6 +87,7 @@ public enum CUPSFilter {
             unprintable = paper.unprintable
         }
         options.unprintableEdges = unprintable
+        options.user = arguments[2]
         // A job's page may read no local file at all: the spool folder holds other users' jobs
         // under guessable names. Not an option a job can change.
         options.handlerOptions["local-files"] = "none"

@@ -8,8 +8,8 @@ struct PageOptions: ParsableArguments {
                                discussion: "Default: PAPERSIZE, then the locale (LC_ALL, LC_PAPER, /etc/papersize, LANG): US Letter where Letter is used, A4 elsewhere."))
     var media: String?
 
-    @Option(help: "portrait or landscape.")
-    var orientation: PrintInfo.Orientation?
+    @Option(help: "portrait, landscape, reverse-portrait or reverse-landscape (IPP orientation-requested 3–6; the reverse ones turn each side half a turn).")
+    var orientation: String?
 
     @Option(name: .customLong("page-ranges"), help: "Pages to print, e.g. 1-3,7,10- (counting from 1).")
     var pageRanges: String?
@@ -30,11 +30,14 @@ struct PageOptions: ParsableArguments {
 
     enum ColorMode: String, ExpressibleByArgument, CaseIterable { case color, monochrome }
 
-    @Option(help: ArgumentHelp("Header: left|center|right, each with {title} {file} {page} {pages} {date}.", valueName: "template"))
+    @Option(help: ArgumentHelp("Header: left|center|right, each with {title} {file} {page} {pages} {date} {user}.", valueName: "template"))
     var header: String?
 
     @Option(help: ArgumentHelp("Footer, like --header, e.g. \"{file}||page {page} of {pages}\".", valueName: "template"))
     var footer: String?
+
+    @Option(name: .customLong("header-on"), help: ArgumentHelp("page (default) or sheet: with sheet, the header and footer are printed once per side of the sheet, {page} and {pages} counting sides (n-up, booklets).", valueName: "where"))
+    var headerOn: String?
 
     @Option(help: "The job's title (PDF title, {title}); default: the input's file name.")
     var title: String?
@@ -43,7 +46,7 @@ struct PageOptions: ParsableArguments {
     var jobOptions: [(name: String, value: String)] {
         var o: [(name: String, value: String)] = []
         if let media { o.append(("media", media)) }
-        if let orientation { o.append(("orientation-requested", orientation.rawValue)) }
+        if let orientation { o.append(("orientation-requested", orientation)) }
         if let pageRanges { o.append(("page-ranges", pageRanges)) }
         if let copies { o.append(("copies", String(copies))) }
         if let margins { o.append(("swiftprint-margins", margins)) }
@@ -51,6 +54,7 @@ struct PageOptions: ParsableArguments {
         if let printColorMode { o.append(("print-color-mode", printColorMode.rawValue)) }
         if let header { o.append(("swiftprint-header", header)) }
         if let footer { o.append(("swiftprint-footer", footer)) }
+        if let headerOn { o.append(("swiftprint-header-on", headerOn)) }
         if let title { o.append(("job-name", title)) }
         return o
     }

@@ -115,6 +115,8 @@ import Testing
              expect: [1: (1, 1, [(3, 0, 0, .up)]), 2: (1, 1, []), 3: (1, 1, [(1, 0, 0, .up)]), 4: (1, 1, [(2, 0, 0, .up)])]),
         Case(name: "mirror flips the side", pages: 1, options: ["--mirror"], sheets: 1,
              expect: [1: (1, 1, [(1, 0, 0, .right)])]),
+        Case(name: "reverse portrait turns the side half a turn", pages: 2, options: ["--number-up", "2", "--orientation", "reverse-portrait"], sheets: 1,
+             expect: [1: (1, 2, [(2, 0, 0, .left), (1, 0, 1, .left)])]),
     ]
 
     @Test(arguments: cases) func sheetsHoldThePagesWhereExpected(_ c: Case) throws {
@@ -159,6 +161,32 @@ import Testing
             #expect(try Self.found(out, sheet: side, columns: 1, rows: 1).map(\.page) == [1], "side \(side)")
         }
         #expect(try Self.found(out, sheet: 4, columns: 1, rows: 1).isEmpty, "side 4 is the blank back of a's last sheet")
+    }
+
+    /// Header and footer on the sheet: once per side, numbering sides, with n-up cells kept
+    /// clear of them; on the page (the default) each small page has its own.
+    @Test func headersOnTheSheetNumberSides() throws {
+        let dir = try temporaryDirectory()
+        let input = try Self.pages(8, in: dir)
+        let out = dir + "/sheet.pdf"
+        let r = try swiftprint(["convert", input, "-o", out, "--number-up", "4", "--header", "{user}||side {page} of {pages}",
+                                "--header-on", "sheet", "--margins", "20"])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(try PDF.pageCount(out) == 2)
+        for side in 1...2 {
+            let words = try PDF.words(out, page: side)
+            #expect(try PDF.text(out, first: side, last: side).contains("side \(side) of 2"), "side \(side): \(words.map(\.word))")
+            // The header sits in the top band; the first page's colour starts below it.
+            let header = try #require(words.first { $0.word == "side" })
+            #expect(header.yMin >= 19 && header.yMax < 40, "\(header)")
+        }
+        #expect(try PDF.text(out, first: 1, last: 1).contains(ProcessInfo.processInfo.userName), "{user} is the login name")
+        let g = try PDF.grayPixels(out, page: 1, dpi: 72)
+        #expect(g.pixels[10 * g.width + g.width / 4] > 250, "the band above the cells is white")
+        let onPages = try swiftprint(["convert", input, "-o", dir + "/pages.pdf", "--number-up", "4", "--header", "||p {page}"])
+        #expect(onPages.status == 0)
+        let small = try PDF.text(dir + "/pages.pdf", first: 1, last: 1).replacingOccurrences(of: " ", with: "")
+        #expect((1...4).allSatisfy { small.contains("p\($0)") }, "each small page has its header: \(small)")
     }
 
     /// `swiftprint preview` draws the side asked for, as it prints.

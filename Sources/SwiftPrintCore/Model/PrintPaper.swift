@@ -17,6 +17,12 @@ public struct PrintPaper: Hashable, Codable, Sendable {
         printableRect = CGRect(origin: .zero, size: paperSize).inset(by: margins)
     }
 
+    /// The space around the printable area.
+    public var margins: EdgeInsets {
+        EdgeInsets(top: printableRect.minY, left: printableRect.minX,
+                   bottom: paperSize.height - printableRect.maxY, right: paperSize.width - printableRect.maxX)
+    }
+
     /// The same paper with its margins, turned to `orientation`.
     public func turned(to orientation: PrintInfo.Orientation) -> PrintPaper {
         let isLandscape = paperSize.width > paperSize.height

@@ -30,6 +30,9 @@ public struct SheetOptions: Hashable, Codable, Sendable {
     public var bookletSignature: Int?
     /// CUPS `mirror`: every side flipped left to right (for transfers).
     public var mirror: Bool?
+    /// IPP `orientation-requested` 5 and 6 (reverse-landscape, reverse-portrait): every side
+    /// turned half a turn.
+    public var halfTurn: Bool?
     /// IPP `multiple-document-handling`/`collate`: copies as whole sets (default) or each side
     /// repeated.
     public var collate: Bool?
@@ -42,7 +45,7 @@ public struct SheetOptions: Hashable, Codable, Sendable {
     /// Whether anything here changes how pages go onto sheets.
     public var isNeutral: Bool {
         (numberUp ?? 1) == 1 && (border ?? .none) == .none && (pageSet ?? .all) == .all && reverse != true
-            && booklet != true && mirror != true
+            && booklet != true && mirror != true && halfTurn != true
     }
 
     /// Sets the option `name` (its IPP/CUPS name) from `value`; a bad value throws, naming it.

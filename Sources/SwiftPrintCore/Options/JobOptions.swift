@@ -13,6 +13,10 @@ public struct JobOptions: Sendable {
     public var margins: EdgeInsets?
     public var header: String?
     public var footer: String?
+    /// Header and footer on each side of the sheet rather than on each page (`swiftprint-header-on sheet`).
+    public var headerOnSheet = false
+    /// Who prints, for `{user}`: the CUPS job's user; the login name when nil.
+    public var user: String?
     /// What handlers read (see `HandlerOptions`): font, columns, print-scaling, password, …
     public var handlerOptions: HandlerOptions = [:]
     public var imposition = Imposition.onePerSheet
@@ -48,7 +52,7 @@ public struct JobOptions: Sendable {
                 case "4", "landscape": info.orientation = .landscape
                 case "5", "6", "reverse-landscape", "reverse-portrait":
                     info.orientation = (value == "5" || value == "reverse-landscape") ? .landscape : .portrait
-                    notSupported.append("\(rawName)=\(value) (printed without the half turn)")
+                    info.sheets.halfTurn = true
                 default: throw Self.invalid("orientation must be portrait or landscape (3 or 4), not \"\(value)\"")
                 }
             case "landscape":
@@ -90,6 +94,12 @@ public struct JobOptions: Sendable {
                 }
             case "swiftprint-header", "header": header = value.isEmpty ? nil : value
             case "swiftprint-footer", "footer": footer = value.isEmpty ? nil : value
+            case "swiftprint-header-on", "header-on":
+                switch value.lowercased() {
+                case "page": headerOnSheet = false
+                case "sheet": headerOnSheet = true
+                default: throw Self.invalid("header-on must be page or sheet, not \"\(value)\"")
+                }
             case "job-name", "title": info.jobName = value
             case "sides", "duplex":
                 switch value.lowercased() {

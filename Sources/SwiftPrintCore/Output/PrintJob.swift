@@ -36,6 +36,9 @@ public final class PrintJob {
     public var imposition = Imposition.onePerSheet
     /// Called after each page is done.
     public var progress: ((JobProgress) -> Void)?
+    /// Drawn on each side of the sheet (a header and footer that number sides); the pages then
+    /// go onto sides through the assembler even one to a side.
+    public var sheetDecoration: SheetDecoration?
     var logger = Logger(label: "swiftprint.job")
 
     public init(renderer: PrintPageRenderer, info: PrintInfo, paper: PrintPaper, metadata: DocumentMetadata? = nil) {
@@ -54,7 +57,7 @@ public final class PrintJob {
     public func writePDF(to destination: OutputDestination) throws -> JobReport {
         let copies = max(1, info.copies ?? 1)
         let twoSided = info.duplex == .longEdge || info.duplex == .shortEdge
-        let imposing = !info.sheets.isNeutral || twoSided || (info.sheets.collate == false && copies > 1)
+        let imposing = !info.sheets.isNeutral || twoSided || (info.sheets.collate == false && copies > 1) || sheetDecoration != nil
         return try writeSheets(to: OutputFile(destination), copies: imposing ? 1 : copies, imposing: imposing)
     }
 
@@ -122,7 +125,7 @@ public final class PrintJob {
         }
         try assembler.finish()
         if imposing, let assembling = writer as? AssemblingPDFWriter {
-            assembling.imposition = SheetImposition(info: info, paper: paper.paperSize, documentStarts: starts)
+            assembling.imposition = SheetImposition(info: info, paper: paper.paperSize, documentStarts: starts, decoration: sheetDecoration)
         }
         guard drewAny else {
             output.abandon()

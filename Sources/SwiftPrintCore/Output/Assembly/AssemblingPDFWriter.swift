@@ -67,6 +67,22 @@ package final class AssemblingPDFWriter: SheetWriter {
 
     package func finish() throws {
         defer { scratch.removeScratch() }
+        // Sides are planned before the drawing is finished: a decoration draws on each side.
+        let plan = imposition.map { $0.plan(pages: sheets.map { CGRect(origin: .zero, size: $0.size) }) }
+        var decorations: [Int: Int] = [:]
+        if let plan, let decoration = imposition?.decoration {
+            for (index, side) in plan.sides.enumerated() {
+                let ctx = drawn.beginSheet(size: side.size)
+                decoration.draw(ctx, index, plan.sides.count, side.size)
+                if ctx.marked {
+                    try drawn.endSheet()
+                    decorations[index] = drawnPages
+                    drawnPages += 1
+                } else {
+                    drawn.discardSheet()
+                }
+            }
+        }
         try drawn.finish()
         guard let drawnPath = scratch.scratchPath else { throw PrintError(.renderingFailed, "the drawn pages were lost") }
         // Only sheets with drawing have a page in the scratch PDF; with none, it is not read.
@@ -99,11 +115,10 @@ package final class AssemblingPDFWriter: SheetWriter {
             return placed
         }
 
-        if let imposition {
-            let plan = imposition.plan(pages: sheets.map { CGRect(origin: .zero, size: $0.size) })
+        if let imposition, let plan {
             let framed = imposition.framesPages
-            for side in plan.sides {
-                if side.items.count == 1, !framed, let only = side.items.first, only.transform.isClose(to: .identity),
+            for (index, side) in plan.sides.enumerated() {
+                if side.items.count == 1, !framed, decorations[index] == nil, let only = side.items.first, only.transform.isClose(to: .identity),
                    side.size == sheets[only.page].size, sheets[only.page].drawnPage == nil, !grayscale,
                    let (source, page) = Self.unchangedPage(on: sheets[only.page]) {
                     try document.appendCopy(ofPage: page, from: source)
@@ -113,6 +128,9 @@ package final class AssemblingPDFWriter: SheetWriter {
                 if framed, !side.items.isEmpty {
                     placed.append((try document.addDrawing(size: side.size, operators: SheetImposition.frames(side.items.map(\.corners), imposition.info.sheets.border ?? .none)),
                                    .identity, nil))
+                }
+                if let page = decorations[index], let drawing {
+                    placed.append((try document.formXObject(fromPage: page, of: drawing), .identity, nil))
                 }
                 try document.appendSheet(size: side.size, placements: placed, grayscale: grayscale)
             }

@@ -8,10 +8,12 @@ package struct SheetImposition {
     let info: PrintInfo
     let paper: CGSize
     let documentStarts: Set<Int>
+    var decoration: SheetDecoration?
 
     func plan(pages: [CGRect]) -> SheetPlan {
         SheetPlan(pages: pages, documentStarts: documentStarts, paper: paper, options: info.sheets,
-                  twoSided: info.duplex == .longEdge || info.duplex == .shortEdge, copies: info.copies ?? 1)
+                  twoSided: info.duplex == .longEdge || info.duplex == .shortEdge, copies: info.copies ?? 1,
+                  bands: decoration?.bands ?? (0, 0))
     }
 
     /// Page borders are drawn on n-up sides and booklets only.
@@ -44,5 +46,19 @@ package struct SheetImposition {
             }
         }
         return ops + "Q\n"
+    }
+}
+
+/// Drawing on each side of the sheet itself, above the pages placed on it: a header and footer
+/// that number sides rather than pages.
+public struct SheetDecoration {
+    /// Room n-up cells leave free at the top and bottom of the sheet.
+    public var bands: (top: Double, bottom: Double)
+    /// Draws side `side` (from 0) of `sides`, of `size`.
+    public var draw: (_ context: GraphicsContext, _ side: Int, _ sides: Int, _ size: CGSize) -> Void
+
+    public init(bands: (top: Double, bottom: Double), draw: @escaping (GraphicsContext, Int, Int, CGSize) -> Void) {
+        self.bands = bands
+        self.draw = draw
     }
 }

@@ -35,12 +35,16 @@ struct SheetPlan {
     ///   - documentStarts: logical pages that begin a new document (after the first).
     ///   - paper: the sheet for n-up and booklets; single pages keep their own size.
     ///   - twoSided: the output is printed on both sides.
-    init(pages: [CGRect], documentStarts: Set<Int>, paper: CGSize, options o: SheetOptions, twoSided: Bool, copies: Int) {
+    ///   - bands: room kept free at the top and bottom of n-up and booklet sides (a header and
+    ///     footer printed on the sheet).
+    init(pages: [CGRect], documentStarts: Set<Int>, paper: CGSize, options o: SheetOptions, twoSided: Bool, copies: Int,
+         bands: (top: Double, bottom: Double) = (0, 0)) {
         var sides: [Side]
+        let area = CGRect(x: 0, y: bands.bottom, width: paper.width, height: max(1, paper.height - bands.top - bands.bottom))
         if o.booklet == true {
-            sides = Self.booklet(pages: pages, paper: paper, signature: o.bookletSignature)
+            sides = Self.booklet(pages: pages, paper: paper, area: area, signature: o.bookletSignature)
         } else {
-            sides = Self.nUp(pages: pages, documentStarts: documentStarts, paper: paper, count: o.numberUp ?? 1,
+            sides = Self.nUp(pages: pages, documentStarts: documentStarts, paper: paper, area: area, count: o.numberUp ?? 1,
                              layout: o.layout ?? .lrtb, twoSided: twoSided)
         }
         switch o.pageSet ?? .all {
@@ -59,26 +63,30 @@ struct SheetPlan {
         }
         if o.reverse == true { ordered.reverse() }
         self.sides = ordered.flatMap { $0 }
-        if o.mirror == true {
-            self.sides = self.sides.map { side in
-                let flip = PDFMatrix(a: -1, b: 0, c: 0, d: 1, e: side.size.width, f: 0)
-                return Side(size: side.size, items: side.items.map {
-                    Item(page: $0.page, transform: $0.transform.concatenating(flip), corners: $0.corners.map(flip.apply(to:)))
-                })
-            }
+        if o.mirror == true { transformSides { PDFMatrix(a: -1, b: 0, c: 0, d: 1, e: $0.width, f: 0) } }
+        if o.halfTurn == true { transformSides { PDFMatrix(a: -1, b: 0, c: 0, d: -1, e: $0.width, f: $0.height) } }
+    }
+
+    /// Every side's items moved by the transform made for its size.
+    private mutating func transformSides(_ transform: (CGSize) -> PDFMatrix) {
+        sides = sides.map { side in
+            let t = transform(side.size)
+            return Side(size: side.size, items: side.items.map {
+                Item(page: $0.page, transform: $0.transform.concatenating(t), corners: $0.corners.map(t.apply(to:)))
+            })
         }
     }
 
     // MARK: n-up
 
-    static func nUp(pages: [CGRect], documentStarts: Set<Int>, paper: CGSize, count: Int, layout: SheetOptions.Layout,
+    static func nUp(pages: [CGRect], documentStarts: Set<Int>, paper: CGSize, area: CGRect, count: Int, layout: SheetOptions.Layout,
                     twoSided: Bool) -> [Side] {
         var sides: [Side] = []
         var group: [Int] = []
         func flush() {
             guard !group.isEmpty else { return }
             sides.append(count == 1 ? single(pages[group[0]], page: group[0])
-                         : side(group.map { ($0, pages[$0]) }, paper: paper, count: count, layout: layout, shape: pages[group[0]].size))
+                         : side(group.map { ($0, pages[$0]) }, paper: paper, area: area, count: count, layout: layout, shape: pages[group[0]].size))
             group = []
         }
         for index in pages.indices {
@@ -127,13 +135,14 @@ struct SheetPlan {
 
     /// A side of `count` cells holding `slots` in `layout` order (nil: a blank cell), the grid
     /// chosen for pages shaped like `shape`.
-    static func side(_ slots: [(page: Int, box: CGRect)?], paper: CGSize, count: Int, layout: SheetOptions.Layout,
+    static func side(_ slots: [(page: Int, box: CGRect)?], paper: CGSize, area: CGRect, count: Int, layout: SheetOptions.Layout,
                      shape: CGSize) -> Side {
-        let g = grid(count: count, paper: paper, page: shape)
-        let frame = g.turned ? CGSize(width: paper.height, height: paper.width) : paper
-        // The reading frame turned a quarter clockwise onto the sheet: its left edge along the
-        // sheet's top, so the first page of a 2-up side is the upper one.
-        let toSheet = g.turned ? PDFMatrix(a: 0, b: -1, c: 1, d: 0, e: 0, f: paper.height) : .identity
+        let g = grid(count: count, paper: area.size, page: shape)
+        let frame = g.turned ? CGSize(width: area.height, height: area.width) : area.size
+        // The reading frame turned a quarter clockwise onto the sheet's area: its left edge along
+        // the top, so the first page of a 2-up side is the upper one.
+        let toSheet = (g.turned ? PDFMatrix(a: 0, b: -1, c: 1, d: 0, e: 0, f: area.height) : .identity)
+            .concatenating(PDFMatrix(translationX: area.minX, y: area.minY))
         let cw = frame.width / Double(g.columns), ch = frame.height / Double(g.rows)
         var items: [Item] = []
         for (slot, entry) in slots.enumerated() {
@@ -173,7 +182,7 @@ struct SheetPlan {
 
     /// Two pages a side, in the order that folds: for a signature of n pages (padded to a multiple
     /// of 4), sheet k's front holds n − 2k and 2k + 1 (from 1), its back 2k + 2 and n − 2k − 1.
-    static func booklet(pages: [CGRect], paper: CGSize, signature: Int?) -> [Side] {
+    static func booklet(pages: [CGRect], paper: CGSize, area: CGRect, signature: Int?) -> [Side] {
         guard let first = pages.first else { return [] }
         let total = (pages.count + 3) / 4 * 4
         let size = signature.map { max(4, $0 / 4 * 4) } ?? total
@@ -183,7 +192,7 @@ struct SheetPlan {
             for k in 0..<(n / 4) {
                 for pair in [(n - 1 - 2 * k, 2 * k), (2 * k + 1, n - 2 - 2 * k)] {
                     let slots = [pair.0, pair.1].map { start + $0 }.map { $0 < pages.count ? ($0, pages[$0]) : nil }
-                    sides.append(side(slots, paper: paper, count: 2, layout: .lrtb, shape: first.size))
+                    sides.append(side(slots, paper: paper, area: area, count: 2, layout: .lrtb, shape: first.size))
                 }
             }
         }
