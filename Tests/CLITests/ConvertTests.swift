@@ -92,6 +92,42 @@ let examples = URL(fileURLWithPath: directory()).deletingLastPathComponent().del
     }
 }
 
+/// Outputs that are not plain files: a pipe is written as it is (never replaced by a file),
+/// a symbolic link keeps pointing where it did, and a folder is refused.
+@Suite struct OutputKindTests {
+    @Test func aPipeIsWrittenNotReplaced() throws {
+        let dir = try temporaryDirectory()
+        let fifo = dir + "/pipe"
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let reader = Process()
+        reader.executableURL = URL(fileURLWithPath: "/bin/sh")
+        reader.arguments = ["-c", "cat '\(fifo)' > '\(dir)/read.pdf'"]
+        try reader.run()
+        let r = try swiftprint(["convert", directory() + "/../../Examples/server.log", "-o", fifo])
+        reader.waitUntilExit()
+        #expect(r.status == 0, "\(r.stderr)")
+        var info = stat()
+        #expect(lstat(fifo, &info) == 0 && (info.st_mode & S_IFMT) == S_IFIFO, "the pipe was replaced")
+        #expect(try PDF.pageCount(dir + "/read.pdf") >= 1)
+    }
+
+    @Test func aLinkKeepsPointingAtItsFile() throws {
+        let dir = try temporaryDirectory()
+        try "old".write(toFile: dir + "/real.pdf", atomically: true, encoding: .utf8)
+        try FileManager.default.createSymbolicLink(atPath: dir + "/link.pdf", withDestinationPath: "real.pdf")
+        let r = try swiftprint(["convert", directory() + "/../../Examples/server.log", "-o", dir + "/link.pdf"])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: dir + "/link.pdf") == "real.pdf")
+        #expect(try PDF.pageCount(dir + "/real.pdf") >= 1)
+    }
+
+    @Test func aFolderIsRefused() throws {
+        let dir = try temporaryDirectory()
+        let r = try swiftprint(["convert", directory() + "/../../Examples/server.log", "-o", dir])
+        #expect(r.status == 73 && r.stderr.contains("is a folder"), "\(r.stderr)")
+    }
+}
+
 @Suite struct ErrorTests {
     @Test func aMissingInputNamesTheFileAndLeavesNothing() throws {
         let dir = try temporaryDirectory()

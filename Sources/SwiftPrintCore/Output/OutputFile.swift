@@ -20,6 +20,8 @@ package final class OutputFile {
     private let destination: OutputDestination
     private let fd: Int32
     private var temporaryPath: String?
+    /// Where the temporary file is renamed to: the destination, or the file its link points to.
+    private var finalPath: String?
     private var buffer: [UInt8] = []
     private var failure: PrintError?
     private(set) var bytesWritten = 0
@@ -63,7 +65,23 @@ package final class OutputFile {
         switch destination {
         case .standardOutput:
             fd = STDOUT_FILENO
-        case .file(let path):
+        case .file(let given):
+            var info = stat()
+            if stat(given, &info) == 0, (info.st_mode & S_IFMT) != S_IFREG {
+                // A device, pipe or socket (`-o /dev/null`, a FIFO) is written as it is: a
+                // temporary file renamed over it would replace the device node itself.
+                guard (info.st_mode & S_IFMT) != S_IFDIR else {
+                    throw PrintError(.outputFailed, path: given, "is a folder; name the PDF file to write")
+                }
+                let fd = open(given, O_WRONLY | O_CLOEXEC)
+                guard fd >= 0 else { throw PrintError.system(.outputFailed, path: given, "cannot open the output", errno: errno) }
+                self.fd = fd
+                return
+            }
+            // Through a symbolic link the file it points to is replaced, and the link stays.
+            let path = (try? FileManager.default.destinationOfSymbolicLink(atPath: given)) != nil
+                ? URL(fileURLWithPath: given).resolvingSymlinksInPath().path : given
+            finalPath = path
             let url = URL(fileURLWithPath: path)
             let dir = url.deletingLastPathComponent().path
             guard let (fd, temp) = TemporaryFiles.make(in: dir, prefix: ".\(url.lastPathComponent).") else {
@@ -114,7 +132,12 @@ package final class OutputFile {
         flush()
         if let failure { abandon(); throw failure }
         closed = true
-        guard case .file(let path) = destination, let temp = temporaryPath else { return }
+        guard case .file(let path) = destination else { return }
+        guard let temp = temporaryPath else {
+            // Written in place (a device or pipe): only closed.
+            if close(fd) != 0 { throw PrintError.system(.outputFailed, path: path, "cannot write the output", errno: errno) }
+            return
+        }
         if isScratch {
             if close(fd) != 0 { throw PrintError.system(.outputFailed, path: temp, "cannot write a temporary file", errno: errno) }
             return
@@ -124,7 +147,7 @@ package final class OutputFile {
             unlink(temp); TemporaryFiles.unregister(temp)
             throw PrintError.system(.outputFailed, path: path, "cannot write the output", errno: e)
         }
-        if rename(temp, path) != 0 {
+        if rename(temp, finalPath ?? path) != 0 {
             let e = errno
             unlink(temp); TemporaryFiles.unregister(temp)
             throw PrintError.system(.outputFailed, path: path, "cannot put the output in place", errno: e)
@@ -141,6 +164,8 @@ package final class OutputFile {
             close(fd)
             unlink(temp)
             TemporaryFiles.unregister(temp)
+        } else if case .file = destination {
+            close(fd)
         }
     }
 
