@@ -32,6 +32,10 @@ public struct QueueOption: Sendable {
             ("PageOfPages", "Page x of y", "||page {page} of {pages}"),
             ("FileDatePage", "File, date and page", "{file}|{date}|{page}/{pages}"),
         ]),
+        // Not "swiftprint-header-…": a PPD option may not begin with another's whole name.
+        QueueOption("swiftprint-sheet-headers", "Header and footer", default: "False", [
+            ("False", "On each page", "false"), ("True", "Once per side of the sheet (n-up)", "true"),
+        ]),
         QueueOption("swiftprint-line-numbers", "Line numbers (text)", default: "False", [
             ("False", "Off", "false"), ("True", "On", "true"),
         ]),

@@ -54,7 +54,7 @@ struct PageOptions: ParsableArguments {
         if let printColorMode { o.append(("print-color-mode", printColorMode.rawValue)) }
         if let header { o.append(("swiftprint-header", header)) }
         if let footer { o.append(("swiftprint-footer", footer)) }
-        if let headerOn { o.append(("swiftprint-header-on", headerOn)) }
+        if let headerOn { o.append(("header-on", headerOn)) }
         if let title { o.append(("job-name", title)) }
         return o
     }

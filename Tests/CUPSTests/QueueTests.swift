@@ -113,7 +113,16 @@ struct QueueTests {
         let pages = try PDF.pageCount(Self.fixtures + "/report.pdf")
         let up = try cups.submit([Self.fixtures + "/report.pdf"], options: ["number-up": "4", "page-ranges": "2-\(pages)"], title: "nup")
         let duplex = try cups.submit([examples + "/multilingual.txt", examples + "/server.log"], options: ["sides": "two-sided-long-edge"], title: "duplex")
+        let sheetHeader = try cups.submit([Self.fixtures + "/report.pdf"],
+                                          options: ["number-up": "2", "swiftprint-sheet-headers": "True", "swiftprint-header": "TitlePage"], title: "headed")
         try cups.waitForJobs()
+        // The header numbers the sides of the sheet; the queue's PPD offers where it goes.
+        let sides = (pages + 1) / 2
+        #expect(try PDF.text(cups.saved + "/root/\(sheetHeader)-headed.pdf", first: 1, last: 1).contains("1/\(sides)"))
+        let installed = (try? String(contentsOfFile: cups.root + "/prefix/share/swiftprint/swiftprint.ppd", encoding: .utf8)) ?? ""
+        #expect(installed.contains("*OpenUI *swiftprint-sheet-headers"), "the installed PPD lacks it")
+        let cached = (try? String(contentsOfFile: cups.root + "/etc/ppd/swiftprint.ppd", encoding: .utf8)) ?? ""
+        #expect(cached.contains("*OpenUI *swiftprint-sheet-headers"), "cupsd's copy lacks it")
         // Pages 2 to the last, four to a side (pdftopdf would count the ranges in sheets).
         #expect(try PDF.pageCount(cups.saved + "/root/\(up)-nup.pdf") == (pages - 1 + 3) / 4)
         // Each document of a CUPS job is a PDF of its own; printed two-sided, each has an even count.

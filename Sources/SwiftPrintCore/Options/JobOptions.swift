@@ -13,7 +13,8 @@ public struct JobOptions: Sendable {
     public var margins: EdgeInsets?
     public var header: String?
     public var footer: String?
-    /// Header and footer on each side of the sheet rather than on each page (`swiftprint-header-on sheet`).
+    /// Header and footer on each side of the sheet rather than on each page (`--header-on sheet`,
+    /// `swiftprint-sheet-headers=true`).
     public var headerOnSheet = false
     /// Who prints, for `{user}`: the CUPS job's user; the login name when nil.
     public var user: String?
@@ -94,12 +95,15 @@ public struct JobOptions: Sendable {
                 }
             case "swiftprint-header", "header": header = value.isEmpty ? nil : value
             case "swiftprint-footer", "footer": footer = value.isEmpty ? nil : value
-            case "swiftprint-header-on", "header-on":
+            case "header-on":
                 switch value.lowercased() {
                 case "page": headerOnSheet = false
                 case "sheet": headerOnSheet = true
                 default: throw Self.invalid("header-on must be page or sheet, not \"\(value)\"")
                 }
+            case "swiftprint-sheet-headers":
+                guard let on = Self.bool(value) else { throw Self.invalid("swiftprint-sheet-headers must be true or false, not \"\(value)\"") }
+                headerOnSheet = on
             case "job-name", "title": info.jobName = value
             case "sides", "duplex":
                 switch value.lowercased() {
