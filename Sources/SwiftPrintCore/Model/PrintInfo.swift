@@ -4,7 +4,11 @@ import Foundation
 /// precedence rule in `OptionPrecedence` then decides, the same in the CLI, the library and CUPS.
 public struct PrintInfo: Hashable, Codable, Sendable {
     public enum Orientation: String, Codable, Sendable, CaseIterable { case portrait, landscape }
-    public enum Duplex: String, Codable, Sendable, CaseIterable { case none, longEdge, shortEdge }
+    public enum Duplex: String, Codable, Sendable, CaseIterable {
+        case none, longEdge, shortEdge
+        /// Printed on both sides of the sheet.
+        public var isTwoSided: Bool { self != .none }
+    }
     /// UIPrintInfo.OutputType; decides the default paper and colour.
     public enum OutputType: String, Codable, Sendable, CaseIterable { case general, grayscale, photo, photoGrayscale }
 

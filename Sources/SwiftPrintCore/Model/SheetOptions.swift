@@ -81,11 +81,8 @@ public struct SheetOptions: Hashable, Codable, Sendable {
             guard let n = Int(v), n >= 4, n % 4 == 0 else { throw bad("a multiple of 4") }
             bookletSignature = n
         case "mirror":
-            switch v {
-            case "", "on", "true", "yes", "1": mirror = true
-            case "off", "false", "no", "0": mirror = false
-            default: throw bad("true or false")
-            }
+            guard let on = JobOptions.bool(v) else { throw bad("true or false") }
+            mirror = on
         case "collate":
             switch v {
             case "true", "on", "yes", "1": collate = true

@@ -56,7 +56,7 @@ public final class PrintJob {
     @discardableResult
     public func writePDF(to destination: OutputDestination) throws -> JobReport {
         let copies = max(1, info.copies ?? 1)
-        let twoSided = info.duplex == .longEdge || info.duplex == .shortEdge
+        let twoSided = info.duplex?.isTwoSided ?? false
         let imposing = !info.sheets.isNeutral || twoSided || (info.sheets.collate == false && copies > 1) || sheetDecoration != nil
         return try writeSheets(to: OutputFile(destination), copies: imposing ? 1 : copies, imposing: imposing)
     }

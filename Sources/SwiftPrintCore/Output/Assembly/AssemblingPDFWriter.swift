@@ -115,12 +115,17 @@ package final class AssemblingPDFWriter: SheetWriter {
             return placed
         }
 
+        /// The input page a sheet is, exactly, when nothing was drawn over it and no grey layer
+        /// goes on it: copied whole, annotations and all.
+        func wholePage(_ sheet: Sheet) -> (QPDFDocument, Int)? {
+            sheet.drawnPage == nil && !grayscale ? Self.unchangedPage(on: sheet) : nil
+        }
+
         if let imposition, let plan {
             let framed = imposition.framesPages
             for (index, side) in plan.sides.enumerated() {
                 if side.items.count == 1, !framed, decorations[index] == nil, let only = side.items.first, only.transform.isClose(to: .identity),
-                   side.size == sheets[only.page].size, sheets[only.page].drawnPage == nil, !grayscale,
-                   let (source, page) = Self.unchangedPage(on: sheets[only.page]) {
+                   side.size == sheets[only.page].size, let (source, page) = wholePage(sheets[only.page]) {
                     try document.appendCopy(ofPage: page, from: source)
                     continue
                 }
@@ -137,7 +142,7 @@ package final class AssemblingPDFWriter: SheetWriter {
             sidesWritten = plan.sides.count
         } else {
             for sheet in sheets {
-                if sheet.drawnPage == nil, !grayscale, let (source, page) = Self.unchangedPage(on: sheet) {
+                if let (source, page) = wholePage(sheet) {
                     try document.appendCopy(ofPage: page, from: source)
                     continue
                 }

@@ -12,7 +12,7 @@ package struct SheetImposition {
 
     func plan(pages: [CGRect]) -> SheetPlan {
         SheetPlan(pages: pages, documentStarts: documentStarts, paper: paper, options: info.sheets,
-                  twoSided: info.duplex == .longEdge || info.duplex == .shortEdge, copies: info.copies ?? 1,
+                  twoSided: info.duplex?.isTwoSided ?? false, copies: info.copies ?? 1,
                   bands: decoration?.bands ?? (0, 0))
     }
 
