@@ -22,6 +22,40 @@ void noteVersion(SPQDocument *dst, SPQDocument *src) {
     }
 }
 
+/// Whether a stream's data can be moved as it is stored: filters named plainly, none of them /Crypt.
+bool storedDataMoves(QPDFObjectHandle stream) {
+    auto filter = stream.getDict().getKey("/Filter");
+    if (filter.isNull()) return true;
+    if (filter.isName()) return filter.getName() != "/Crypt";
+    if (!filter.isArray()) return false;
+    for (auto &f : filter.aitems()) {
+        if (!f.isName() || f.getName() == "/Crypt") return false;
+    }
+    return true;
+}
+
+/// A page as a form XObject, made in the page's own document. qpdf's getFormXObjectForPage joins
+/// the page's content streams into one new, unfiltered stream: every page is inflated now and
+/// deflated again when written (half of a 4-up job's time). A page with one content stream
+/// keeps its stored, still compressed data instead.
+QPDFObjectHandle formForPage(QPDFPageObjectHelper &page) {
+    auto object = page.getObjectHandle();
+    auto contents = object.getKey("/Contents");
+    if (!contents.isStream() || !storedDataMoves(contents)) return page.getFormXObjectForPage(false);
+    auto stored = contents.getDict();
+    auto form = QPDFObjectHandle::newStream(object.getOwningQPDF());
+    form.replaceStreamData(contents.getRawStreamData(), stored.getKey("/Filter"), stored.getKey("/DecodeParms"));
+    auto dict = form.getDict();
+    dict.replaceKey("/Type", QPDFObjectHandle::newName("/XObject"));
+    dict.replaceKey("/Subtype", QPDFObjectHandle::newName("/Form"));
+    auto resources = page.getAttribute("/Resources", false);
+    dict.replaceKey("/Resources", resources.isDictionary() ? resources.shallowCopy() : QPDFObjectHandle::newDictionary());
+    // A page's transparency group says how its content blends; the form keeps it.
+    auto group = object.getKey("/Group");
+    if (group.isDictionary()) dict.replaceKey("/Group", group.shallowCopy());
+    return form;
+}
+
 class CallbackPipeline : public Pipeline {
   public:
     CallbackPipeline(spq_write_fn fn, void *context) : Pipeline("swiftprint output", nullptr), fn(fn), context(context) {}
@@ -130,7 +164,7 @@ int copy_page(SPQDocument *dst, SPQDocument *src, int index, char **error) {
 int64_t form_from_page(SPQDocument *dst, SPQDocument *src, int index, char **error) {
     return guarded<int64_t>(error, -1, [&]() {
         auto &page = pageAt(src, index);
-        auto form = dst->pdf->copyForeignObject(page.getFormXObjectForPage(false));
+        auto form = dst->pdf->copyForeignObject(formForPage(page));
         auto crop = page.getCropBox(false).getArrayAsRectangle();
         form.getDict().replaceKey("/BBox", QPDFObjectHandle::newArray(crop));
         form.getDict().removeKey("/Matrix");

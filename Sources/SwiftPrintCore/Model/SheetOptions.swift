@@ -7,6 +7,13 @@ public struct SheetOptions: Hashable, Codable, Sendable {
     /// are upright: lrtb is left to right, then top to bottom.
     public enum Layout: String, Codable, Sendable, CaseIterable {
         case lrtb, lrbt, rltb, rlbt, tblr, tbrl, btlr, btrl
+
+        /// Whether pages fill a row before the next row (lr…, rl…) rather than a column first.
+        var rowsFirst: Bool { [.lrtb, .lrbt, .rltb, .rlbt].contains(self) }
+        /// Whether rows run right to left.
+        var rightToLeft: Bool { [.rltb, .rlbt, .tbrl, .btrl].contains(self) }
+        /// Whether columns fill bottom to top.
+        var bottomToTop: Bool { [.lrbt, .rlbt, .btlr, .btrl].contains(self) }
     }
 
     /// CUPS `page-border`: a frame around each page of an n-up sheet.

@@ -126,11 +126,9 @@ struct SheetPlan {
 
     /// Cell `slot` of a grid read in `layout` order: column and row from the top-left.
     static func position(_ slot: Int, columns: Int, rows: Int, layout: SheetOptions.Layout) -> (column: Int, row: Int) {
-        let name = layout.rawValue
-        let acrossFirst = name.hasPrefix("lr") || name.hasPrefix("rl")
-        let (along, then) = acrossFirst ? (slot % columns, slot / columns) : (slot % rows, slot / rows)
-        let x = acrossFirst ? along : then, y = acrossFirst ? then : along
-        return (name.contains("rl") ? columns - 1 - x : x, name.contains("bt") ? rows - 1 - y : y)
+        let (along, then) = layout.rowsFirst ? (slot % columns, slot / columns) : (slot % rows, slot / rows)
+        let x = layout.rowsFirst ? along : then, y = layout.rowsFirst ? then : along
+        return (layout.rightToLeft ? columns - 1 - x : x, layout.bottomToTop ? rows - 1 - y : y)
     }
 
     /// A side of `count` cells holding `slots` in `layout` order (nil: a blank cell), the grid
