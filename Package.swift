@@ -7,6 +7,7 @@
 //   Sources/CQPDF      the assembler engine's C interface: a table of functions, found at run time
 //   Sources/CQPDFShim  libqpdf (C++) behind that table: the engine, a shared library of its own
 //   Sources/CCurlShim  tile downloads through libcurl, opened at run time by map jobs that need it
+//   Sources/CCupsClientShim, CUPSClient  printers, jobs and printToPrinter through libcups, opened at run time
 //   Sources/SwiftPrintCore  geometry, paper, PrintInfo, formatters, renderer, paginator, PDF writer
 //   Plugins/<Handler>  one target per content type; registered in Sources/SwiftPrint/Handlers.swift
 //   Sources/SwiftPrint the public library: re-exports the core and every handler
@@ -127,7 +128,12 @@ let package = Package(
             name: "swiftprint-make-basemap",
             dependencies: ["MapHandler", "CCairo", .product(name: "GRDB", package: "GRDB.swift")]
         ),
-        .target(name: "SwiftPrint", dependencies: ["SwiftPrintCore", "TextHandler", "PDFHandler", "ImageHandler", "MarkupHandler", "MapHandler"]),
+        // Printers and jobs (the printer picker, printToPrinter, the Print Center): libcups's
+        // client side, opened at run time so that `convert` never loads libcups.
+        .target(name: "CCupsClientShim"),
+        .target(name: "CUPSClient", dependencies: ["SwiftPrintCore", "CCupsClientShim"]),
+        .target(name: "SwiftPrint", dependencies: ["SwiftPrintCore", "TextHandler", "PDFHandler", "ImageHandler", "MarkupHandler", "MapHandler",
+                                                   "CUPSClient"]),
 
         // CUPS: the queue's files and the installer (no libcups, so the CLI does not load it);
         // the filter's logic (libcups for options and the PPD); the backend's and libcups's

@@ -6,6 +6,7 @@
 @_exported import ImageHandler
 @_exported import MarkupHandler
 @_exported import MapHandler
+@_exported import CUPSClient
 
 extension HandlerRegistry {
     /// Every handler swiftprint ships. Adding a content type is one folder under Plugins/ and

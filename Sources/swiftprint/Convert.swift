@@ -46,7 +46,9 @@ struct Convert: ParsableCommand {
         let started = Date()
         do {
             guard let dispatcher = Dispatcher.standard else { throw PrintError(.notAvailable, "libmagic cannot start") }
-            var conversion = DocumentConversion(options: try job.jobOptions(), dispatcher: dispatcher)
+            let options = try job.jobOptions()
+            try job.presets.saveIfAsked(options.info)
+            var conversion = DocumentConversion(options: options, dispatcher: dispatcher)
             let progress = ProgressLine(quiet: global.quiet)
             conversion.progress = { progress.update(page: $0.page, of: $0.estimatedPages, estimate: $0.isEstimate) }
             let report = try conversion.run(inputs.map(PrintInput.init(path:)), to: OutputDestination(path: output))

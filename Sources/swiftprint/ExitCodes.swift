@@ -11,12 +11,14 @@ enum ExitCodes {
     static let ioError: Int32 = 74
     static let unavailable: Int32 = 69
     static let noPermission: Int32 = 77
+    static let tempFail: Int32 = 75
 
     static func code(for error: PrintError) -> Int32 {
         switch error.code {
         case .inputUnreadable: return noInput
         case .invalidInput, .noContent, .unknownFormat: return dataError
-        case .invalidOption: return usage
+        case .invalidOption, .unsupportedByPrinter: return usage
+        case .jobFailed: return tempFail
         case .outputFailed: return error.message.hasPrefix("cannot write") ? ioError : cannotCreate
         case .notAvailable: return unavailable
         case .passwordRequired, .printingNotAllowed: return noPermission

@@ -10,10 +10,14 @@ struct JobFlags: ParsableArguments {
     @OptionGroup(title: "Plain text") var text: TextOptions
     @OptionGroup(title: "HTML and Markdown") var markup: MarkupOptions
     @OptionGroup(title: "Maps") var map: MapOptions
+    @OptionGroup(title: "Presets") var presets: PresetOptions
 
     /// Every flag, by its IPP/CUPS name, read the way the CUPS filter reads `-o` options.
+    /// A --preset's settings are the base the flags override.
     func jobOptions() throws -> JobOptions {
-        try JobOptions(parsing: page.jobOptions + sheets.jobOptions + document.jobOptions + text.jobOptions + markup.jobOptions + map.jobOptions)
+        var options = try JobOptions(parsing: page.jobOptions + sheets.jobOptions + document.jobOptions + text.jobOptions + markup.jobOptions + map.jobOptions)
+        options.info = try presets.applied(to: options.info)
+        return options
     }
 
     /// Input errors found before any work: no inputs, standard input twice, a bad option value.

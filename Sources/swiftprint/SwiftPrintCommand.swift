@@ -9,20 +9,23 @@ struct SwiftPrintCommand: ParsableCommand {
         commandName: "swiftprint",
         abstract: "Put any content on paper: convert it to print-ready PDF, or print it through CUPS.",
         discussion: """
-        Exit codes: 0 done; 64 bad usage or option; 65 the input is not valid or not a printable \
-        type; 66 the input cannot be read; 70 drawing or a converter failed; 73 the output cannot be created; 74 \
-        the output cannot be written; 77 the PDF needs a password or forbids printing; 130/143 \
-        interrupted.
+        Exit codes: 0 done; 64 bad usage or option, or an option the printer lacks; 65 the input \
+        is not valid or not a printable type; 66 the input cannot be read; 69 the printer or CUPS \
+        cannot be reached or does not exist; 70 drawing or a converter failed; 73 the output cannot \
+        be created; 74 the output cannot be written; 75 the printer failed (aborted) the job; 77 \
+        the PDF needs a password or forbids printing; 130 the job was cancelled or interrupted \
+        (143: terminated).
         """,
         version: SwiftPrintVersion.current,
-        subcommands: [Convert.self, Preview.self, Detect.self, Types.self, Install.self, Uninstall.self]
+        subcommands: [Convert.self, Print.self, Printers.self, Jobs.self, Cancel.self, Preview.self, Detect.self, Types.self,
+                      Install.self, Uninstall.self]
     )
 
     static func main() {
         // Every command lays out text; fontconfig's loading then overlaps argument parsing.
         FontLoading.startInBackground()
         // Most commands detect types: libmagic's database (~10 ms to load) loads meanwhile too.
-        if CommandLine.arguments.dropFirst().first.map({ ["convert", "preview", "detect", "types"].contains($0) }) == true {
+        if CommandLine.arguments.dropFirst().first.map({ ["convert", "print", "preview", "detect", "types"].contains($0) }) == true {
             ContentDetector.startLoadingInBackground()
         }
         main(nil)

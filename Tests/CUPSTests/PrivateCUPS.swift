@@ -37,7 +37,11 @@ final class PrivateCUPS: @unchecked Sendable {
     /// A cupsd of its own, for tests that change the installation; `stop()` it.
     static func fresh() throws -> PrivateCUPS { try PrivateCUPS() }
 
-    private init() throws {
+    /// A cupsd of its own with stock CUPS's conversions, pdftopdf and the ipp backend, for
+    /// queues on real IPP printers (`ippeveprinter`); `stop()` it.
+    static func withStockFilters() throws -> PrivateCUPS { try PrivateCUPS(stockFilters: true) }
+
+    private init(stockFilters: Bool = false) throws {
         root = FileManager.default.temporaryDirectory.appendingPathComponent("swiftprint-cupsd-\(UUID().uuidString.prefix(8))").path
         let fm = FileManager.default
         for dir in ["etc/ppd", "etc/ssl", "lib/daemon", "spool/tmp", "cache", "state", "log", "data/mime", "data/banners"] {
@@ -49,6 +53,17 @@ final class PrivateCUPS: @unchecked Sendable {
         // Stock CUPS's types only: not a swiftprint.types the machine's own install added.
         for name in try fm.contentsOfDirectory(atPath: "/usr/share/cups/mime") where name.hasSuffix(".types") && name != "swiftprint.types" {
             try fm.copyItem(atPath: "/usr/share/cups/mime/" + name, toPath: root + "/data/mime/" + name)
+        }
+        if stockFilters {
+            // An IPP Everywhere queue takes application/vnd.cups-pdf: stock cupsfilters.convs
+            // says pdftopdf makes it from a PDF; the ipp backend sends it on.
+            for name in try fm.contentsOfDirectory(atPath: "/usr/share/cups/mime") where name.hasSuffix(".convs") && !name.hasPrefix("swiftprint") {
+                try fm.copyItem(atPath: "/usr/share/cups/mime/" + name, toPath: root + "/data/mime/" + name)
+            }
+            for (dir, name) in [("backend", "ipp"), ("filter", "pdftopdf")] {
+                try fm.createDirectory(atPath: "\(root)/lib/\(dir)", withIntermediateDirectories: true)
+                try fm.createSymbolicLink(atPath: "\(root)/lib/\(dir)/\(name)", withDestinationPath: "/usr/lib/cups/\(dir)/\(name)")
+            }
         }
         port = try Self.freePort()
         try """
@@ -174,7 +189,7 @@ final class PrivateCUPS: @unchecked Sendable {
         ((try? FileManager.default.contentsOfDirectory(atPath: saved + "/" + user)) ?? []).sorted()
     }
 
-    private static func freePort() throws -> Int {
+    static func freePort() throws -> Int {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         defer { close(fd) }
         var addr = sockaddr_in()

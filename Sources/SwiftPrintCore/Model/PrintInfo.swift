@@ -8,6 +8,14 @@ public struct PrintInfo: Hashable, Codable, Sendable {
         case none, longEdge, shortEdge
         /// Printed on both sides of the sheet.
         public var isTwoSided: Bool { self != .none }
+        /// The IPP `sides` keyword.
+        public var ippSides: String {
+            switch self {
+            case .none: "one-sided"
+            case .longEdge: "two-sided-long-edge"
+            case .shortEdge: "two-sided-short-edge"
+            }
+        }
     }
     /// UIPrintInfo.OutputType; decides the default paper and colour.
     public enum OutputType: String, Codable, Sendable, CaseIterable { case general, grayscale, photo, photoGrayscale }

@@ -143,7 +143,7 @@ public struct JobOptions: Sendable {
         switch (colorMode, info.outputType) {
         case ("monochrome", .photo?), ("monochrome", .photoGrayscale?): info.outputType = .photoGrayscale
         case ("monochrome", _): info.outputType = .grayscale
-        case ("color", .grayscale?): info.outputType = .general
+        case ("color", .grayscale?), ("color", nil): info.outputType = .general
         case ("color", .photoGrayscale?): info.outputType = .photo
         default: break
         }

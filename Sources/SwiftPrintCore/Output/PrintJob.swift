@@ -13,6 +13,8 @@ public struct JobReport: Sendable {
     public var countedBeforeDrawing = false
     /// Bytes of output.
     public var bytesWritten = 0
+    /// The paper the job was laid out on (the job's, the document's, the queue's or the locale's).
+    public var paper: PrintPaper?
 }
 
 /// Progress of a running job.
@@ -66,6 +68,7 @@ public final class PrintJob {
     private func writeSheets(to output: OutputFile, copies: Int, imposing: Bool) throws -> JobReport {
         renderer.setPaper(paper)
         var report = JobReport()
+        report.paper = paper
         let ranges = info.pageRanges ?? .all
 
         if renderer.needsPageCountBeforeDrawing {

@@ -30,6 +30,8 @@ public struct PrintError: Error, Hashable, Sendable, CustomStringConvertible {
         public static let notAvailable = Code(rawValue: "not available")
         /// A print job failed.
         public static let jobFailed = Code(rawValue: "job failed")
+        /// The printer cannot do what the job asks (two sides, a paper size, colour).
+        public static let unsupportedByPrinter = Code(rawValue: "unsupported by printer")
         public var description: String { rawValue }
     }
 

@@ -1,0 +1,84 @@
+// libcups's client side (destinations, capabilities, jobs), opened at run time.
+//
+// Why: `swiftprint convert` must not load libcups. It maps gnutls, avahi, kerberos and more
+// (6-11 ms at every start, measured), while only `printers`, `print`, `jobs` and `cancel` talk
+// to a CUPS server. So the swiftprint executable does not link libcups; the first printing
+// call opens libcups.so.2 and finds these functions in it. Each `spcups_NAME` has exactly the
+// signature of libcups's NAME (the C file checks that at compile time) and may be called only
+// after `spcups_load` succeeded.
+#ifndef CCUPS_CLIENT_SHIM_H
+#define CCUPS_CLIENT_SHIM_H
+
+#include <cups/cups.h>
+
+/// Opens libcups once; 0 when every function was found, else -1 and a message in `*error`
+/// (static storage; do not free).
+int spcups_load(const char **error);
+
+// The functions used: return type, name, parameters, arguments.
+#define SPCUPS_FUNCTIONS(X)                                                                                      \
+    X(int, cupsGetDests2, (http_t * http, cups_dest_t * *dests), (http, dests))                                  \
+    X(void, cupsFreeDests, (int count, cups_dest_t *dests), (count, dests))                                      \
+    X(cups_dinfo_t *, cupsCopyDestInfo, (http_t * http, cups_dest_t *dest), (http, dest))                        \
+    X(void, cupsFreeDestInfo, (cups_dinfo_t * info), (info))                                                     \
+    X(ipp_attribute_t *, cupsFindDestSupported, (http_t * http, cups_dest_t *dest, cups_dinfo_t *info, const char *option), \
+      (http, dest, info, option))                                                                                \
+    X(ipp_attribute_t *, cupsFindDestReady, (http_t * http, cups_dest_t *dest, cups_dinfo_t *info, const char *option), \
+      (http, dest, info, option))                                                                                \
+    X(ipp_attribute_t *, cupsFindDestDefault, (http_t * http, cups_dest_t *dest, cups_dinfo_t *info, const char *option), \
+      (http, dest, info, option))                                                                                \
+    X(int, cupsAddOption, (const char *name, const char *value, int count, cups_option_t **options),             \
+      (name, value, count, options))                                                                             \
+    X(void, cupsFreeOptions, (int count, cups_option_t *options), (count, options))                              \
+    X(ipp_status_t, cupsCreateDestJob,                                                                           \
+      (http_t * http, cups_dest_t *dest, cups_dinfo_t *info, int *job, const char *title, int count, cups_option_t *options), \
+      (http, dest, info, job, title, count, options))                                                            \
+    X(http_status_t, cupsStartDestDocument,                                                                      \
+      (http_t * http, cups_dest_t *dest, cups_dinfo_t *info, int job, const char *name, const char *format, int count, \
+       cups_option_t *options, int last),                                                                        \
+      (http, dest, info, job, name, format, count, options, last))                                               \
+    X(http_status_t, cupsWriteRequestData, (http_t * http, const char *buffer, size_t length), (http, buffer, length)) \
+    X(ipp_status_t, cupsFinishDestDocument, (http_t * http, cups_dest_t *dest, cups_dinfo_t *info), (http, dest, info)) \
+    X(ipp_status_t, cupsCancelDestJob, (http_t * http, cups_dest_t *dest, int job), (http, dest, job))           \
+    X(int, cupsGetJobs2, (http_t * http, cups_job_t * *jobs, const char *name, int mine, int which),            \
+      (http, jobs, name, mine, which))                                                                           \
+    X(void, cupsFreeJobs, (int count, cups_job_t *jobs), (count, jobs))                                          \
+    X(const char *, cupsLastErrorString, (void), ())                                                             \
+    X(ipp_status_t, cupsLastError, (void), ())                                                                   \
+    X(const char *, cupsUser, (void), ())                                                                        \
+    X(const char *, cupsServer, (void), ())                                                                      \
+    X(ipp_t *, cupsDoRequest, (http_t * http, ipp_t *request, const char *resource), (http, request, resource))   \
+    X(ipp_t *, ippNewRequest, (ipp_op_t op), (op))                                                               \
+    X(ipp_attribute_t *, ippAddString,                                                                           \
+      (ipp_t * ipp, ipp_tag_t group, ipp_tag_t tag, const char *name, const char *language, const char *value),  \
+      (ipp, group, tag, name, language, value))                                                                  \
+    X(ipp_attribute_t *, ippAddStrings,                                                                          \
+      (ipp_t * ipp, ipp_tag_t group, ipp_tag_t tag, const char *name, int count, const char *language,          \
+       const char *const *values),                                                                               \
+      (ipp, group, tag, name, count, language, values))                                                          \
+    X(ipp_attribute_t *, ippAddInteger, (ipp_t * ipp, ipp_tag_t group, ipp_tag_t tag, const char *name, int value), \
+      (ipp, group, tag, name, value))                                                                            \
+    X(ipp_attribute_t *, ippAddBoolean, (ipp_t * ipp, ipp_tag_t group, const char *name, char value),           \
+      (ipp, group, name, value))                                                                                 \
+    X(ipp_attribute_t *, ippFindAttribute, (ipp_t * ipp, const char *name, ipp_tag_t tag), (ipp, name, tag))     \
+    X(ipp_attribute_t *, ippFirstAttribute, (ipp_t * ipp), (ipp))                                                \
+    X(ipp_attribute_t *, ippNextAttribute, (ipp_t * ipp), (ipp))                                                 \
+    X(const char *, ippGetName, (ipp_attribute_t * attr), (attr))                                                \
+    X(ipp_tag_t, ippGetGroupTag, (ipp_attribute_t * attr), (attr))                                               \
+    X(int, ippGetCount, (ipp_attribute_t * attr), (attr))                                                        \
+    X(ipp_tag_t, ippGetValueTag, (ipp_attribute_t * attr), (attr))                                               \
+    X(const char *, ippGetString, (ipp_attribute_t * attr, int element, const char **language), (attr, element, language)) \
+    X(int, ippGetInteger, (ipp_attribute_t * attr, int element), (attr, element))                                \
+    X(int, ippGetBoolean, (ipp_attribute_t * attr, int element), (attr, element))                                \
+    X(int, ippGetRange, (ipp_attribute_t * attr, int element, int *upper), (attr, element, upper))               \
+    X(int, ippGetResolution, (ipp_attribute_t * attr, int element, int *yres, ipp_res_t *units),                 \
+      (attr, element, yres, units))                                                                              \
+    X(ipp_t *, ippGetCollection, (ipp_attribute_t * attr, int element), (attr, element))                         \
+    X(void, ippDelete, (ipp_t * ipp), (ipp))                                                                     \
+    X(ipp_status_t, ippGetStatusCode, (ipp_t * ipp), (ipp))
+
+#define SPCUPS_DECLARE(ret, name, params, args) ret spcups_##name params;
+SPCUPS_FUNCTIONS(SPCUPS_DECLARE)
+#undef SPCUPS_DECLARE
+
+#endif

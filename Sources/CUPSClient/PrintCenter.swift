@@ -1,0 +1,130 @@
+import CCupsClientShim
+import Foundation
+import SwiftPrintCore
+
+/// A job as the Print Center shows it.
+public struct JobStatus: Hashable, Codable, Sendable {
+    /// IPP `job-state`.
+    public enum State: String, Hashable, Codable, Sendable {
+        case pending, held, processing, stopped, cancelled, aborted, completed, unknown
+
+        init(ipp value: Int?) {
+            self = switch value {
+            case 3: .pending
+            case 4: .held
+            case 5: .processing
+            case 6: .stopped
+            case 7: .cancelled
+            case 8: .aborted
+            case 9: .completed
+            default: .unknown
+            }
+        }
+
+        /// The job will not change any more.
+        public var isFinal: Bool { self == .cancelled || self == .aborted || self == .completed }
+    }
+
+    public var id: Int
+    public var printer: String
+    public var title: String
+    public var user: String
+    public var state: State
+    /// IPP `job-state-reasons` other than `none` (`job-hold-until-specified`, `job-printing`, …).
+    public var stateReasons: [String]
+    /// What the printer last said about the job (`job-printer-state-message`), if anything.
+    public var message: String?
+    /// Pages (impressions) printed so far, as the printer or CUPS's filters count them.
+    public var impressionsCompleted: Int
+    /// Size in kilobytes, as CUPS received it.
+    public var kilobytes: Int?
+    public var created: Date?
+}
+
+/// The Print Center: jobs on the CUPS server, their progress, and cancelling them (IPP Get-Jobs,
+/// Get-Job-Attributes, Cancel-Job through libcups).
+public enum PrintCenter {
+    private static let attributes = ["job-id", "job-state", "job-state-reasons", "job-printer-state-message", "job-name",
+                                     "job-originating-user-name", "job-printer-uri", "job-impressions-completed",
+                                     "job-k-octets", "time-at-creation"]
+
+    /// Jobs on `printer` (every printer for nil): not yet finished ones, or all that CUPS keeps
+    /// with `includeFinished`; the user's own, or everyone's with `allUsers`. Oldest first.
+    public static func jobs(on printer: String? = nil, includeFinished: Bool = false, allUsers: Bool = false) throws -> [JobStatus] {
+        try LibCUPS.load()
+        let request = IPPRequest(IPP_OP_GET_JOBS)
+        request.add(IPP_TAG_OPERATION, IPP_TAG_URI, "printer-uri", printerURI(printer))
+        request.add(IPP_TAG_OPERATION, IPP_TAG_NAME, "requesting-user-name", LibCUPS.user)
+        request.add(IPP_TAG_OPERATION, IPP_TAG_KEYWORD, "which-jobs", includeFinished ? "all" : "not-completed")
+        request.add(IPP_TAG_OPERATION, IPP_TAG_KEYWORD, "requested-attributes", attributes)
+        request.addBoolean(IPP_TAG_OPERATION, "my-jobs", !allUsers)
+        let response = try request.send(to: "/", doing: "cannot list the jobs on CUPS at \(LibCUPS.server)")
+        return withExtendedLifetime(response) { response.groups(IPP_TAG_JOB).map(status).sorted { $0.id < $1.id } }
+    }
+
+    /// One job's state now.
+    public static func status(ofJob id: Int) throws -> JobStatus {
+        try LibCUPS.load()
+        let request = IPPRequest(IPP_OP_GET_JOB_ATTRIBUTES)
+        request.add(IPP_TAG_OPERATION, IPP_TAG_URI, "job-uri", "ipp://localhost/jobs/\(id)")
+        request.add(IPP_TAG_OPERATION, IPP_TAG_NAME, "requesting-user-name", LibCUPS.user)
+        request.add(IPP_TAG_OPERATION, IPP_TAG_KEYWORD, "requested-attributes", attributes)
+        let response = try request.send(to: "/jobs/", doing: "cannot read job \(id)")
+        return withExtendedLifetime(response) {
+            var s = status(response.groups(IPP_TAG_JOB).first ?? [:])
+            s.id = id
+            return s
+        }
+    }
+
+    /// Cancels job `id`; a job already finished cannot be, and says so.
+    public static func cancel(job id: Int) throws {
+        try LibCUPS.load()
+        let request = IPPRequest(IPP_OP_CANCEL_JOB)
+        request.add(IPP_TAG_OPERATION, IPP_TAG_URI, "job-uri", "ipp://localhost/jobs/\(id)")
+        request.add(IPP_TAG_OPERATION, IPP_TAG_NAME, "requesting-user-name", LibCUPS.user)
+        _ = try request.send(to: "/jobs/", doing: "cannot cancel job \(id)")
+    }
+
+    /// Cancels every unfinished job of the user's on `printer` (every printer for nil); returns their ids.
+    public static func cancelAll(on printer: String? = nil) throws -> [Int] {
+        let ids = try jobs(on: printer).map(\.id)
+        for id in ids { try cancel(job: id) }
+        return ids
+    }
+
+    /// Waits until job `id` is completed, cancelled or aborted, calling `update` whenever what
+    /// it reports changes (state, pages done, message); returns the final status.
+    public static func wait(forJob id: Int, pollingEvery interval: Duration = .milliseconds(250),
+                            update: (JobStatus) -> Void = { _ in }) throws -> JobStatus {
+        var last: JobStatus?
+        while true {
+            let now = try status(ofJob: id)
+            if now != last { update(now) }
+            if now.state.isFinal { return now }
+            last = now
+            Thread.sleep(forTimeInterval: Double(interval.components.seconds) + Double(interval.components.attoseconds) / 1e18)
+        }
+    }
+
+    private static func printerURI(_ printer: String?) -> String {
+        guard let printer else { return "ipp://localhost/" }
+        let queue = printer.split(separator: "/").first.map(String.init) ?? printer
+        return "ipp://localhost/printers/" + (queue.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? queue)
+    }
+
+    private static func status(_ job: [String: IPPAttribute]) -> JobStatus {
+        let uri = job["job-printer-uri"]?.string ?? ""
+        return JobStatus(
+            id: job["job-id"]?.integer ?? 0,
+            printer: uri.split(separator: "/").last.map { String($0).removingPercentEncoding ?? String($0) } ?? "",
+            title: job["job-name"]?.string ?? "",
+            user: job["job-originating-user-name"]?.string ?? "",
+            state: JobStatus.State(ipp: job["job-state"]?.integer),
+            stateReasons: (job["job-state-reasons"]?.strings ?? []).filter { $0 != "none" },
+            message: job["job-printer-state-message"]?.string.flatMap { $0.isEmpty ? nil : $0 },
+            impressionsCompleted: job["job-impressions-completed"]?.integer ?? 0,
+            kilobytes: job["job-k-octets"]?.integer,
+            created: job["time-at-creation"]?.integer.map { Date(timeIntervalSince1970: Double($0)) })
+    }
+}

@@ -1,0 +1,54 @@
+/// A CUPS destination, as the printer picker shows it: a queue (or a queue's instance, such as
+/// `Office/duplex`), an IPP Everywhere printer CUPS found on the network, or the default.
+public struct Printer: Hashable, Codable, Sendable {
+    public enum State: String, Hashable, Codable, Sendable {
+        case idle, processing, stopped, unknown
+    }
+
+    /// The name jobs are sent to: the queue, then `/instance` for an instance.
+    public var name: String
+    public var isDefault: Bool
+    /// Description and location as the administrator wrote them.
+    public var info: String?
+    public var location: String?
+    public var makeAndModel: String?
+    /// Where CUPS sends jobs (`ipp://…`, `usb://…`, `swiftprint:/var/spool/swiftprint`).
+    public var deviceURI: String?
+    public var state: State
+    /// IPP `printer-state-reasons` other than `none` (`media-empty`, `paused`, …).
+    public var stateReasons: [String]
+    public var isAcceptingJobs: Bool
+    /// What the printer can do; nil when it was not asked (or could not be reached).
+    public var capabilities: PrinterCapabilities?
+    /// Why the capabilities are missing, when they were asked for and could not be read.
+    public var capabilitiesError: String?
+}
+
+/// What a printer supports, from its IPP attributes (through CUPS's `cupsCopyDestInfo`).
+public struct PrinterCapabilities: Hashable, Codable, Sendable {
+    /// PWG media names the printer supports (`iso_a4_210x297mm`, `na_letter_8.5x11in`, …).
+    public var media: [String]
+    /// The media loaded now (`media-ready`); empty when the printer does not say.
+    public var readyMedia: [String]
+    public var defaultMedia: String?
+    /// IPP `sides-supported`: `one-sided`, `two-sided-long-edge`, `two-sided-short-edge`.
+    public var sides: [String]
+    /// IPP `print-color-mode-supported`: `monochrome`, `color`, `auto`, …
+    public var colorModes: [String]
+    /// `printer-resolution-supported`, as `600dpi` or `300x600dpi`.
+    public var resolutions: [String]
+    /// MIME types the printer (or its queue's filters) accept.
+    public var documentFormats: [String]
+    /// The most copies one job may ask for.
+    public var maximumCopies: Int?
+
+    public init(media: [String] = [], readyMedia: [String] = [], defaultMedia: String? = nil, sides: [String] = [],
+                colorModes: [String] = [], resolutions: [String] = [], documentFormats: [String] = [], maximumCopies: Int? = nil) {
+        self.media = media; self.readyMedia = readyMedia; self.defaultMedia = defaultMedia; self.sides = sides
+        self.colorModes = colorModes; self.resolutions = resolutions; self.documentFormats = documentFormats
+        self.maximumCopies = maximumCopies
+    }
+
+    public var printsTwoSided: Bool { sides.contains { $0.hasPrefix("two-sided") } }
+    public var printsColor: Bool { colorModes.contains { $0 == "color" || $0 == "auto" } || colorModes.isEmpty }
+}

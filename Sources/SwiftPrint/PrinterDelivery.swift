@@ -1,0 +1,71 @@
+import Foundation
+
+/// A job sent to a printer: the same pipeline as `convert` writes a private PDF, which libcups
+/// then sends. The printer is asked what it supports first, so that a job it cannot print
+/// fails before anything is drawn or sent.
+public struct PrinterDelivery: Sendable {
+    /// The destination's name, as CUPS knows it.
+    public let printer: String
+    public let capabilities: PrinterCapabilities
+
+    /// Looks `printer` up (the default destination for nil) and reads its capabilities.
+    public init(printer: String?) throws {
+        (self.printer, self.capabilities) = try JobSubmission.capabilities(of: printer)
+    }
+
+    /// For tests and callers that already know the printer.
+    public init(printer: String, capabilities: PrinterCapabilities) {
+        self.printer = printer; self.capabilities = capabilities
+    }
+
+    /// The printer's default media, the "queue's default" in the precedence rule.
+    public var defaultMedia: MediaSize? { capabilities.defaultMedia.flatMap { MediaCatalogue.shared.media(named: $0) } }
+
+    /// The sizes the printer takes, as papers, for a paper chooser.
+    public var papers: [PrintPaper] {
+        capabilities.media.compactMap { MediaCatalogue.shared.media(named: $0) }.map { PrintPaper(media: $0) }
+    }
+
+    /// The IPP options a job set up by `info`, laid out on `paper`, asks the printer for. Pages,
+    /// copies, n-up and grey are already in the PDF; what only the printer can do is asked of it:
+    /// both sides (`sides`), the sheet (`media`), and monochrome when the job is grey.
+    public static func jobOptions(info: PrintInfo, paper: PrintPaper?) -> [(String, String)] {
+        var options: [(String, String)] = []
+        if let duplex = info.duplex { options.append(("sides", duplex.ippSides)) }
+        if let paper { options.append(("media", paper.media.pwgName)) }
+        switch info.outputType {
+        case .grayscale?, .photoGrayscale?: options.append(("print-color-mode", "monochrome"))
+        case .general?, .photo?: options.append(("print-color-mode", "color"))
+        case nil: break
+        }
+        return options
+    }
+
+    /// Throws, listing every problem, when the printer lacks what `options` ask for.
+    public func check(_ options: [(String, String)]) throws {
+        let problems = capabilities.problems(with: options, printer: printer)
+        if !problems.isEmpty { throw PrintError(.unsupportedByPrinter, problems.joined(separator: "; ")) }
+    }
+
+    /// Checks `info` against the printer, lets `render` write the job's PDF into a private
+    /// folder, checks the paper it chose, and sends it as one job titled `title`.
+    public func send(title: String, info: PrintInfo, render: (OutputDestination) throws -> JobReport) throws -> SubmittedJob {
+        try check(Self.jobOptions(info: info, paper: nil))
+        let folder = try TemporaryFiles.makePrivateDirectory(prefix: "swiftprint-job-")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let pdf = folder + "/job.pdf"
+        let report = try render(.file(pdf))
+        let options = Self.jobOptions(info: info, paper: report.paper)
+        try check(options)
+        let id = try JobSubmission.submit([JobDocument(path: pdf, name: title)], to: printer, title: title, options: options)
+        return SubmittedJob(id: id, printer: printer, pages: report.sheetsWritten)
+    }
+}
+
+/// A job the printer's server accepted.
+public struct SubmittedJob: Hashable, Sendable {
+    public let id: Int
+    public let printer: String
+    /// Sides (impressions) in the PDF sent: what "page 2 of 5" counts to.
+    public let pages: Int
+}

@@ -1,0 +1,26 @@
+import ArgumentParser
+import Foundation
+import SwiftPrint
+
+/// Presets: a job's settings saved as JSON (PrintInfo, the printer included) and used again.
+struct PresetOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("Start from the settings saved in this preset; options given here override them.", valueName: "file"))
+    var preset: String?
+
+    @Option(name: .customLong("save-preset"), help: ArgumentHelp("Save this job's settings (and printer) to this preset file.", valueName: "file"))
+    var savePreset: String?
+
+    /// `info` over the preset's settings, when there is a preset.
+    func applied(to info: PrintInfo) throws -> PrintInfo {
+        guard let preset else { return info }
+        return info.overriding(try PrintInfo(presetAt: preset))
+    }
+
+    /// Writes `info` to the --save-preset file, replacing it whole or not at all.
+    func saveIfAsked(_ info: PrintInfo) throws {
+        guard let savePreset else { return }
+        do { try info.presetData().write(to: URL(fileURLWithPath: savePreset), options: .atomic) } catch {
+            throw PrintError(.outputFailed, path: savePreset, "cannot save the preset: \((error as NSError).localizedDescription)")
+        }
+    }
+}

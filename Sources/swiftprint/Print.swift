@@ -1,0 +1,99 @@
+import ArgumentParser
+import Foundation
+import SwiftPrint
+
+/// printToPrinter: the same pipeline as convert, sent to a printer through CUPS, then followed
+/// until it is done.
+struct Print: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Print documents on a printer, and follow the job until it is done.",
+        discussion: """
+        The documents go through the same pipeline as convert (every option of convert works), \
+        into one PDF that is sent to the printer as one job with libcups. First the printer is \
+        asked what it supports: a job asking for two sides, a paper or colour it lacks fails \
+        before anything is drawn or sent (exit 64). Without --media, the printer's default paper \
+        is used (unless the document names its own).
+
+        Then progress is shown ("printing page 2 of 5") until the job is completed (exit 0), \
+        cancelled (130) or aborted by the printer (75). --no-wait prints the job's number and \
+        returns at once. Interrupting the wait does not cancel the job: swiftprint cancel does.
+
+        Examples:
+          swiftprint print -d Office report.pdf notes.txt
+          swiftprint print -d Office --sides two-sided-long-edge --number-up 2 slides.pdf
+          swiftprint print --preset office.json --no-wait invoice.html
+        """
+    )
+
+    @Argument(help: "The documents to print; - reads standard input.")
+    var inputs: [String]
+
+    @Option(name: .short, help: ArgumentHelp("The printer (swiftprint printers lists them); the preset's or CUPS's default when not given.", valueName: "printer"))
+    var destination: String?
+
+    @Flag(name: .customLong("no-wait"), help: "Print the job's number and return once it is sent.")
+    var noWait = false
+
+    @OptionGroup var job: JobFlags
+    @OptionGroup var global: GlobalOptions
+
+    func validate() throws {
+        try job.validate(inputs: inputs)
+    }
+
+    func run() throws {
+        global.bootstrapLogging()
+        TemporaryFiles.removeOnTerminationSignals()
+        let submitted: SubmittedJob
+        do {
+            var options = try job.jobOptions()
+            let delivery = try PrinterDelivery(printer: destination ?? options.info.printerID)
+            options.info.printerID = delivery.printer
+            if options.queueMedia == nil { options.queueMedia = delivery.defaultMedia }
+            try job.presets.saveIfAsked(options.info)
+            guard let dispatcher = Dispatcher.standard else { throw PrintError(.notAvailable, "libmagic cannot start") }
+            let conversion = DocumentConversion(options: options, dispatcher: dispatcher)
+            let documents = inputs.map(PrintInput.init(path:))
+            // --title names the job on the printer too.
+            let name = options.info.jobName ?? documents[0].displayName
+            submitted = try delivery.send(title: name, info: options.info) { try conversion.run(documents, to: $0) }
+        } catch let e as PrintError {
+            throw fail(e)
+        }
+        if noWait {
+            print(submitted.id)
+            return
+        }
+        try follow(submitted)
+    }
+
+    /// Reports the job's progress until it is final; the exit code says how it ended.
+    private func follow(_ job: SubmittedJob) throws {
+        let say = { (line: String) in if !global.quiet { FileHandleStderr.write("swiftprint: job \(job.id) on \(job.printer): \(line)\n") } }
+        say("sent, \(job.pages) page\(job.pages == 1 ? "" : "s")")
+        let final: JobStatus
+        do {
+            final = try PrintCenter.wait(forJob: job.id) { status in
+                switch status.state {
+                case .processing:
+                    say("printing page \(min(status.impressionsCompleted + 1, max(job.pages, 1))) of \(job.pages)")
+                case .pending, .held, .stopped:
+                    say(status.state.rawValue + (status.message.map { ": \($0)" } ?? ""))
+                default: break
+                }
+            }
+        } catch let e as PrintError {
+            throw fail(e)
+        }
+        let why = ([final.message].compactMap { $0 } + final.stateReasons).joined(separator: "; ")
+        switch final.state {
+        case .completed:
+            say("completed")
+        case .cancelled:
+            FileHandleStderr.write("swiftprint: job \(job.id) on \(job.printer) was cancelled\(why.isEmpty ? "" : ": \(why)")\n")
+            throw ExitCode(130)
+        default:
+            throw fail(PrintError(.jobFailed, "job \(job.id) on \(job.printer) was \(final.state.rawValue)\(why.isEmpty ? "" : ": \(why)")"))
+        }
+    }
+}

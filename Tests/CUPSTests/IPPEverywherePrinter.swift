@@ -1,0 +1,124 @@
+import Foundation
+import TestSupport
+
+/// A real IPP Everywhere printer for the tests: CUPS's `ippeveprinter` on localhost, keeping
+/// each job it receives in `output` (as PDF), reporting the pages it "printed" through a small
+/// print command, so that jobs complete in about a second with their page counts.
+final class IPPEverywherePrinter: @unchecked Sendable {
+    let name: String
+    let port: Int
+    let output: String
+    private let process: Process
+    var uri: String { "ipp://127.0.0.1:\(port)/ipp/print" }
+
+    static var canRun: Bool {
+        PrivateCUPS.canRun && FileManager.default.isExecutableFile(atPath: "/usr/sbin/ippeveprinter")
+            && FileManager.default.isExecutableFile(atPath: "/usr/bin/dbus-daemon")
+    }
+
+    /// `duplex`: offers two-sided printing; `color`: prints colour (ippeveprinter's default is
+    /// monochrome only).
+    init(name: String, duplex: Bool, color: Bool) throws {
+        try SystemBus.ensureRunning()
+        self.name = name
+        port = try PrivateCUPS.freePort()
+        output = try temporaryDirectory()
+        // ippeveprinter runs this for each job; a line `ATTR: job-impressions-completed=N` on
+        // its standard error is how a printer reports pages done.
+        let command = output + "/print-command.sh"
+        try """
+        #!/bin/sh
+        n=$(pdfinfo "$1" 2>/dev/null | awk '/^Pages:/{print $2}')
+        echo "ATTR: job-impressions=${n:-0} job-impressions-completed=${n:-0}" >&2
+        exit 0
+
+        """.write(toFile: command, atomically: true, encoding: .utf8)
+        chmod(command, 0o755)
+        var args = ["-n", "localhost", "-p", String(port), "-r", "off", "-d", output, "-k",
+                    "-f", "application/pdf,image/pwg-raster,image/urf", "-c", command, "-M", "swiftprint-tests", "-m", name]
+        if duplex { args.append("-2") }
+        if color { args += ["-s", "20,10"] }
+        process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/sbin/ippeveprinter")
+        process.arguments = args + [name]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        // Not with this test thread's signal mask, which blocks SIGTERM: stop() could not end it.
+        var none = sigset_t(), old = sigset_t()
+        sigemptyset(&none)
+        pthread_sigmask(SIG_SETMASK, &none, &old)
+        // Blocked again at once: Foundation learns of exited children through a signalfd,
+        // which sees SIGCHLD only while every thread blocks it.
+        do { defer { pthread_sigmask(SIG_SETMASK, &old, nil) }; try process.run() }
+        // lpadmin -m everywhere makes a queue without a PPD, silently, from a printer that does
+        // not answer yet.
+        for _ in 0..<100 {
+            if (try? Tool.run("ipptool", ["-q", uri, "get-printer-attributes.test"]))?.status == 0 { return }
+            usleep(100_000)
+        }
+        stop()
+        throw Failure("ippeveprinter \(name) did not answer on \(uri)")
+    }
+
+    /// Adds a queue called `name` for this printer to `cups`, as an administrator would.
+    func addQueue(to cups: PrivateCUPS) throws {
+        let r = try Tool.run("lpadmin", ["-h", cups.server, "-p", name, "-E", "-v", uri, "-m", "everywhere"])
+        guard r.status == 0, FileManager.default.fileExists(atPath: "\(cups.root)/etc/ppd/\(name).ppd") else {
+            throw Failure("lpadmin could not make the \(name) queue: \(r.stderr)")
+        }
+    }
+
+    /// The PDFs the printer received, by name.
+    var received: [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: output)) ?? []).filter { $0.hasSuffix(".pdf") }.sorted().map { output + "/" + $0 }
+    }
+
+    /// Ends the printer: SIGTERM, then SIGKILL if it is still there after two seconds.
+    func stop() {
+        guard process.isRunning else { return }
+        process.terminate()
+        for _ in 0..<20 where process.isRunning { usleep(100_000) }
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+    }
+}
+
+/// ippeveprinter on Debian 12 opens an Avahi client, which needs a D-Bus system bus even with
+/// `-r off` ("Unable to initialize DNS-SD" otherwise). The tests start one when none runs, and
+/// stop it when they end.
+enum SystemBus {
+    nonisolated(unsafe) private static var started: Int32?
+    private static let lock = NSLock()
+
+    static func ensureRunning() throws {
+        lock.lock(); defer { lock.unlock() }
+        if started != nil || isRunning { return }
+        try FileManager.default.createDirectory(atPath: "/run/dbus", withIntermediateDirectories: true)
+        // A pid file left by a bus that was killed stops a new one from starting.
+        try? FileManager.default.removeItem(atPath: "/run/dbus/pid")
+        // Started with no signals blocked (this test thread blocks SIGTERM), so that SIGTERM
+        // stops it; it writes its pid to /run/dbus/pid.
+        var none = sigset_t(), old = sigset_t()
+        sigemptyset(&none)
+        pthread_sigmask(SIG_SETMASK, &none, &old)
+        // system(3), not Process: Foundation never saw this parent exit (it forks the daemon
+        // and leaves), and waited for ever.
+        let status = system("/usr/bin/dbus-daemon --system --fork </dev/null >/dev/null 2>&1")
+        pthread_sigmask(SIG_SETMASK, &old, nil)
+        let pidText = (try? String(contentsOfFile: "/run/dbus/pid", encoding: .utf8)) ?? ""
+        guard status == 0, let pid = Int32(pidText.trimmingCharacters(in: .whitespacesAndNewlines)) else {
+            throw Failure("cannot start a D-Bus system bus (dbus-daemon --system --fork: status \(status))")
+        }
+        started = pid
+        atexit {
+            guard let pid = SystemBus.started else { return }
+            kill(pid, SIGTERM)
+            usleep(100_000)
+            unlink("/run/dbus/pid")
+            unlink("/run/dbus/system_bus_socket")
+        }
+    }
+
+    private static var isRunning: Bool {
+        (try? Tool.run("dbus-send", ["--system", "--print-reply", "--dest=org.freedesktop.DBus", "/", "org.freedesktop.DBus.GetId"]))?.status == 0
+    }
+}

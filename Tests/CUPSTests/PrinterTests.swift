@@ -1,0 +1,161 @@
+import Foundation
+import SwiftPrint
+import TestSupport
+import Testing
+
+/// `printers`, `print`, `jobs` and `cancel` against a private cupsd with two IPP Everywhere
+/// printers (ippeveprinter): Office prints two-sided in monochrome, Lobby one-sided in colour.
+@Suite(.serialized, .enabled(if: IPPEverywherePrinter.canRun, "needs root, cupsd, ippeveprinter and dbus-daemon"))
+struct PrinterTests {
+    /// The suite's cupsd and printers, started once.
+    final class Setup: @unchecked Sendable {
+        let cups: PrivateCUPS
+        let office: IPPEverywherePrinter
+        let lobby: IPPEverywherePrinter
+
+        nonisolated(unsafe) private static var made: Result<Setup, Error>?
+        static func shared() throws -> Setup {
+            if made == nil { made = Result { try Setup() } }
+            return try made!.get()
+        }
+
+        private init() throws {
+            cups = try PrivateCUPS.withStockFilters()
+            office = try IPPEverywherePrinter(name: "Office", duplex: true, color: false)
+            lobby = try IPPEverywherePrinter(name: "Lobby", duplex: false, color: true)
+            try office.addQueue(to: cups)
+            try lobby.addQueue(to: cups)
+            atexit { try? Setup.shared().stop() }
+        }
+
+        func stop() { office.stop(); lobby.stop(); cups.stop() }
+
+        /// Runs swiftprint talking to this cupsd.
+        func swiftprint(_ args: [String]) throws -> Tool.Result {
+            try Tool.run(Tool.swiftprint, args, environment: ["CUPS_SERVER": cups.server])
+        }
+    }
+
+    /// `swiftprint jobs --json` output (dates in ISO 8601).
+    static func jobs(from data: Data) throws -> [JobStatus] {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        return try decoder.decode([JobStatus].self, from: data)
+    }
+
+    func threePages() throws -> String {
+        let dir = try temporaryDirectory()
+        try Data("page one\u{0C}page two\u{0C}page three".utf8).write(to: URL(fileURLWithPath: dir + "/three.txt"))
+        return dir + "/three.txt"
+    }
+
+    @Test func printersShowsEachQueueWithItsCapabilities() throws {
+        let s = try Setup.shared()
+        let r = try s.swiftprint(["printers", "--json"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let printers = try JSONDecoder().decode([Printer].self, from: r.stdout)
+        let office = try #require(printers.first { $0.name == "Office" })
+        let lobby = try #require(printers.first { $0.name == "Lobby" })
+        #expect(office.deviceURI == s.office.uri && office.state == .idle && office.isAcceptingJobs)
+        let oc = try #require(office.capabilities, "\(office.capabilitiesError ?? "")")
+        #expect(oc.sides.contains("two-sided-long-edge") && oc.printsTwoSided)
+        #expect(oc.colorModes == ["monochrome"])
+        #expect(oc.media.contains("iso_a4_210x297mm") && oc.media.contains("na_letter_8.5x11in"))
+        #expect(oc.documentFormats.contains("application/pdf"))
+        #expect(oc.resolutions == ["600dpi"])
+        let lc = try #require(lobby.capabilities)
+        #expect(lc.sides == ["one-sided"] && !lc.printsTwoSided)
+        #expect(lc.colorModes.contains("color"))
+        // The text listing says the same for people.
+        let text = try s.swiftprint(["printers"]).text
+        #expect(text.contains("Office: idle") && text.contains("sides: one-sided, two-sided-long-edge, two-sided-short-edge"))
+        #expect(text.contains("Lobby: idle") && text.contains("colour: "))
+    }
+
+    @Test func aThreePagePrintArrivesAndIsFollowedToCompletion() throws {
+        let s = try Setup.shared()
+        let before = s.office.received.count
+        let r = try s.swiftprint(["print", "-d", "Office", "--media", "A4", "--sides", "two-sided-long-edge", try threePages()])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stderr.contains("sent, 4 pages"), "two-sided: 3 pages and a blank back; \(r.stderr)")
+        #expect(r.stderr.contains("printing page") && r.stderr.contains("completed"), "\(r.stderr)")
+        let received = s.office.received
+        #expect(received.count == before + 1)
+        let pdf = try #require(received.last)
+        #expect(try PDF.text(pdf).contains("page three"))
+        #expect(try PDF.pageSizes(pdf).allSatisfy { abs($0.width - 595.28) < 1 && abs($0.height - 841.89) < 1 })
+        // The Print Center keeps it, with the pages printed.
+        let jobs = try Self.jobs(from: try s.swiftprint(["jobs", "--all", "--json", "-d", "Office"]).stdout)
+        let last = try #require(jobs.last)
+        #expect(last.state == .completed && last.title == "three.txt" && last.impressionsCompleted >= 3)
+    }
+
+    @Test func aHeldJobIsListedAndCancelled() throws {
+        let s = try Setup.shared()
+        // The queue takes PDF (stock CUPS here has pdftopdf, not texttopdf).
+        let pdf = try temporaryDirectory() + "/three.pdf"
+        #expect(try s.swiftprint(["convert", try threePages(), "-o", pdf]).status == 0)
+        let lp = try Tool.run("lp", ["-h", s.cups.server, "-d", "Lobby", "-H", "hold", "-t", "held report", pdf])
+        let id = try #require(lp.text.split(separator: " ").compactMap { $0.split(separator: "-").last.flatMap { Int($0) } }.first,
+                              "lp: \(lp.text) \(lp.stderr)")
+        var listing = try s.swiftprint(["jobs", "-d", "Lobby"])
+        #expect(listing.text.contains("\(id)") && listing.text.contains("held") && listing.text.contains("held report"), "\(listing.text)")
+        let cancel = try s.swiftprint(["cancel", String(id)])
+        #expect(cancel.status == 0, "\(cancel.stderr)")
+        listing = try s.swiftprint(["jobs", "-d", "Lobby"])
+        #expect(!listing.text.contains("held report"))
+        let all = try Self.jobs(from: try s.swiftprint(["jobs", "--all", "--json"]).stdout)
+        #expect(all.first { $0.id == id }?.state == .cancelled)
+        // A finished job cannot be cancelled again, and says so.
+        let again = try s.swiftprint(["cancel", String(id)])
+        #expect(again.status != 0 && again.stderr.contains("job \(id)"))
+    }
+
+    @Test func noWaitPrintsTheJobNumberAtOnce() throws {
+        let s = try Setup.shared()
+        let r = try s.swiftprint(["print", "-d", "Lobby", "--no-wait", try threePages()])
+        #expect(r.status == 0, "\(r.stderr)")
+        let id = try #require(Int(r.text.trimmingCharacters(in: .whitespacesAndNewlines)))
+        let status = try Self.jobs(from: try s.swiftprint(["jobs", "--all", "--json"]).stdout)
+        #expect(status.contains { $0.id == id && $0.printer == "Lobby" })
+    }
+
+    @Test(arguments: [
+        (["-d", "Lobby", "--sides", "two-sided-long-edge"], "two-sided printing asked (sides=two-sided-long-edge); Lobby prints one-sided only"),
+        (["-d", "Office", "--print-color-mode", "color"], "colour asked; Office prints in monochrome only"),
+        (["-d", "Office", "--media", "A3"], "media iso_a3_297x420mm asked; Office takes"),
+    ])
+    func anOptionThePrinterLacksFailsBeforeAnythingIsSent(options: [String], message: String) throws {
+        let s = try Setup.shared()
+        let count = { try Self.jobs(from: try s.swiftprint(["jobs", "--all", "--json"]).stdout).count }
+        let before = try count()
+        let r = try s.swiftprint(["print"] + options + [try threePages()])
+        #expect(r.status == 64)
+        #expect(r.stderr.contains(message), "\(r.stderr)")
+        #expect(try count() == before, "no job may reach CUPS")
+    }
+
+    @Test func anUnknownPrinterIsNamedWithTheOnesThatExist() throws {
+        let s = try Setup.shared()
+        let r = try s.swiftprint(["print", "-d", "Attic", try threePages()])
+        #expect(r.status == 69)
+        #expect(r.stderr.contains("no printer called Attic") && r.stderr.contains("Lobby") && r.stderr.contains("Office"), "\(r.stderr)")
+    }
+
+    @Test func aPresetKeepsThePrinterAndSettings() throws {
+        let s = try Setup.shared()
+        let dir = try temporaryDirectory()
+        let preset = dir + "/office.json"
+        var r = try s.swiftprint(["print", "-d", "Office", "--media", "A4", "--sides", "two-sided-short-edge", "--no-wait",
+                                  "--save-preset", preset, try threePages()])
+        #expect(r.status == 0, "\(r.stderr)")
+        let info = try PrintInfo(presetAt: preset)
+        #expect(info.printerID == "Office" && info.duplex == .shortEdge && info.media?.pwgName == "iso_a4_210x297mm")
+        // The preset alone picks the printer; an option given overrides its setting.
+        r = try s.swiftprint(["print", "--preset", preset, "--sides", "one-sided", "--no-wait", try threePages()])
+        #expect(r.status == 0, "\(r.stderr)")
+        let id = try #require(Int(r.text.trimmingCharacters(in: .whitespacesAndNewlines)))
+        let jobs = try Self.jobs(from: try s.swiftprint(["jobs", "--all", "--json"]).stdout)
+        #expect(jobs.first { $0.id == id }?.printer == "Office")
+    }
+}
