@@ -157,14 +157,20 @@ let package = Package(
             ]
         ),
 
+        // Examples/: the recipe renderer of the iOS printing guide and a receipt printed from a
+        // server, built and run by the tests.
+        .executableTarget(name: "recipe-example", dependencies: ["SwiftPrint"], path: "Examples/Recipe"),
+        .executableTarget(name: "receipt-example", dependencies: ["SwiftPrint"], path: "Examples/Receipt"),
+
         // Tests: they use the real libraries, fonts and poppler's command-line tools.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "SwiftPrintCoreTests", dependencies: ["SwiftPrint", "MapHandler", "TestSupport", "swiftprint-markup"]),
         .testTarget(name: "TextHandlerTests", dependencies: ["SwiftPrint", "TestSupport"]),
         // TileServer/: a counting tile server the map tests start (Python, from the test).
-        .testTarget(name: "CLITests", dependencies: ["swiftprint", "swiftprint-markup", "TestSupport"], exclude: ["TileServer"]),
+        .testTarget(name: "CLITests", dependencies: ["swiftprint", "swiftprint-markup", "recipe-example", "TestSupport"], exclude: ["TileServer"]),
         .testTarget(name: "CUPSTests", dependencies: ["SwiftPrintCUPS", "SwiftPrintSpool", "CUPSQueue", "TestSupport",
-                                                      "swiftprint", "swiftprint-filter", "swiftprint-backend", "swiftprint-markup"]),
+                                                      "swiftprint", "swiftprint-filter", "swiftprint-backend", "swiftprint-markup",
+                                                      "receipt-example", "recipe-example"]),
     ],
     cxxLanguageStandard: .cxx17
 )

@@ -61,11 +61,21 @@ final class IPPEverywherePrinter: @unchecked Sendable {
     }
 
     /// Adds a queue called `name` for this printer to `cups`, as an administrator would.
+    /// cupsd writes the queue's PPD from the printer's attributes after lpadmin returns; when
+    /// it could not ask the printer, lpadmin still succeeds and no PPD ever comes. So: wait for
+    /// the PPD, and add the queue again (three tries) when none comes.
     func addQueue(to cups: PrivateCUPS) throws {
-        let r = try Tool.run("lpadmin", ["-h", cups.server, "-p", name, "-E", "-v", uri, "-m", "everywhere"])
-        guard r.status == 0, FileManager.default.fileExists(atPath: "\(cups.root)/etc/ppd/\(name).ppd") else {
-            throw Failure("lpadmin could not make the \(name) queue: \(r.stderr)")
+        let ppd = "\(cups.root)/etc/ppd/\(name).ppd"
+        var r = try Tool.run("true", [])
+        for _ in 0..<3 {
+            r = try Tool.run("lpadmin", ["-h", cups.server, "-p", name, "-E", "-v", uri, "-m", "everywhere"])
+            for _ in 0..<50 where r.status == 0 {
+                if FileManager.default.fileExists(atPath: ppd) { return }
+                usleep(200_000)
+            }
+            _ = try? Tool.run("lpadmin", ["-h", cups.server, "-x", name])
         }
+        throw Failure("lpadmin could not make the \(name) queue (see \(cups.root)/log/error_log): \(r.stderr)")
     }
 
     /// The PDFs the printer received, by name.

@@ -21,10 +21,16 @@ struct PrinterTests {
 
         private init() throws {
             cups = try PrivateCUPS.withStockFilters()
-            office = try IPPEverywherePrinter(name: "Office", duplex: true, color: false)
-            lobby = try IPPEverywherePrinter(name: "Lobby", duplex: false, color: true)
-            try office.addQueue(to: cups)
-            try lobby.addQueue(to: cups)
+            do {
+                office = try IPPEverywherePrinter(name: "Office", duplex: true, color: false)
+            } catch { cups.stop(); throw error }
+            do {
+                lobby = try IPPEverywherePrinter(name: "Lobby", duplex: false, color: true)
+            } catch { office.stop(); cups.stop(); throw error }
+            do {
+                try office.addQueue(to: cups)
+                try lobby.addQueue(to: cups)
+            } catch { stop(); throw error }
             atexit { try? Setup.shared().stop() }
         }
 

@@ -44,6 +44,12 @@ public enum Tool {
         return Result(status: p.terminationStatus, stdout: outData, stderr: String(decoding: errData, as: UTF8.self))
     }
 
+    /// An executable `swift test` built beside the test bundle (the examples).
+    public static func besideTests(_ name: String) -> String {
+        let exe = URL(fileURLWithPath: (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0])
+        return exe.deletingLastPathComponent().appendingPathComponent(name).path
+    }
+
     /// The swiftprint binary under test: $SWIFTPRINT_BIN (scripts/test sets it to the release
     /// build), else the one built beside the tests.
     public static var swiftprint: String {

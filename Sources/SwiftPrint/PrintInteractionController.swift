@@ -1,0 +1,154 @@
+import Foundation
+
+/// What a `PrintInteractionController` tells its delegate, like UIPrintInteractionControllerDelegate.
+/// Every method has a default.
+public protocol PrintInteractionControllerDelegate: AnyObject {
+    /// Chooses the paper from those the printer takes (UIKit's choosePaper); nil keeps the
+    /// precedence rule's choice (the job's media, the printer's default, the locale's).
+    /// `PrintPaper.best(for:from:)` is the usual answer.
+    func printInteractionController(_ controller: PrintInteractionController, choosePaper papers: [PrintPaper]) -> PrintPaper?
+    /// The job is about to be drawn and sent.
+    func printInteractionControllerWillStartJob(_ controller: PrintInteractionController)
+    /// The job's state or progress changed (pages printed, held, stopped …).
+    func printInteractionController(_ controller: PrintInteractionController, jobDidChange status: JobStatus)
+    /// The job reached its final state: completed, cancelled or aborted.
+    func printInteractionControllerDidFinishJob(_ controller: PrintInteractionController)
+}
+
+extension PrintInteractionControllerDelegate {
+    public func printInteractionController(_ controller: PrintInteractionController, choosePaper papers: [PrintPaper]) -> PrintPaper? { nil }
+    public func printInteractionControllerWillStartJob(_ controller: PrintInteractionController) {}
+    public func printInteractionController(_ controller: PrintInteractionController, jobDidChange status: JobStatus) {}
+    public func printInteractionControllerDidFinishJob(_ controller: PrintInteractionController) {}
+}
+
+/// Prints what an app has — files, one formatter, or a page renderer — to a printer or a PDF,
+/// like UIPrintInteractionController. Exactly one of `printingItems`, `printFormatter` and
+/// `printPageRenderer` is used: setting one clears the others.
+public final class PrintInteractionController: @unchecked Sendable {
+    private enum Content {
+        case items([PrintInput])
+        case formatter(PrintFormatter)
+        case renderer(PrintPageRenderer)
+    }
+
+    private var content: Content?
+    private let lock = NSLock()
+
+    /// The job's settings; nil prints with every setting at its default.
+    public var printInfo: PrintInfo?
+    public weak var delegate: PrintInteractionControllerDelegate?
+
+    /// The job on the printer's server once sent, and its last known state (UIDocument's
+    /// documentState, for jobs). Changes are also reported to the delegate.
+    public private(set) var submittedJob: SubmittedJob? {
+        get { lock.withLock { _submittedJob } } set { lock.withLock { _submittedJob = newValue } }
+    }
+    public private(set) var jobStatus: JobStatus? {
+        get { lock.withLock { _jobStatus } } set { lock.withLock { _jobStatus = newValue } }
+    }
+    private var _submittedJob: SubmittedJob?
+    private var _jobStatus: JobStatus?
+
+    public init() {}
+
+    /// Files (PDF, images, text, HTML, maps …), printed one after another as one job.
+    public var printingItems: [PrintInput]? {
+        get { if case .items(let items)? = content { items } else { nil } }
+        set { content = newValue.map { .items($0) } }
+    }
+
+    public var printingItem: PrintInput? {
+        get { printingItems?.count == 1 ? printingItems?.first : nil }
+        set { printingItems = newValue.map { [$0] } }
+    }
+
+    public var printFormatter: PrintFormatter? {
+        get { if case .formatter(let f)? = content { f } else { nil } }
+        set { content = newValue.map { .formatter($0) } }
+    }
+
+    public var printPageRenderer: PrintPageRenderer? {
+        get { if case .renderer(let r)? = content { r } else { nil } }
+        set { content = newValue.map { .renderer($0) } }
+    }
+
+    /// Writes the job as one PDF at `path`, replaced whole or not at all.
+    @discardableResult
+    public func write(to path: String) throws -> JobReport {
+        try render(to: .file(path), printerMedia: nil, papers: [])
+    }
+
+    /// Sends the job to `printer` (CUPS's default for nil) and follows it on another thread;
+    /// `completion` gets true when it completed, or false and why (`PrintError.Code.jobFailed`,
+    /// `.cancelled`, `.unsupportedByPrinter`, `.notAvailable` …).
+    public func print(to printer: String? = nil, completion: @escaping @Sendable (Bool, PrintError?) -> Void) {
+        Thread.detachNewThread { [self] in
+            do {
+                let status = try printAndWait(to: printer)
+                completion(status.state == .completed, Self.error(for: status))
+            } catch let e as PrintError {
+                completion(false, e)
+            } catch {
+                completion(false, PrintError(.jobFailed, "\(error)"))
+            }
+        }
+    }
+
+    /// Sends the job and waits until it is final; returns its last status.
+    public func printAndWait(to printer: String? = nil) throws -> JobStatus {
+        let delivery = try PrinterDelivery(printer: printer ?? printInfo?.printerID)
+        var info = printInfo ?? PrintInfo()
+        info.printerID = delivery.printer
+        delegate?.printInteractionControllerWillStartJob(self)
+        let title = info.jobName ?? defaultTitle
+        let job = try delivery.send(title: title, info: info) {
+            try render(to: $0, printerMedia: delivery.defaultMedia, papers: delivery.papers)
+        }
+        submittedJob = job
+        let final = try PrintCenter.wait(forJob: job.id) { status in
+            jobStatus = status
+            delegate?.printInteractionController(self, jobDidChange: status)
+        }
+        jobStatus = final
+        delegate?.printInteractionControllerDidFinishJob(self)
+        return final
+    }
+
+    private var defaultTitle: String {
+        switch content {
+        case .items(let items)?: items.first?.displayName ?? "swiftprint"
+        default: "swiftprint"
+        }
+    }
+
+    private func render(to destination: OutputDestination, printerMedia: MediaSize?, papers: [PrintPaper]) throws -> JobReport {
+        guard let content else {
+            throw PrintError(.noContent, "nothing to print: set printingItems, printFormatter or printPageRenderer")
+        }
+        var options = JobOptions()
+        options.info = printInfo ?? PrintInfo()
+        options.queueMedia = printerMedia
+        if let chosen = delegate?.printInteractionController(self, choosePaper: papers) { options.info.media = chosen.media }
+        switch content {
+        case .items(let items):
+            guard let dispatcher = Dispatcher.standard else { throw PrintError(.notAvailable, "libmagic cannot start") }
+            return try DocumentConversion(options: options, dispatcher: dispatcher).run(items, to: destination)
+        case .formatter(let formatter):
+            let renderer = PrintPageRenderer()
+            renderer.addPrintFormatter(formatter, startingAtPageAt: 0)
+            return try PrintJob(renderer: renderer, info: options.info, paper: options.paper()).writePDF(to: destination)
+        case .renderer(let renderer):
+            return try PrintJob(renderer: renderer, info: options.info, paper: options.paper()).writePDF(to: destination)
+        }
+    }
+
+    private static func error(for status: JobStatus) -> PrintError? {
+        let why = ([status.message].compactMap { $0 } + status.stateReasons).joined(separator: "; ")
+        switch status.state {
+        case .completed: return nil
+        case .cancelled: return PrintError(.cancelled, "job \(status.id) was cancelled" + (why.isEmpty ? "" : ": \(why)"))
+        default: return PrintError(.jobFailed, "job \(status.id) was \(status.state.rawValue)" + (why.isEmpty ? "" : ": \(why)"))
+        }
+    }
+}

@@ -1,0 +1,72 @@
+import Foundation
+import SwiftPrint
+import TestSupport
+import Testing
+
+/// Printing from a program: the receipt example (completion handler) and the library's
+/// `PrintInteractionController` against the test printers.
+extension PrinterTests {
+    @Test func theReceiptExamplePrintsAndHearsBack() throws {
+        let s = try Setup.shared()
+        let before = s.lobby.received.count
+        let r = try Tool.run(Tool.besideTests("receipt-example"), ["Lobby"], environment: ["CUPS_SERVER": s.cups.server])
+        #expect(r.status == 0, "\(r.text) \(r.stderr)")
+        #expect(r.text.contains("order 1042: printed on Lobby"))
+        #expect(s.lobby.received.count == before + 1)
+        #expect(try PDF.text(try #require(s.lobby.received.last)).contains("TOTAL"))
+        // A printer that does not exist: the handler hears why.
+        let missing = try Tool.run(Tool.besideTests("receipt-example"), ["Cellar"], environment: ["CUPS_SERVER": s.cups.server])
+        #expect(missing.status == 75 && missing.text.contains("not printed: no printer called Cellar"), "\(missing.text)")
+    }
+}
+
+/// Records what a PrintInteractionController tells its delegate.
+final class RecordingDelegate: PrintInteractionControllerDelegate, @unchecked Sendable {
+    var calls: [String] = []
+    var offered: [PrintPaper] = []
+    let lock = NSLock()
+    func note(_ s: String) { lock.withLock { calls.append(s) } }
+
+    func printInteractionController(_ controller: PrintInteractionController, choosePaper papers: [PrintPaper]) -> PrintPaper? {
+        note("choosePaper")
+        offered = papers
+        return PrintPaper.best(for: MediaSize.a4.size, from: papers)
+    }
+    func printInteractionControllerWillStartJob(_ controller: PrintInteractionController) { note("willStart") }
+    func printInteractionController(_ controller: PrintInteractionController, jobDidChange status: JobStatus) { note("changed:\(status.state.rawValue)") }
+    func printInteractionControllerDidFinishJob(_ controller: PrintInteractionController) { note("didFinish") }
+}
+
+extension PrinterTests {
+    @Test func theLibraryPrintsWithADelegateAndACompletion() throws {
+        let s = try Setup.shared()
+        setenv("CUPS_SERVER", s.cups.server, 1)
+        let controller = PrintInteractionController()
+        controller.printingItems = [PrintInput(path: try threePages())]
+        controller.printFormatter = SimpleTextPrintFormatter(text: "one formatter\u{0C}second page")
+        #expect(controller.printingItems == nil, "setting the formatter clears the items")
+        let delegate = RecordingDelegate()
+        controller.delegate = delegate
+        var info = PrintInfo(jobName: "library job")
+        info.printerID = "Office"
+        controller.printInfo = info
+        let before = s.office.received.count
+        let done = DispatchSemaphore(value: 0)
+        nonisolated(unsafe) var result: (Bool, PrintError?) = (false, nil)
+        controller.print { completed, error in result = (completed, error); done.signal() }
+        #expect(done.wait(timeout: .now() + 60) == .success)
+        #expect(result.0 && result.1 == nil, "\(String(describing: result.1))")
+        #expect(delegate.calls.first == "willStart" && delegate.calls.last == "didFinish", "\(delegate.calls)")
+        #expect(delegate.calls.contains("choosePaper") && delegate.offered.contains { $0.media.pwgName == "iso_a4_210x297mm" })
+        #expect(delegate.calls.contains("changed:completed"))
+        #expect(controller.jobStatus?.state == .completed && controller.submittedJob?.printer == "Office")
+        let pdf = try #require(s.office.received.count == before + 1 ? s.office.received.last : nil)
+        #expect(try PDF.text(pdf).contains("second page"))
+        #expect(try PDF.pageSizes(pdf).allSatisfy { abs($0.width - 595.28) < 1 }, "the delegate's A4")
+    }
+
+    @Test func nothingToPrintIsAnError() throws {
+        let controller = PrintInteractionController()
+        #expect { try controller.write(to: try temporaryDirectory() + "/x.pdf") } throws: { ($0 as? PrintError)?.code == .noContent }
+    }
+}
