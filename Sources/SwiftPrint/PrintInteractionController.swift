@@ -1,4 +1,5 @@
 import Foundation
+import Observation
 
 /// What a `PrintInteractionController` tells its delegate, like UIPrintInteractionControllerDelegate.
 /// Every method has a default.
@@ -25,7 +26,10 @@ extension PrintInteractionControllerDelegate {
 /// Prints what an app has — files, one formatter, or a page renderer — to a printer or a PDF,
 /// like UIPrintInteractionController. Exactly one of `printingItems`, `printFormatter` and
 /// `printPageRenderer` is used: setting one clears the others.
-public final class PrintInteractionController: @unchecked Sendable {
+///
+/// `jobStatus` and `submittedJob` are observable (Observation's `withObservationTracking`, or
+/// SwiftUI), like UIDocument's documentState; they change on the thread that follows the job.
+public final class PrintInteractionController: Observable, @unchecked Sendable {
     private enum Content {
         case items([PrintInput])
         case formatter(PrintFormatter)
@@ -42,13 +46,16 @@ public final class PrintInteractionController: @unchecked Sendable {
     /// The job on the printer's server once sent, and its last known state (UIDocument's
     /// documentState, for jobs). Changes are also reported to the delegate.
     public private(set) var submittedJob: SubmittedJob? {
-        get { lock.withLock { _submittedJob } } set { lock.withLock { _submittedJob = newValue } }
+        get { registrar.access(self, keyPath: \.submittedJob); return lock.withLock { _submittedJob } }
+        set { registrar.withMutation(of: self, keyPath: \.submittedJob) { lock.withLock { _submittedJob = newValue } } }
     }
     public private(set) var jobStatus: JobStatus? {
-        get { lock.withLock { _jobStatus } } set { lock.withLock { _jobStatus = newValue } }
+        get { registrar.access(self, keyPath: \.jobStatus); return lock.withLock { _jobStatus } }
+        set { registrar.withMutation(of: self, keyPath: \.jobStatus) { lock.withLock { _jobStatus = newValue } } }
     }
     private var _submittedJob: SubmittedJob?
     private var _jobStatus: JobStatus?
+    private let registrar = ObservationRegistrar()
 
     public init() {}
 

@@ -1,4 +1,5 @@
 import Foundation
+import Observation
 import SwiftPrint
 import TestSupport
 import Testing
@@ -51,6 +52,9 @@ extension PrinterTests {
         info.printerID = "Office"
         controller.printInfo = info
         let before = s.office.received.count
+        // The job's state is observable, as UIDocument's documentState is.
+        nonisolated(unsafe) var observed = false
+        withObservationTracking({ _ = controller.jobStatus }, onChange: { observed = true })
         let done = DispatchSemaphore(value: 0)
         nonisolated(unsafe) var result: (Bool, PrintError?) = (false, nil)
         controller.print { completed, error in result = (completed, error); done.signal() }
@@ -60,6 +64,7 @@ extension PrinterTests {
         #expect(delegate.calls.contains("choosePaper") && delegate.offered.contains { $0.media.pwgName == "iso_a4_210x297mm" })
         #expect(delegate.calls.contains("changed:completed"))
         #expect(controller.jobStatus?.state == .completed && controller.submittedJob?.printer == "Office")
+        #expect(observed, "observers hear of the job's first status")
         let pdf = try #require(s.office.received.count == before + 1 ? s.office.received.last : nil)
         #expect(try PDF.text(pdf).contains("second page"))
         #expect(try PDF.pageSizes(pdf).allSatisfy { abs($0.width - 595.28) < 1 }, "the delegate's A4")

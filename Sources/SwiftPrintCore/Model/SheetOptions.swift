@@ -51,7 +51,7 @@ public struct SheetOptions: Hashable, Codable, Sendable {
 
     /// Whether anything here changes how pages go onto sheets.
     public var isNeutral: Bool {
-        (numberUp ?? 1) == 1 && (border ?? .none) == .none && (pageSet ?? .all) == .all && reverse != true
+        (numberUp ?? 1) == 1 && (border ?? Border.none) == Border.none && (pageSet ?? .all) == .all && reverse != true
             && booklet != true && mirror != true && halfTurn != true
     }
 
