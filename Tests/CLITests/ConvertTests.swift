@@ -168,7 +168,7 @@ let examples = URL(fileURLWithPath: directory()).deletingLastPathComponent().del
         let dir = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let log = dir + "/big.log"
-        FileManager.default.createFile(atPath: log, contents: nil)
+        #expect(FileManager.default.createFile(atPath: log, contents: nil))
         let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
         var chunk = ""
         for i in 0..<lines {
