@@ -165,3 +165,33 @@ struct PrinterTests {
         #expect(jobs.first { $0.id == id }?.printer == "Office")
     }
 }
+
+extension PrinterTests {
+    /// A job cancelled while `print` follows it: print says so and exits 130. The queue is
+    /// stopped first, so the job waits for the cancel instead of racing it.
+    @Test func printExitsWith130WhenItsJobIsCancelled() throws {
+        let s = try Setup.shared()
+        #expect(try Tool.run("cupsdisable", ["-h", s.cups.server, "Lobby"]).status == 0)
+        defer { _ = try? Tool.run("cupsenable", ["-h", s.cups.server, "Lobby"]) }
+        let before = Set(try Self.jobs(from: try s.swiftprint(["jobs", "--all", "--json"]).stdout).map(\.id))
+        let printing = Process()
+        printing.executableURL = URL(fileURLWithPath: Tool.swiftprint)
+        printing.arguments = ["print", "-d", "Lobby", try threePages()]
+        printing.environment = ProcessInfo.processInfo.environment.merging(["CUPS_SERVER": s.cups.server]) { $1 }
+        let err = Pipe()
+        printing.standardError = err
+        printing.standardOutput = FileHandle.nullDevice
+        try printing.run()
+        var id: Int?
+        for _ in 0..<100 where id == nil {
+            usleep(100_000)
+            id = try Self.jobs(from: try s.swiftprint(["jobs", "--json"]).stdout).map(\.id).first { !before.contains($0) }
+        }
+        let job = try #require(id, "the job never reached CUPS")
+        #expect(try s.swiftprint(["cancel", String(job)]).status == 0)
+        let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        printing.waitUntilExit()
+        #expect(printing.terminationStatus == 130, "\(stderr)")
+        #expect(stderr.contains("job \(job) on Lobby was cancelled"), "\(stderr)")
+    }
+}
