@@ -44,12 +44,7 @@ final class IPPEverywherePrinter: @unchecked Sendable {
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         // Not with this test thread's signal mask, which blocks SIGTERM: stop() could not end it.
-        var none = sigset_t(), old = sigset_t()
-        sigemptyset(&none)
-        pthread_sigmask(SIG_SETMASK, &none, &old)
-        // Blocked again at once: Foundation learns of exited children through a signalfd,
-        // which sees SIGCHLD only while every thread blocks it.
-        do { defer { pthread_sigmask(SIG_SETMASK, &old, nil) }; try process.run() }
+        try withNoSignalsBlocked { try process.run() }
         // lpadmin -m everywhere makes a queue without a PPD, silently, from a printer that does
         // not answer yet.
         for _ in 0..<100 {
@@ -66,16 +61,17 @@ final class IPPEverywherePrinter: @unchecked Sendable {
     /// the PPD, and add the queue again (three tries) when none comes.
     func addQueue(to cups: PrivateCUPS) throws {
         let ppd = "\(cups.root)/etc/ppd/\(name).ppd"
-        var r = try Tool.run("true", [])
+        var stderr = ""
         for _ in 0..<3 {
-            r = try Tool.run("lpadmin", ["-h", cups.server, "-p", name, "-E", "-v", uri, "-m", "everywhere"])
+            let r = try Tool.run("lpadmin", ["-h", cups.server, "-p", name, "-E", "-v", uri, "-m", "everywhere"])
+            stderr = r.stderr
             for _ in 0..<50 where r.status == 0 {
                 if FileManager.default.fileExists(atPath: ppd) { return }
                 usleep(200_000)
             }
             _ = try? Tool.run("lpadmin", ["-h", cups.server, "-x", name])
         }
-        throw Failure("lpadmin could not make the \(name) queue (see \(cups.root)/log/error_log): \(r.stderr)")
+        throw Failure("lpadmin could not make the \(name) queue (see \(cups.root)/log/error_log): \(stderr)")
     }
 
     /// The PDFs the printer received, by name.
@@ -107,13 +103,9 @@ enum SystemBus {
         try? FileManager.default.removeItem(atPath: "/run/dbus/pid")
         // Started with no signals blocked (this test thread blocks SIGTERM), so that SIGTERM
         // stops it; it writes its pid to /run/dbus/pid.
-        var none = sigset_t(), old = sigset_t()
-        sigemptyset(&none)
-        pthread_sigmask(SIG_SETMASK, &none, &old)
         // system(3), not Process: Foundation never saw this parent exit (it forks the daemon
         // and leaves), and waited for ever.
-        let status = system("/usr/bin/dbus-daemon --system --fork </dev/null >/dev/null 2>&1")
-        pthread_sigmask(SIG_SETMASK, &old, nil)
+        let status = withNoSignalsBlocked { system("/usr/bin/dbus-daemon --system --fork </dev/null >/dev/null 2>&1") }
         let pidText = (try? String(contentsOfFile: "/run/dbus/pid", encoding: .utf8)) ?? ""
         guard status == 0, let pid = Int32(pidText.trimmingCharacters(in: .whitespacesAndNewlines)) else {
             throw Failure("cannot start a D-Bus system bus (dbus-daemon --system --fork: status \(status))")

@@ -122,11 +122,7 @@ final class PrivateCUPS: @unchecked Sendable {
         process.currentDirectoryURL = URL(fileURLWithPath: closed)
         // Not from this test thread's signal mask, which blocks SIGCHLD: cupsd would never
         // reap its filters and every job would hang.
-        var none = sigset_t(), old = sigset_t()
-        sigemptyset(&none)
-        pthread_sigmask(SIG_SETMASK, &none, &old)
-        defer { pthread_sigmask(SIG_SETMASK, &old, nil) }
-        try process.run()
+        try withNoSignalsBlocked { try process.run() }
         try waitUntilUp()
         let install = try Tool.run(Tool.swiftprint, ["install"] + installArguments)
         guard install.status == 0 else { stop(); throw Failure("swiftprint install failed: \(install.stderr)\(install.text)") }
@@ -208,4 +204,17 @@ final class PrivateCUPS: @unchecked Sendable {
 struct Failure: Error, CustomStringConvertible {
     let description: String
     init(_ d: String) { description = d }
+}
+
+/// Runs `body` (which starts a process) with no signal blocked on this thread, so that the
+/// child starts with none blocked: test threads block SIGTERM and SIGCHLD, and a child keeps
+/// its parent's mask (cupsd would never reap its filters; SIGTERM would not stop a daemon).
+/// The mask is restored as soon as `body` returns: Foundation learns of exited children through
+/// a signalfd, which sees SIGCHLD only while every thread blocks it.
+func withNoSignalsBlocked<T>(_ body: () throws -> T) rethrows -> T {
+    var none = sigset_t(), old = sigset_t()
+    sigemptyset(&none)
+    pthread_sigmask(SIG_SETMASK, &none, &old)
+    defer { pthread_sigmask(SIG_SETMASK, &old, nil) }
+    return try body()
 }

@@ -9,11 +9,17 @@ public struct SheetOptions: Hashable, Codable, Sendable {
         case lrtb, lrbt, rltb, rlbt, tblr, tbrl, btlr, btrl
 
         /// Whether pages fill a row before the next row (lr…, rl…) rather than a column first.
-        var rowsFirst: Bool { [.lrtb, .lrbt, .rltb, .rlbt].contains(self) }
+        var rowsFirst: Bool {
+            switch self { case .lrtb, .lrbt, .rltb, .rlbt: true; case .tblr, .tbrl, .btlr, .btrl: false }
+        }
         /// Whether rows run right to left.
-        var rightToLeft: Bool { [.rltb, .rlbt, .tbrl, .btrl].contains(self) }
+        var rightToLeft: Bool {
+            switch self { case .rltb, .rlbt, .tbrl, .btrl: true; case .lrtb, .lrbt, .tblr, .btlr: false }
+        }
         /// Whether columns fill bottom to top.
-        var bottomToTop: Bool { [.lrbt, .rlbt, .btlr, .btrl].contains(self) }
+        var bottomToTop: Bool {
+            switch self { case .lrbt, .rlbt, .btlr, .btrl: true; case .lrtb, .rltb, .tblr, .tbrl: false }
+        }
     }
 
     /// CUPS `page-border`: a frame around each page of an n-up sheet.
