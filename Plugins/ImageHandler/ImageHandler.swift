@@ -16,6 +16,7 @@ public struct ImageHandler: ContentHandler {
     public init() {}
 
     /// Options read, by name: `print-scaling` (auto = fit, auto-fit, fit, fill, none),
+    /// `scaling` (CUPS's percent of the printable area, 1–800; replaces print-scaling),
     /// `position` (center, top, bottom-left …), `ppi` (the resolution for natural size; default
     /// the file's, else 72), `natural-scaling` (percent of natural size), `mirror` (true/false),
     /// `max-pixels` (the decompression-bomb limit), `gif-frames` (first or all), `photo-grid`
@@ -25,6 +26,7 @@ public struct ImageHandler: ContentHandler {
         func bad(_ name: String, _ value: String) -> PrintError { PrintError(.invalidOption, "\(name) \"\(value)\" is not valid") }
         if let v = options["print-scaling"] { guard let s = PrintScaling(rawValue: v) else { throw bad("print-scaling", v) }; formatter.scaling = s }
         if let v = options["position"] { guard let p = ContentPosition(rawValue: v) else { throw bad("position", v) }; formatter.position = p }
+        formatter.percentOfArea = try PrintScaling.percentOfArea(in: options)
         if let v = options["ppi"] { guard let n = Double(v), n > 0, n <= 10000 else { throw bad("ppi", v) }; formatter.ppi = n }
         if let v = options["natural-scaling"] { guard let n = Double(v), n > 0, n <= 1000 else { throw bad("natural-scaling", v) }; formatter.naturalScaling = n / 100 }
         var limits = ImageLimits()
@@ -44,6 +46,9 @@ public final class ImagePrintFormatter: PrintFormatter {
     public var ppi: Double?
     /// A factor on natural size (IPP natural scaling), for `none` and `auto-fit`.
     public var naturalScaling: Double = 1
+    /// CUPS's `scaling`: the image fits the printable area and is drawn at this percent of that
+    /// size, whatever `scaling` says (nil: not asked).
+    public var percentOfArea: Double?
     /// Print mirror-image (for transfers).
     public var mirror = false
     /// Every frame of an animated GIF, one per page (else the first).
@@ -120,7 +125,7 @@ public final class ImagePrintFormatter: PrintFormatter {
             // For images, IPP leaves `auto` to the printer: like a photo print, it fits.
             let scaling = formatter.scaling == .auto ? .fit : formatter.scaling
             try context.place(item.content, size: natural, in: rect, scaling: scaling, scale: formatter.naturalScaling,
-                              position: formatter.position, turnToFit: formatter.turnsToFitCells, mirror: formatter.mirror)
+                              percentOfArea: formatter.percentOfArea, position: formatter.position, turnToFit: formatter.turnsToFitCells, mirror: formatter.mirror)
         }
     }
 }

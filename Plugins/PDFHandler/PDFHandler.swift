@@ -17,7 +17,8 @@ public struct PDFHandler: ContentHandler {
     public init() {}
 
     /// Options read, by name: `password` (user or owner password), `print-scaling`
-    /// (auto, auto-fit, fit, fill, none).
+    /// (auto, auto-fit, fit, fill, none), `scaling` (CUPS's percent of the printable area),
+    /// `position` (where a page sits on the paper when it does not fill it).
     public func makeFormatter(for input: PrintInput, options: HandlerOptions, info: PrintInfo) throws -> PrintFormatter {
         var scaling: PrintScaling?
         if let v = options["print-scaling"] {
@@ -26,9 +27,20 @@ public struct PDFHandler: ContentHandler {
             }
             scaling = s
         }
+        var position: ContentPosition?
+        if let v = options["position"] {
+            guard let p = ContentPosition(rawValue: v) else {
+                throw PrintError(.invalidOption, "position \"\(v)\" is not valid (center, top, bottom, left, right, top-left, top-right, bottom-left or bottom-right)")
+            }
+            position = p
+        }
+        let percentOfArea = try PrintScaling.percentOfArea(in: options)
         let formatter = try PDFPrintFormatter(input: input, password: options["password"])
-        // A paper or scaling asked for puts pages on the job's paper; otherwise each page keeps its size.
-        if scaling != nil || info.media != nil { formatter.scaling = scaling ?? .auto }
+        // A paper, scaling or position asked for puts pages on the job's paper; otherwise each
+        // page keeps its size (and so has nowhere to move).
+        if scaling != nil || percentOfArea != nil || position != nil || info.media != nil { formatter.scaling = scaling ?? .auto }
+        formatter.percentOfArea = percentOfArea
+        if let position { formatter.position = position }
         return formatter
     }
 }
@@ -40,6 +52,9 @@ public final class PDFPrintFormatter: PrintFormatter {
     public var scaling: PrintScaling?
     /// Where pages go on the sheet when they do not fill it.
     public var position: ContentPosition = .center
+    /// CUPS's `scaling`: pages fit the printable area and are drawn at this percent of that
+    /// size, whatever `scaling` says (nil: not asked; needs `scaling` set to reach the paper).
+    public var percentOfArea: Double?
     /// The number of pages in the document.
     public var documentPageCount: Int { document.pageCount }
 
@@ -91,7 +106,7 @@ public final class PDFPrintFormatter: PrintFormatter {
             // The sheet turns to a landscape page unless the job fixed its orientation; then the
             // page turns instead, so that it fits the paper better.
             try context.place(content, size: content.naturalSize, in: rect, scaling: scaling,
-                              position: formatter.position, turnToFit: true)
+                              percentOfArea: formatter.percentOfArea, position: formatter.position, turnToFit: true)
         }
     }
 }

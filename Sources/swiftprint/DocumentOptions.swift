@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import SwiftPrint
 
 /// Options for content with a size of its own: PDF pages and images.
@@ -7,6 +8,10 @@ struct DocumentOptions: ParsableArguments {
             help: ArgumentHelp("auto, auto-fit, fit, fill or none (IPP print-scaling).",
                                discussion: "PDF pages keep their own size unless this or --media is given (auto then means auto-fit); images fit the printable area by default (auto means fit)."))
     var printScaling: PrintScaling?
+
+    @Option(help: ArgumentHelp("Percent of the printable area (1-800, CUPS's scaling): content fits it, then is drawn this much of that size; above 100 it is cropped.",
+                               valueName: "percent"))
+    var scaling: Double?
 
     @Option(help: "Where images and pages smaller than the paper sit: center, top, bottom, left, right, top-left, top-right, bottom-left, bottom-right.")
     var position: ContentPosition?
@@ -42,8 +47,9 @@ struct DocumentOptions: ParsableArguments {
         if let printScaling { o.append(("print-scaling", printScaling.rawValue)) }
         if let password { o.append(("swiftprint-password", password)) }
         if let position { o.append(("position", position.rawValue)) }
+        if let scaling { o.append(("scaling", String(format: "%g", scaling))) }
         if let ppi { o.append(("ppi", String(ppi))) }
-        if let naturalScaling { o.append(("natural-scaling", String(naturalScaling))) }
+        if let naturalScaling { o.append(("natural-scaling", String(format: "%g", naturalScaling))) }
         if let maxPixels { o.append(("swiftprint-max-pixels", String(maxPixels))) }
         if let gifFrames { o.append(("swiftprint-gif-frames", gifFrames)) }
         if let converterTimeout { o.append(("swiftprint-converter-timeout", String(converterTimeout))) }

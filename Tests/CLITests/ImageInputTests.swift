@@ -74,6 +74,20 @@ import Testing
         #expect(others.allSatisfy { brightness[corner]! > $0 + 50 }, "the white box belongs at the \(corner): \(brightness)")
     }
 
+    /// CUPS's `scaling=50` with `position=bottom-right`: the image fitted to the landscape sheet,
+    /// then drawn at half that size in the bottom-right corner; the rest of the sheet stays white.
+    @Test func scalingIsAPercentOfTheFittedSize() throws {
+        let out = try convert([try makeImage("wide.jpg")], ["--media", "A4", "--margins", "0", "--scaling", "50", "--position", "bottom-right"])
+        let size = try PDF.pageSizes(out)[0]
+        #expect(size.width > size.height)
+        // Fitted, the 3:2 image fills the sheet's height and 0.9987 of its width; half of it
+        // covers x 0.5–1 and y 0.5–1 of the sheet (to within a pixel at 30 dpi).
+        #expect(try brightness(out, x: 0.55...0.95, y: 0.6...0.95) < 200)
+        #expect(try brightness(out, x: 0.02...0.45, y: 0.02...0.45) > 250)
+        #expect(try brightness(out, x: 0.55...0.95, y: 0.02...0.45) > 250)
+        #expect(try brightness(out, x: 0.02...0.45, y: 0.55...0.95) > 250)
+    }
+
     @Test func wideImagesPrintLandscapeUnlessTheJobSaysOtherwise() throws {
         let jpeg = try makeImage("wide.jpg")
         var size = try PDF.pageSizes(try convert([jpeg], ["--media", "A4"]))[0]

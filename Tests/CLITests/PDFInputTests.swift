@@ -68,6 +68,46 @@ import Testing
         }
     }
 
+    /// Options → the scale a 400 × 600 pt page is drawn at on A4 with no margins, and where its
+    /// top-left corner lands (points from the sheet's top-left). The page's one word is found in
+    /// the output and compared with where it is in the input, so the test reads real positions.
+    @Test(arguments: [
+        // CUPS's scaling: percent of the fitted size (fit is 1.40315: the height fills A4).
+        (["--scaling", "50", "--position", "top-left"], 0.701575, 0.0, 0.0),
+        (["--scaling", "100", "--position", "bottom-right"], 1.40315, 595.276 - 561.26, 0.0),
+        // Above 100 the page is cropped to the paper, here keeping its top-left part.
+        (["--scaling", "200", "--position", "top-left"], 2.8063, 0.0, 0.0),
+        // Natural size, placed as asked; centred when no position is given.
+        (["--print-scaling", "none", "--position", "bottom-right"], 1.0, 195.276, 241.89),
+        (["--print-scaling", "none"], 1.0, 97.638, 120.945),
+    ] as [([String], Double, Double, Double)])
+    func scalingAndPositionPlacePages(options: [String], scale: Double, left: Double, top: Double) throws {
+        let dir = try temporaryDirectory()
+        let hand = """
+        %PDF-1.4
+        1 0 obj << /Type /Catalog /Pages 2 0 R >> endobj
+        2 0 obj << /Type /Pages /Kids [3 0 R] /Count 1 >> endobj
+        3 0 obj << /Type /Page /Parent 2 0 R /MediaBox [0 0 400 600] /Resources << /Font << /F1 5 0 R >> >> /Contents 4 0 R >> endobj
+        4 0 obj << /Length 36 >> stream
+        BT /F1 24 Tf 50 500 Td (marker) Tj ET
+        endstream endobj
+        5 0 obj << /Type /Font /Subtype /Type1 /BaseFont /Helvetica >> endobj
+        trailer << /Root 1 0 R /Size 6 >>
+        %%EOF
+        """
+        try Data(hand.utf8).write(to: URL(fileURLWithPath: dir + "/hand.pdf"))
+        try qpdf([dir + "/hand.pdf", dir + "/in.pdf"])
+        let r = try swiftprint(["convert", dir + "/in.pdf", "-o", dir + "/o.pdf", "--media", "A4", "--margins", "0"] + options)
+        #expect(r.status == 0, "\(r.stderr)")
+        let size = try PDF.pageSizes(dir + "/o.pdf")[0]
+        #expect(abs(size.width - 595.276) < 0.01 && abs(size.height - 841.89) < 0.01)
+        let natural = try #require(PDF.words(dir + "/in.pdf", page: 1).first { $0.word == "marker" })
+        let placed = try #require(PDF.words(dir + "/o.pdf", page: 1).first { $0.word == "marker" }, "\(options): the word is gone")
+        #expect(abs(placed.xMin - (left + scale * natural.xMin)) < 0.5, "\(options): left \(placed.xMin)")
+        #expect(abs(placed.yMin - (top + scale * natural.yMin)) < 0.5, "\(options): top \(placed.yMin)")
+        #expect(abs((placed.xMax - placed.xMin) / (natural.xMax - natural.xMin) - scale) < 0.01, "\(options): scale")
+    }
+
     @Test func headerAndFooterAreStampedOverPDFPages() throws {
         let input = try makePDF(pages: 2)
         let out = try temporaryDirectory() + "/hf.pdf"

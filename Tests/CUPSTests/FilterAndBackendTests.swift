@@ -20,10 +20,12 @@ struct FilterAndBackendTests {
     }
 
     @Test func copiesComeFromArgvAndColourModeFromItsIPPName() throws {
-        let o = try CUPSFilter.jobOptions(arguments: ["swiftprint", "1", "u", "t", "3", "print-color-mode=monochrome fit-to-page"], environment: [:])
+        let o = try CUPSFilter.jobOptions(arguments: ["swiftprint", "1", "u", "t", "3", "print-color-mode=monochrome fit-to-page scaling=50 position=top-left"],
+                                          environment: [:])
         #expect(o.info.copies == 3)
         #expect(o.info.outputType == .grayscale)
         #expect(o.handlerOptions["print-scaling"] == "fit")
+        #expect(o.handlerOptions["scaling"] == "50" && o.handlerOptions["position"] == "top-left")
     }
 
     @Test func everyDocumentNameOfAJob() {

@@ -16,20 +16,36 @@ public enum PrintScaling: String, Codable, Sendable, CaseIterable {
 
     /// Where content of `size` goes in `area`, and whether it overflows (and so needs clipping).
     /// `scale` multiplies the natural size for `none` and `auto-fit` (IPP's natural scaling).
-    public func frame(for size: CGSize, in area: CGRect, scale: Double = 1, position: ContentPosition = .center) -> (rect: CGRect, overflows: Bool) {
+    /// `percentOfArea` (CUPS's `scaling=N`) replaces the scaling: the content fits the area and
+    /// is then drawn at that percent of the fitted size (above 100 it overflows and is cropped).
+    public func frame(for size: CGSize, in area: CGRect, scale: Double = 1, percentOfArea: Double? = nil,
+                      position: ContentPosition = .center) -> (rect: CGRect, overflows: Bool) {
         guard size.width > 0, size.height > 0, area.width > 0, area.height > 0 else { return (area, false) }
         let fitScale = min(area.width / size.width, area.height / size.height)
         let fillScale = max(area.width / size.width, area.height / size.height)
-        let s: Double
-        switch self {
-        case .fit: s = fitScale
-        case .fill: s = fillScale
-        case .none: s = scale
-        case .autoFit, .auto: s = min(scale, fitScale)
+        let s: Double = if let percentOfArea { fitScale * percentOfArea / 100 } else {
+            switch self {
+            case .fit: fitScale
+            case .fill: fillScale
+            case .none: scale
+            case .autoFit, .auto: min(scale, fitScale)
+            }
         }
         let w = size.width * s, h = size.height * s
         let rect = position.place(CGSize(width: w, height: h), in: area)
         return (rect, w > area.width + 0.01 || h > area.height + 0.01)
+    }
+}
+
+extension PrintScaling {
+    /// CUPS's `scaling=N` from a handler's options: a percent of the printable area, 1 to 800
+    /// as CUPS takes it (nil when not given).
+    public static func percentOfArea(in options: HandlerOptions) throws -> Double? {
+        guard let v = options["scaling"] else { return nil }
+        guard let n = Double(v), n >= 1, n <= 800 else {
+            throw PrintError(.invalidOption, "scaling \"\(v)\" is not valid (a percent of the printable area, 1 to 800)")
+        }
+        return n
     }
 }
 
@@ -56,15 +72,17 @@ public enum ContentPosition: String, Codable, Sendable, CaseIterable {
 
 extension GraphicsContext {
     /// Places `content`, `size` points at its natural size, in `area` as `scaling` says (times
-    /// `scale` for `none` and `auto-fit`), at `position`; clipped to `area` when it overflows.
+    /// `scale` for `none` and `auto-fit`; `percentOfArea` replaces both, as `frame` says), at
+    /// `position`; clipped to `area` when it overflows.
     /// With `turnToFit`, content whose orientation differs from the area's turns a quarter
     /// anticlockwise first (its top to the left, as pdftopdf turns pages); `mirror` flips it.
     public func place(_ content: PlacedContent, size: CGSize, in area: CGRect, scaling: PrintScaling, scale: Double = 1,
-                      position: ContentPosition = .center, turnToFit: Bool = false, mirror: Bool = false) throws {
+                      percentOfArea: Double? = nil, position: ContentPosition = .center, turnToFit: Bool = false,
+                      mirror: Bool = false) throws {
         var size = size
         let turn = turnToFit && size.width != size.height && (size.width > size.height) != (area.width > area.height)
         if turn { size = CGSize(width: size.height, height: size.width) }
-        var (frame, overflows) = scaling.frame(for: size, in: area, scale: scale, position: position)
+        var (frame, overflows) = scaling.frame(for: size, in: area, scale: scale, percentOfArea: percentOfArea, position: position)
         try withSavedState {
             var clip = area
             if turn {

@@ -187,7 +187,7 @@ public struct JobOptions: Sendable {
         "swiftprint-line-numbers": "line-numbers", "line-numbers": "line-numbers",
         "swiftprint-encoding": "encoding", "encoding": "encoding",
         "print-scaling": "print-scaling", "position": "position", "ppi": "ppi",
-        "natural-scaling": "natural-scaling",
+        "natural-scaling": "natural-scaling", "scaling": "scaling",
         "swiftprint-password": "password", "password": "password",
         "swiftprint-gif-frames": "gif-frames", "gif-frames": "gif-frames",
         "swiftprint-max-pixels": "max-pixels", "max-pixels": "max-pixels",
