@@ -123,6 +123,8 @@ struct QueueTests {
         #expect(installed.contains("*OpenUI *swiftprint-sheet-headers"), "the installed PPD lacks it")
         let cached = (try? String(contentsOfFile: cups.root + "/etc/ppd/swiftprint.ppd", encoding: .utf8)) ?? ""
         #expect(cached.contains("*OpenUI *swiftprint-sheet-headers"), "cupsd's copy lacks it")
+        let listed = try Tool.run("lpoptions", ["-h", cups.server, "-p", "swiftprint", "-l"])
+        #expect(listed.text.contains("swiftprint-sheet-headers/"), "lpoptions -l: \(listed.text) \(listed.stderr)")
         // Pages 2 to the last, four to a side (pdftopdf would count the ranges in sheets).
         #expect(try PDF.pageCount(cups.saved + "/root/\(up)-nup.pdf") == (pages - 1 + 3) / 4)
         // Each document of a CUPS job is a PDF of its own; printed two-sided, each has an even count.
