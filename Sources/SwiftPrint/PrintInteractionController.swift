@@ -139,7 +139,7 @@ public final class PrintInteractionController: Observable, @unchecked Sendable {
         if let chosen = delegate?.printInteractionController(self, choosePaper: papers) { options.info.media = chosen.media }
         switch content {
         case .items(let items):
-            guard let dispatcher = Dispatcher.standard else { throw PrintError(.notAvailable, "libmagic cannot start") }
+            let dispatcher = Dispatcher.standard
             return try DocumentConversion(options: options, dispatcher: dispatcher).run(items, to: destination)
         case .formatter(let formatter):
             let renderer = PrintPageRenderer()

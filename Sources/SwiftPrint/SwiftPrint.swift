@@ -22,10 +22,10 @@ extension HandlerRegistry {
 }
 
 extension Dispatcher {
-    /// Every shipped handler, with libmagic detection (nil only when libmagic cannot start).
-    /// `Dispatcher.standard?.canPrint(url:)`, `canPrint(data:)` and `printableUTIs` answer
+    /// Every shipped handler, with libmagic detection (libmagic's database loads on the first
+    /// detection; when it cannot, that detection fails with the reason).
+    /// `Dispatcher.standard.canPrint(url:)`, `canPrint(data:)` and `printableUTIs` answer
     /// UIKit's questions.
-    public static let standard: Dispatcher? = ContentDetector.shared.map {
-        Dispatcher(registry: .standard, detector: $0, converterHandler: { ExternalConverterHandler(command: $0) })
-    }
+    public static let standard = Dispatcher(registry: .standard, detector: ContentDetector.shared,
+                                            converterHandler: { ExternalConverterHandler(command: $0) })
 }

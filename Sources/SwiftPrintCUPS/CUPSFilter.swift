@@ -30,7 +30,7 @@ public enum CUPSFilter {
             for item in options.notSupported {
                 report("INFO", "\(input.displayName): \(item) is not supported yet and was ignored")
             }
-            guard let dispatcher = Dispatcher.standard else { throw PrintError(.notAvailable, "libmagic cannot start") }
+            let dispatcher = Dispatcher.standard
             var conversion = DocumentConversion(options: options, dispatcher: dispatcher)
             conversion.progress = { progress in
                 if progress.page == 1 || progress.page % 50 == 0 { report("INFO", "\(input.displayName): page \(progress.page)") }

@@ -45,7 +45,7 @@ struct Convert: ParsableCommand {
         let logger = Logger(label: "swiftprint.convert")
         let started = Date()
         do {
-            guard let dispatcher = Dispatcher.standard else { throw PrintError(.notAvailable, "libmagic cannot start") }
+            let dispatcher = Dispatcher.standard
             let options = try job.jobOptions()
             try job.presets.saveIfAsked(options.info)
             var conversion = DocumentConversion(options: options, dispatcher: dispatcher)

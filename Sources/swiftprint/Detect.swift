@@ -23,7 +23,7 @@ struct Detect: ParsableCommand {
     var json = false
 
     func run() throws {
-        guard let dispatcher = Dispatcher.standard else { throw fail(PrintError(.notAvailable, "libmagic cannot start")) }
+        let dispatcher = Dispatcher.standard
         let detector = dispatcher.detector
         var failed: PrintError?
         for file in files {
@@ -60,7 +60,7 @@ struct Types: ParsableCommand {
     var all = false
 
     func run() throws {
-        guard let dispatcher = Dispatcher.standard else { throw fail(PrintError(.notAvailable, "libmagic cannot start")) }
+        let dispatcher = Dispatcher.standard
         let detector = dispatcher.detector
         let printable = Set(dispatcher.printableUTIs)
         for uti in detector.catalogue.order {

@@ -62,7 +62,7 @@ struct Install: ParsableCommand {
     @OptionGroup var where_: InstallOptions
 
     func run() throws {
-        guard let dispatcher = Dispatcher.standard else { throw fail(PrintError(.notAvailable, "libmagic cannot start")) }
+        let dispatcher = Dispatcher.standard
         let catalogue = dispatcher.detector.catalogue
         let printable = dispatcher.printableUTIs.map { (uti: $0, mimeTypes: catalogue.type($0)?.mimeTypes ?? []) }
         let layout = where_.layout

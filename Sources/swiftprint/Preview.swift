@@ -42,7 +42,7 @@ struct Preview: ParsableCommand {
         global.bootstrapLogging()
         TemporaryFiles.removeOnTerminationSignals()
         do {
-            guard let dispatcher = Dispatcher.standard else { throw PrintError(.notAvailable, "libmagic cannot start") }
+            let dispatcher = Dispatcher.standard
             let scratch = try TemporaryFiles.makePrivateDirectory(prefix: "swiftprint-preview-")
             defer { try? FileManager.default.removeItem(atPath: scratch) }
             let pdf = scratch + "/job.pdf"

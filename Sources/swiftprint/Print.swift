@@ -51,7 +51,7 @@ struct Print: ParsableCommand {
             options.info.printerID = delivery.printer
             if options.queueMedia == nil { options.queueMedia = delivery.defaultMedia }
             try job.presets.saveIfAsked(options.info)
-            guard let dispatcher = Dispatcher.standard else { throw PrintError(.notAvailable, "libmagic cannot start") }
+            let dispatcher = Dispatcher.standard
             let conversion = DocumentConversion(options: options, dispatcher: dispatcher)
             let documents = inputs.map(PrintInput.init(path:))
             // --title names the job on the printer too.

@@ -6,7 +6,7 @@ import Testing
 /// The library's answers to UIKit's questions, from real libmagic.
 @Suite struct DispatcherTests {
     @Test func canPrintAnswersFromContent() throws {
-        let dispatcher = try #require(Dispatcher.standard)
+        let dispatcher = Dispatcher.standard
         #expect(dispatcher.canPrint(data: Data("plain words\n".utf8)))
         #expect(dispatcher.canPrint(data: Data([0xFF, 0xD8, 0xFF, 0xE0, 0x00, 0x10] + Array("JFIF\0".utf8) + [UInt8](repeating: 0, count: 64))))
         #expect(dispatcher.canPrint(data: Data("<!DOCTYPE html><html><body>x</body></html>".utf8)))
@@ -18,7 +18,7 @@ import Testing
     }
 
     @Test func printableUTIsFollowConformance() throws {
-        let dispatcher = try #require(Dispatcher.standard)
+        let dispatcher = Dispatcher.standard
         let utis = dispatcher.printableUTIs
         #expect(utis.contains("com.adobe.pdf") && utis.contains("public.jpeg") && utis.contains("public.png"))
         #expect(utis.contains("public.source-code"), "printable through public.plain-text")
@@ -27,10 +27,46 @@ import Testing
         #expect(Array(chain.prefix(3)) == ["public.jpeg", "public.image", "public.data"])
     }
 
+    /// A type the sender named (CUPS's CONTENT_TYPE) → the handler and how it was decided. The
+    /// first bytes and the name may narrow it; libmagic is never loaded for it.
+    @Test(arguments: [
+        ("text/plain", "notes.md", "# Minutes\n\n- approved\n", "markdown", "extension"),
+        // HTML is not a kind of plain text: sent as text/plain, its source is printed.
+        ("text/plain", "page", "<!DOCTYPE html><html><body>x</body></html>", "text", "declared"),
+        ("text/plain", "log", "plain words\n", "text", "declared"),
+        // The sender's word decides over the bytes: these bytes are a PNG's signature.
+        ("text/plain", "odd", "\u{89}PNG\r\n\u{1A}\n", "text", "declared"),
+        ("application/pdf", "a.pdf", "%PDF-1.4\n%%EOF\n", "pdf", "declared"),
+        // A name of another kind does not change the sender's type.
+        ("application/pdf", "a.md", "%PDF-1.4\n%%EOF\n", "pdf", "declared"),
+    ])
+    func aDeclaredTypeDecidesWithoutLibmagic(mime: String, name: String, content: String, handler: String, method: String) throws {
+        let detector = ContentDetector()
+        let dispatcher = Dispatcher(registry: .standard, detector: detector)
+        let path = try temporaryDirectory() + "/spooled"
+        try Data(content.utf8).write(to: URL(fileURLWithPath: path))
+        var input = PrintInput(path: path)
+        input.displayName = name
+        input.declaredMIMEType = mime
+        let routed = try dispatcher.route(input)
+        #expect(routed.handler.name == handler)
+        #expect(routed.type.method == method)
+        #expect(!detector.hasLoadedLibmagic)
+        // Unnamed, the same file is detected by libmagic (the bytes may print or not).
+        _ = try? dispatcher.route(PrintInput(path: path))
+        #expect(detector.hasLoadedLibmagic)
+    }
+
+    @Test func aDeclaredTypeStillNamesAnUnreadableFile() throws {
+        var input = PrintInput(path: try temporaryDirectory() + "/missing")
+        input.declaredMIMEType = "text/plain"
+        #expect(throws: PrintError.self) { try Dispatcher.standard.route(input) }
+    }
+
     @Test func aUserTypesFileAddsATypeWithoutARebuild() throws {
         var catalogue = TypeCatalogue.standard
         catalogue.add(tsv: "org.example.notes\tpublic.plain-text\ttext/x-notes\tnotes\tField notes\n")
-        let dispatcher = Dispatcher(registry: .standard, detector: try ContentDetector(catalogue: catalogue))
+        let dispatcher = Dispatcher(registry: .standard, detector: ContentDetector(catalogue: catalogue))
         let dir = try temporaryDirectory()
         try Data("a note\n".utf8).write(to: URL(fileURLWithPath: dir + "/trip.notes"))
         let routed = try dispatcher.route(PrintInput(path: dir + "/trip.notes"))

@@ -12,47 +12,57 @@ public struct DetectedType: Sendable {
     public let method: String
 }
 
-/// Recognises inputs: libmagic first (its database loaded once per process), then sniffers
-/// where libmagic's answer is generic (plain text that is HTML, JSON that is GeoJSON, XML that
-/// is GPX, UTF-16 that libmagic calls CSV), then the file-name extension when it names a more
-/// specific type than the bytes did.
+/// Recognises inputs: libmagic first (its database loaded once per process, on first use), then
+/// sniffers where libmagic's answer is generic (plain text that is HTML, JSON that is GeoJSON,
+/// XML that is GPX, UTF-16 that libmagic calls CSV), then the file-name extension when it names a
+/// more specific type than the bytes did.
 public final class ContentDetector: @unchecked Sendable {
     public let catalogue: TypeCatalogue
-    private let cookie: OpaquePointer
-    // A libmagic cookie serves one caller at a time.
+    // Opened on first use: a CUPS job whose type the sender named never needs it, and its
+    // database is ~6 MB of the job's memory. A libmagic cookie serves one caller at a time.
+    private var cookie: OpaquePointer?
     private let lock = NSLock()
 
-    /// The process's detector: libmagic's database is loaded once, on first use.
-    public static let shared: ContentDetector? = try? ContentDetector()
+    /// The process's detector.
+    public static let shared = ContentDetector()
 
-    /// Loads `shared` on another thread now, so that its cost overlaps other start-up work;
-    /// the first use of `shared` waits for it (Swift initialises a static once).
+    /// Loads libmagic's database for `shared` on another thread now, so that its cost overlaps
+    /// other start-up work; the first detection waits for it.
     public static func startLoadingInBackground() {
-        Thread.detachNewThread { _ = ContentDetector.shared }
+        Thread.detachNewThread { try? ContentDetector.shared.withCookie { _ in } }
     }
 
-    public init(catalogue: TypeCatalogue = .standard) throws {
-        guard let cookie = magic_open(MAGIC_MIME_TYPE | MAGIC_ERROR) else {
-            throw PrintError(.notAvailable, "cannot start libmagic")
-        }
-        guard magic_load(cookie, nil) == 0 else {
-            let message = magic_error(cookie).map { String(cString: $0) } ?? "unknown error"
-            magic_close(cookie)
-            throw PrintError(.notAvailable, "cannot load libmagic's database: \(message)")
-        }
-        self.cookie = cookie
+    public init(catalogue: TypeCatalogue = .standard) {
         self.catalogue = catalogue
     }
 
-    deinit { magic_close(cookie) }
+    deinit { if let cookie { magic_close(cookie) } }
+
+    /// Whether libmagic's database has been loaded (for tests of the paths that must not).
+    package var hasLoadedLibmagic: Bool { lock.withLock { cookie != nil } }
+
+    /// Runs `body` with the libmagic cookie, opening it and loading the database the first time.
+    private func withCookie<T>(_ body: (OpaquePointer) throws -> T) throws -> T {
+        try lock.withLock {
+            if cookie == nil {
+                guard let opened = magic_open(MAGIC_MIME_TYPE | MAGIC_ERROR) else {
+                    throw PrintError(.notAvailable, "cannot start libmagic")
+                }
+                guard magic_load(opened, nil) == 0 else {
+                    let message = magic_error(opened).map { String(cString: $0) } ?? "unknown error"
+                    magic_close(opened)
+                    throw PrintError(.notAvailable, "cannot load libmagic's database: \(message)")
+                }
+                cookie = opened
+            }
+            return try body(cookie!)
+        }
+    }
 
     /// Detects the type of the file at `path`.
     public func detect(path: String) throws -> DetectedType {
-        // Say why a file cannot be read in the system's words, before libmagic words it its way.
-        if access(path, R_OK) != 0 {
-            throw PrintError.system(.inputUnreadable, path: path, "cannot open the file", errno: errno)
-        }
-        let mime: String = try lock.withLock {
+        try Self.checkReadable(path)
+        let mime: String = try withCookie { cookie in
             guard let result = magic_file(cookie, path) else {
                 let message = magic_error(cookie).map { String(cString: $0) } ?? "unknown error"
                 throw PrintError(.inputUnreadable, path: path, "cannot read the file: \(message)", status: magic_errno(cookie))
@@ -64,13 +74,34 @@ public final class ContentDetector: @unchecked Sendable {
     }
 
     /// Detects the type of `data`, with an optional file name for its extension.
-    public func detect(data: Data, name: String? = nil) -> DetectedType {
-        let mime: String = lock.withLock {
+    public func detect(data: Data, name: String? = nil) throws -> DetectedType {
+        let mime: String = try withCookie { cookie in
             data.withUnsafeBytes { bytes in
                 magic_buffer(cookie, bytes.baseAddress, bytes.count).map { String(cString: $0) } ?? "application/octet-stream"
             }
         }
         return classify(mime: mime, head: data.prefix(8192), fileExtension: name.map { URL(fileURLWithPath: $0).pathExtension } ?? "")
+    }
+
+    /// What an input whose sender named its type (`mime`, as CUPS does) is, looking only at its
+    /// first bytes and its name: the sniffers and the extension may narrow the sender's type
+    /// (text/plain that is Markdown or HTML), and libmagic is not asked.
+    public func refine(declared mime: String, input: PrintInput) throws -> DetectedType {
+        let head: Data
+        if let data = input.data {
+            head = data.prefix(8192)
+        } else {
+            try Self.checkReadable(input.path)
+            head = Self.head(of: input.path)
+        }
+        return classify(mime: mime, head: head, fileExtension: URL(fileURLWithPath: input.displayName).pathExtension)
+    }
+
+    /// Says why a file cannot be read in the system's words, before libmagic words it its way.
+    private static func checkReadable(_ path: String) throws {
+        if access(path, R_OK) != 0 {
+            throw PrintError.system(.inputUnreadable, path: path, "cannot open the file", errno: errno)
+        }
     }
 
     func classify(mime: String, head: Data, fileExtension: String) -> DetectedType {

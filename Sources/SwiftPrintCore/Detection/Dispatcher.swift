@@ -27,17 +27,19 @@ public struct Dispatcher: Sendable {
 
     /// A readable input's type and handler; a clear error naming the type when none prints it.
     public func route(_ input: PrintInput) throws -> (type: DetectedType, handler: any ContentHandler) {
-        let detected = try input.data.map { detector.detect(data: $0, name: input.displayName) } ?? detector.detect(path: input.path)
         if let declared = input.declaredMIMEType, declared != "application/octet-stream",
            let type = detector.catalogue.type(forMIME: declared), let handler = handler(for: type) {
-            // The sender's word decides, refined where detection finds a narrower type of the
-            // same kind (text/plain that is Markdown gets the Markdown handler).
-            if let narrower = detected.type, narrower.identifier != type.identifier,
+            // The sender's word decides, refined where the first bytes or the name show a
+            // narrower type of the same kind (text/plain that is Markdown gets the Markdown
+            // handler). libmagic is not asked: it would only repeat the sender's guess.
+            let refined = try detector.refine(declared: declared, input: input)
+            if let narrower = refined.type, narrower.identifier != type.identifier,
                detector.catalogue.conforms(narrower.identifier, to: type.identifier), let h = self.handler(for: narrower) {
-                return (detected, h)
+                return (refined, h)
             }
             return (DetectedType(mimeType: declared, type: type, method: "declared"), handler)
         }
+        let detected = try input.data.map { try detector.detect(data: $0, name: input.displayName) } ?? detector.detect(path: input.path)
         guard let type = detected.type else {
             if detected.mimeType == "inode/x-empty" { throw PrintError(.noContent, path: input.path, "the file is empty") }
             if detected.mimeType == "inode/directory" { throw PrintError(.inputUnreadable, path: input.path, "is a folder, not a file") }
