@@ -4,13 +4,18 @@ import SwiftPrintCore
 
 /// The connection to swiftprint-markup, WebKit's process: started on the first markup document
 /// and kept for the process's life, so that the display and WebKit start once and serve every
-/// document (one at a time). If it dies, the next document starts a new one.
+/// document (one at a time). If it dies, the next document starts a new one. With
+/// `SWIFTPRINT_MARKUP_KEEP`, the connection is to the user's shared renderer instead
+/// (`SharedRenderer`), started when none runs.
 final class MarkupRendererProcess: @unchecked Sendable {
     /// The one renderer of this process.
     static let shared = MarkupRendererProcess()
 
     private let lock = NSLock()
+    /// A renderer of this process's own, on pipes.
     private var process: Process?
+    /// Or a connection to the shared renderer, and its process id.
+    private var sharedConnection: (fd: Int32, pid: pid_t, log: String)?
     private var input: FileHandle?
     private var output: FileHandle?
     private var pending = Data()
@@ -25,10 +30,10 @@ final class MarkupRendererProcess: @unchecked Sendable {
     /// limit itself; if it has not answered 15 s after that, it is killed.
     func send(_ request: MarkupRenderRequest, path: String) throws -> MarkupRenderResponse {
         lock.lock(); defer { lock.unlock() }
-        if process?.isRunning != true { try start(path: path) }
+        if process?.isRunning != true && sharedConnection == nil { try start(path: path) }
         var line = try JSONEncoder().encode(request)
         line.append(UInt8(ascii: "\n"))
-        do { try input!.write(contentsOf: line) } catch {
+        do { try write(line) } catch {
             stop()
             throw PrintError(.jobFailed, path: path, "the markup renderer stopped before the document was sent\(errors.said)")
         }
@@ -39,7 +44,7 @@ final class MarkupRendererProcess: @unchecked Sendable {
             stop()
             throw PrintError(.jobFailed, path: path, "the markup renderer (WebKit) crashed on this document\(errors.said)")
         case .timedOut:
-            stop()
+            stop(killShared: true)
             throw PrintError(.jobFailed, path: path, "the markup renderer did not answer in \(Int(request.timeout + 15)) s and was stopped")
         }
         guard let response = try? JSONDecoder().decode(MarkupRenderResponse.self, from: answer) else {
@@ -52,6 +57,14 @@ final class MarkupRendererProcess: @unchecked Sendable {
     private func start(path: String) throws {
         guard let executable = Self.executable else {
             throw PrintError(.notAvailable, path: path, "printing HTML needs swiftprint-markup, which is not installed beside swiftprint")
+        }
+        if let keep = SharedRenderer.keepSeconds() {
+            do {
+                try connectShared(executable: executable, keep: keep)
+                return
+            } catch {
+                logger.warning("the shared markup renderer cannot be used (\(error)); this run starts its own")
+            }
         }
         let p = Process()
         p.executableURL = URL(fileURLWithPath: executable)
@@ -76,6 +89,64 @@ final class MarkupRendererProcess: @unchecked Sendable {
         input = stdin.fileHandleForWriting
         output = stdout.fileHandleForReading
         pending = Data()
+    }
+
+    /// Sends a request line: on the pipe, or on the socket without SIGPIPE when the shared
+    /// renderer has gone (the error says so instead).
+    private func write(_ line: Data) throws {
+        guard let shared = sharedConnection else { return try input!.write(contentsOf: line) }
+        try line.withUnsafeBytes { bytes in
+            var offset = 0
+            while offset < bytes.count {
+                let n = Foundation.send(shared.fd, bytes.baseAddress! + offset, bytes.count - offset, Int32(MSG_NOSIGNAL))
+                if n < 0 && errno == EINTR { continue }
+                guard n > 0 else { throw PrintError.system(.jobFailed, path: nil, "the shared renderer's connection closed", errno: errno) }
+                offset += n
+            }
+        }
+    }
+
+    /// Connects to the user's shared renderer, starting it first when none listens.
+    private func connectShared(executable: String, keep: Double) throws {
+        let folder = try SharedRenderer.folder()
+        let socket = folder + "/markup.socket", log = folder + "/markup.log"
+        var fd = SharedRenderer.connect(to: socket)
+        if fd == nil {
+            try startShared(executable: executable, folder: folder, keep: keep, log: log)
+            fd = SharedRenderer.connect(to: socket)
+        }
+        guard let fd, let peer = SharedRenderer.peer(of: fd) else {
+            throw PrintError(.notAvailable, path: socket, "no shared renderer answers there (see \(log))")
+        }
+        logger.debug("using the shared markup renderer \(socket) (pid \(peer.pid))")
+        sharedConnection = (fd, peer.pid, log)
+        input = FileHandle(fileDescriptor: fd, closeOnDealloc: false)
+        output = FileHandle(fileDescriptor: fd, closeOnDealloc: false)
+        pending = Data()
+        errors.reset()
+    }
+
+    /// Starts a shared renderer in `folder` and waits until it listens (it says "ready"). It
+    /// ends without a word when another run started one at the same moment; that one serves.
+    private func startShared(executable: String, folder: String, keep: Double, log: String) throws {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: executable)
+        p.arguments = ["--serve", folder, "--keep", String(format: "%g", keep)]
+        p.currentDirectoryURL = URL(fileURLWithPath: "/")
+        let logFD = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        guard logFD >= 0 else { throw PrintError.system(.notAvailable, path: log, "cannot write the shared renderer's log", errno: errno) }
+        let ready = Pipe()
+        p.standardInput = FileHandle.nullDevice
+        p.standardOutput = ready
+        p.standardError = FileHandle(fileDescriptor: logFD, closeOnDealloc: true)
+        do { try ChildProcess.withNoSignalsBlocked { try p.run() } } catch {
+            throw PrintError(.notAvailable, path: executable, "cannot start the shared renderer: \(error.localizedDescription)")
+        }
+        logger.debug("started a shared markup renderer (pid \(p.processIdentifier)), kept \(keep) s after its last document")
+        // "ready\n" once it listens, or the end of output when it stops (or another serves).
+        let said = (try? ready.fileHandleForReading.read(upToCount: 6)) ?? nil
+        try? ready.fileHandleForReading.close()
+        if said != Data("ready\n".utf8) { logger.debug("the new shared renderer did not say ready; another may serve") }
     }
 
     enum ReadResult {
@@ -107,14 +178,27 @@ final class MarkupRendererProcess: @unchecked Sendable {
         }
     }
 
-    private func stop() {
+    /// Ends this run's renderer, or its connection to the shared one; `killShared` also stops
+    /// the shared one (it stopped answering).
+    private func stop(killShared: Bool = false) {
         if let process, process.isRunning {
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
         }
-        try? input?.close()
-        try? output?.close()
-        process = nil; input = nil; output = nil
+        if let shared = sharedConnection {
+            close(shared.fd)
+            if killShared { kill(shared.pid, SIGKILL) }
+            // Its last words are in its log, for the error message.
+            if let log = FileHandle(forReadingAtPath: shared.log) {
+                errors.reset()
+                errors.append((try? log.readToEnd()).map { Data($0.suffix(4096)) } ?? Data())
+                try? log.close()
+            }
+        } else {
+            try? input?.close()
+            try? output?.close()
+        }
+        process = nil; sharedConnection = nil; input = nil; output = nil
     }
 
     /// The last lines the renderer wrote on standard error, for messages when it dies.

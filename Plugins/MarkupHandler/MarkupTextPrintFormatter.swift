@@ -100,8 +100,9 @@ public final class MarkupTextPrintFormatter: PrintFormatter {
                 r.baseURL = try Self.emptyFolderURL().appendingPathComponent("document.html").absoluteString
             }
         case .file(let path, _, let readsOwnFolder):
-            r.document = path
+            // Absolute: a shared renderer does not run in this process's folder.
             let url = URL(fileURLWithPath: path).standardizedFileURL
+            r.document = url.path
             if readsOwnFolder {
                 r.baseURL = url.absoluteString
                 r.allowedFolderURL = url.deletingLastPathComponent().absoluteString

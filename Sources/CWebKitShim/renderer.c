@@ -78,7 +78,7 @@ static void begin_step(SPWRenderer *r) {
 /// then stops at once rather than finishing a step nobody waits for.
 static gboolean on_parent_check(gpointer data) {
     SPWRenderer *r = data;
-    if (getppid() != r->parent) spw_display_cleanup_and_exit(75);
+    if (r->parent != 0 && getppid() != r->parent) spw_display_cleanup_and_exit(75);
     return G_SOURCE_CONTINUE;
 }
 
@@ -161,6 +161,13 @@ void spw_renderer_free(SPWRenderer *r) {
 }
 
 const char *spw_renderer_display(const SPWRenderer *r) { return r->display.name; }
+
+void spw_renderer_outlive_parent(SPWRenderer *r) { r->parent = 0; }
+
+void spw_renderer_idle(SPWRenderer *r) {
+    (void)r;
+    while (g_main_context_pending(NULL)) g_main_context_iteration(NULL, FALSE);
+}
 
 // MARK: The content filter
 

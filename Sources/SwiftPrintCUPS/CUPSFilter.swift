@@ -20,6 +20,9 @@ public enum CUPSFilter {
             return 1
         }
         TemporaryFiles.removeOnTerminationSignals()
+        // Every user's jobs run as lp: a markup renderer shared between jobs would serve them
+        // all, so each job keeps its own whatever the environment says.
+        unsetenv("SWIFTPRINT_MARKUP_KEEP")
         LoggingSystem.bootstrap { _ in CUPSLogHandler() }
         let title = arguments[3]
         var input = PrintInput(path: arguments.count == 7 ? arguments[6] : "-")

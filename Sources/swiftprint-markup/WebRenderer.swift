@@ -22,6 +22,12 @@ final class WebRenderer {
     /// The X display WebKit draws on (":N").
     var display: String { String(cString: spw_renderer_display(renderer)) }
 
+    /// Keeps working when the process that started this one ends (a shared renderer).
+    func outliveParent() { spw_renderer_outlive_parent(renderer) }
+
+    /// Handles what GTK and WebKit have pending, between documents.
+    func idle() { spw_renderer_idle(renderer) }
+
     func load(html: Data, baseURL: String, allowedFolderURL: String?, scripts: Bool, timeout: Double) throws(RenderFailure) {
         var error: UnsafeMutablePointer<CChar>?
         let status = html.withUnsafeBytes { bytes in

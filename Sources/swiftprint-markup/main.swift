@@ -5,6 +5,10 @@
 //
 //   swiftprint-markup          reads MarkupRenderRequest lines on standard input and answers
 //                              each with a MarkupRenderResponse line; ends at end of input.
+//   swiftprint-markup --serve FOLDER --keep SECONDS
+//                              a shared renderer (SharedRenderer): the same lines over
+//                              connections to FOLDER/markup.socket from its own user, until
+//                              it has been idle for SECONDS (Serving.swift).
 //
 // It runs headless: GTK 3 needs an X display, so it starts a private Xvfb and never uses the
 // user's. Its files (X cookie, WebKit's content filters, what GTK insists on writing) live in
@@ -41,10 +45,19 @@ var startFailure: RenderFailure?
 let encoder = JSONEncoder()
 let decoder = JSONDecoder()
 
-func respond(_ response: MarkupRenderResponse) {
+/// Writes one answer line to `output`.
+func respond(_ response: MarkupRenderResponse, to output: Int32) {
     var line = (try? encoder.encode(response)) ?? Data(#"{"status":"badRequest"}"#.utf8)
     line.append(UInt8(ascii: "\n"))
-    FileHandle.standardOutput.write(line)
+    line.withUnsafeBytes { bytes in
+        var offset = 0
+        while offset < bytes.count {
+            let n = write(output, bytes.baseAddress! + offset, bytes.count - offset)
+            if n < 0 && errno == EINTR { continue }
+            guard n > 0 else { return }
+            offset += n
+        }
+    }
 }
 
 /// What the loaded document is, so that a print request for it needs no second load.
@@ -68,7 +81,8 @@ func load(_ request: MarkupRenderRequest, with renderer: WebRenderer) throws(Ren
 }
 
 func key(_ r: MarkupRenderRequest) -> String {
-    [r.document ?? "", String(r.html?.hashValue ?? 0), r.baseURL ?? "", r.allowedFolderURL ?? "", String(r.scripts ?? false)]
+    [r.document ?? "", String(r.html?.hashValue ?? 0), r.baseURL ?? "", r.allowedFolderURL ?? "", String(r.scripts ?? false),
+     String(currentConnection)]
         .joined(separator: "\u{0}")
 }
 
@@ -113,28 +127,11 @@ func handle(_ request: MarkupRenderRequest, with renderer: WebRenderer) throws(R
     }
 }
 
-while let line = readLine(strippingNewline: true) {
-    guard !line.isEmpty else { continue }
-    guard let request = try? decoder.decode(MarkupRenderRequest.self, from: Data(line.utf8)) else {
-        respond(MarkupRenderResponse(status: .badRequest, message: "not a request: \(line.prefix(80))"))
-        continue
-    }
-    if renderer == nil && startFailure == nil {
-        do {
-            let started = try WebRenderer(runtimeDirectory: runtime)
-            FileHandle.standardError.write(Data("swiftprint-markup: display \(started.display), WebKit started\n".utf8))
-            renderer = started
-        } catch { startFailure = error }
-    }
-    guard let renderer else {
-        respond(MarkupRenderResponse(status: startFailure!.status, message: startFailure!.message))
-        continue
-    }
-    do {
-        respond(try handle(request, with: renderer))
-    } catch {
-        respond(MarkupRenderResponse(status: error.status, message: error.message))
-    }
+if CommandLine.arguments.count == 5, CommandLine.arguments[1] == "--serve", CommandLine.arguments[3] == "--keep",
+   let keep = Double(CommandLine.arguments[4]), keep > 0 {
+    serveShared(folder: CommandLine.arguments[2], keep: keep)
+} else {
+    serveRequests(from: STDIN_FILENO, to: STDOUT_FILENO)
 }
 renderer = nil
 spw_exit_cleanly(0)

@@ -54,6 +54,14 @@ SPWStatus spw_renderer_print(SPWRenderer *renderer, const char *outputPath, doub
 /// The X display the renderer uses (":N").
 const char *spw_renderer_display(const SPWRenderer *renderer);
 
+/// A renderer that serves later runs (a shared one) keeps working when the process that
+/// started it ends; otherwise it stops when its parent goes (a cancelled CUPS job).
+void spw_renderer_outlive_parent(SPWRenderer *renderer);
+
+/// Handles what GTK and WebKit have pending, without waiting: for a renderer idle between
+/// documents.
+void spw_renderer_idle(SPWRenderer *renderer);
+
 /// On SIGINT, SIGTERM or SIGHUP: stops the X server, removes `directory` and everything in
 /// it (by running rm, which a signal handler may start, where walking a tree is not safe), and
 /// exits with 128 + the signal.
