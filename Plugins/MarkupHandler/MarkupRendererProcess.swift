@@ -14,8 +14,8 @@ final class MarkupRendererProcess: @unchecked Sendable {
     private let lock = NSLock()
     /// A renderer of this process's own, on pipes.
     private var process: Process?
-    /// Or a connection to the shared renderer, and its process id.
-    private var sharedConnection: (fd: Int32, pid: pid_t, log: String)?
+    /// Or a connection to the shared renderer, and where its log is.
+    private var sharedConnection: (fd: Int32, log: String)?
     private var input: FileHandle?
     private var output: FileHandle?
     private var pending = Data()
@@ -27,31 +27,45 @@ final class MarkupRendererProcess: @unchecked Sendable {
     static var executable: String? { HelperProgram.find("swiftprint-markup", environmentVariable: "SWIFTPRINT_MARKUP_RENDERER") }
 
     /// Sends `request` and waits for the answer. The renderer enforces the request's time
-    /// limit itself; if it has not answered 15 s after that, it is killed.
+    /// limit itself; if it has not answered 15 s after that, it is killed (a shared renderer,
+    /// which answers other runs' requests in turn, gets longer and is left running). A shared
+    /// renderer that has gone away (stopped when idle, or killed) is reconnected to, or started
+    /// again, once.
     func send(_ request: MarkupRenderRequest, path: String) throws -> MarkupRenderResponse {
         lock.lock(); defer { lock.unlock() }
-        if process?.isRunning != true && sharedConnection == nil { try start(path: path) }
         var line = try JSONEncoder().encode(request)
         line.append(UInt8(ascii: "\n"))
-        do { try write(line) } catch {
-            stop()
-            throw PrintError(.jobFailed, path: path, "the markup renderer stopped before the document was sent\(errors.said)")
+        var reconnected = false
+        while true {
+            if process?.isRunning != true && sharedConnection == nil { try start(path: path) }
+            let shared = sharedConnection != nil
+            let failure: String
+            do { try write(line) } catch {
+                stop()
+                if shared && !reconnected { reconnected = true; continue }
+                throw PrintError(.jobFailed, path: path, "the markup renderer stopped before the document was sent\(errors.said)")
+            }
+            let limit = shared ? request.timeout * 4 + 15 : request.timeout + 15
+            switch readLine(deadline: Date().addingTimeInterval(limit)) {
+            case .line(let answer):
+                guard let response = try? JSONDecoder().decode(MarkupRenderResponse.self, from: answer) else {
+                    stop()
+                    throw PrintError(.jobFailed, path: path, "the markup renderer answered something unreadable\(errors.said)")
+                }
+                return response
+            case .ended:
+                stop()
+                // A shared renderer closes its connections when it stops after being idle.
+                if shared && !reconnected { reconnected = true; continue }
+                failure = "the markup renderer (WebKit) crashed on this document\(errors.said)"
+            case .timedOut:
+                stop()
+                failure = shared
+                    ? "the shared markup renderer did not answer in \(Int(limit)) s (it serves other runs too; without SWIFTPRINT_MARKUP_KEEP a run has its own)"
+                    : "the markup renderer did not answer in \(Int(limit)) s and was stopped"
+            }
+            throw PrintError(.jobFailed, path: path, failure)
         }
-        let answer: Data
-        switch readLine(deadline: Date().addingTimeInterval(request.timeout + 15)) {
-        case .line(let line): answer = line
-        case .ended:
-            stop()
-            throw PrintError(.jobFailed, path: path, "the markup renderer (WebKit) crashed on this document\(errors.said)")
-        case .timedOut:
-            stop(killShared: true)
-            throw PrintError(.jobFailed, path: path, "the markup renderer did not answer in \(Int(request.timeout + 15)) s and was stopped")
-        }
-        guard let response = try? JSONDecoder().decode(MarkupRenderResponse.self, from: answer) else {
-            stop()
-            throw PrintError(.jobFailed, path: path, "the markup renderer answered something unreadable\(errors.said)")
-        }
-        return response
     }
 
     private func start(path: String) throws {
@@ -115,11 +129,13 @@ final class MarkupRendererProcess: @unchecked Sendable {
             try startShared(executable: executable, folder: folder, keep: keep, log: log)
             fd = SharedRenderer.connect(to: socket)
         }
-        guard let fd, let peer = SharedRenderer.peer(of: fd) else {
-            throw PrintError(.notAvailable, path: socket, "no shared renderer answers there (see \(log))")
+        guard let fd else { throw PrintError(.notAvailable, path: socket, "no shared renderer answers there (see \(log))") }
+        guard let peer = SharedRenderer.peer(of: fd) else {
+            close(fd)
+            throw PrintError(.notAvailable, path: socket, "cannot tell who answers there")
         }
         logger.debug("using the shared markup renderer \(socket) (pid \(peer.pid))")
-        sharedConnection = (fd, peer.pid, log)
+        sharedConnection = (fd, log)
         input = FileHandle(fileDescriptor: fd, closeOnDealloc: false)
         output = FileHandle(fileDescriptor: fd, closeOnDealloc: false)
         pending = Data()
@@ -133,7 +149,9 @@ final class MarkupRendererProcess: @unchecked Sendable {
         p.executableURL = URL(fileURLWithPath: executable)
         p.arguments = ["--serve", folder, "--keep", String(format: "%g", keep)]
         p.currentDirectoryURL = URL(fileURLWithPath: "/")
-        let logFD = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        // Appended to: the renderer empties it once it knows it is the folder's (a run that
+        // loses a race to start one must not cut the winner's log).
+        let logFD = open(log, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard logFD >= 0 else { throw PrintError.system(.notAvailable, path: log, "cannot write the shared renderer's log", errno: errno) }
         let ready = Pipe()
         p.standardInput = FileHandle.nullDevice
@@ -178,16 +196,15 @@ final class MarkupRendererProcess: @unchecked Sendable {
         }
     }
 
-    /// Ends this run's renderer, or its connection to the shared one; `killShared` also stops
-    /// the shared one (it stopped answering).
-    private func stop(killShared: Bool = false) {
+    /// Ends this run's renderer, or its connection to the shared one (which other runs may be
+    /// using, so it is left running).
+    private func stop() {
         if let process, process.isRunning {
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
         }
         if let shared = sharedConnection {
             close(shared.fd)
-            if killShared { kill(shared.pid, SIGKILL) }
             // Its last words are in its log, for the error message.
             if let log = FileHandle(forReadingAtPath: shared.log) {
                 errors.reset()

@@ -44,17 +44,22 @@ nonisolated(unsafe) var currentConnection = 0
 /// The shared renderer: one per folder (the lock file decides, so two runs that start one at
 /// once end up with one), listening on FOLDER/markup.socket. It tells the run that started it
 /// "ready" on standard output once it listens, and serves connections from its own user, a
-/// request at a time in turn (WebKit is on this one thread), until none has been open for
-/// `keep` seconds.
+/// request at a time in turn (WebKit is on this one thread), until no request has come for
+/// `keep` seconds; then it closes every connection (a run that sends again starts a new one).
+/// It runs in a process group of its own (Foundation starts it so), which a Ctrl-C meant for
+/// the run that started it does not reach.
 @MainActor func serveShared(folder: String, keep: Double) {
     sharing = true
-    // Its own session: a Ctrl-C meant for the run that started it does not reach it.
-    _ = setsid()
-    let lockFD = open(folder + "/markup.lock", O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+    // A client that goes away mid-answer must not end the renderer for everyone else.
+    signal(SIGPIPE, SIG_IGN)
+    let lockFD = open(folder + "/markup.lock", O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
     guard lockFD >= 0, flock(lockFD, LOCK_EX | LOCK_NB) == 0 else {
         FileHandle.standardError.write(Data("swiftprint-markup: another renderer serves \(folder)\n".utf8))
         return
     }
+    // The log (standard error, opened for appending by the run that started this one) starts
+    // afresh only now that this renderer is the folder's.
+    _ = ftruncate(STDERR_FILENO, 0)
     let socketPath = folder + "/markup.socket"
     let listener: Int32
     do { listener = try SharedRenderer.listen(at: socketPath) } catch {
@@ -66,14 +71,14 @@ nonisolated(unsafe) var currentConnection = 0
     var connections: [Int32: (reader: LineReader, token: Int)] = [:]
     var tokens = 0
     var lastUse = Date()
-    while true {
+    serving: while true {
         var fds = [pollfd(fd: listener, events: Int16(POLLIN), revents: 0)]
             + connections.keys.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
         let ready = poll(&fds, nfds_t(fds.count), 1000)
         if ready < 0 && errno == EINTR { continue }
         if ready <= 0 {
             renderer?.idle()
-            if connections.isEmpty && Date().timeIntervalSince(lastUse) >= keep { break }
+            if Date().timeIntervalSince(lastUse) >= keep { break }
             continue
         }
         for entry in fds where entry.revents != 0 {
@@ -81,6 +86,8 @@ nonisolated(unsafe) var currentConnection = 0
                 let connection = accept(listener, nil, nil)
                 guard connection >= 0 else { continue }
                 _ = fcntl(connection, F_SETFD, FD_CLOEXEC)
+                // Never blocks on a client that stops halfway through a line.
+                _ = fcntl(connection, F_SETFL, fcntl(connection, F_GETFL) | O_NONBLOCK)
                 guard SharedRenderer.peer(of: connection)?.uid == getuid() else { close(connection); continue }
                 tokens += 1
                 connections[connection] = (LineReader(fd: connection), tokens)
@@ -88,18 +95,27 @@ nonisolated(unsafe) var currentConnection = 0
             }
             guard var state = connections[entry.fd] else { continue }
             currentConnection = state.token
-            if let line = state.reader.next() {
+            let open = state.reader.readAvailable()
+            while let line = state.reader.bufferedLine() {
                 answer(line, to: entry.fd)
+                lastUse = Date()
+                // WebKit that cannot start will not start for the next run either: let that
+                // run start a renderer of its own, or a new shared one.
+                if startFailure != nil { break serving }
+            }
+            if open {
                 connections[entry.fd] = state
             } else {
                 close(entry.fd)
                 connections[entry.fd] = nil
-                lastUse = Date()
             }
         }
     }
+    // The socket goes first, so that no run connects to a renderer that is stopping.
     unlink(socketPath)
-    FileHandle.standardError.write(Data("swiftprint-markup: idle for \(keep) s, stopping\n".utf8))
+    close(listener)
+    for fd in connections.keys { close(fd) }
+    FileHandle.standardError.write(Data("swiftprint-markup: \(startFailure == nil ? "idle for \(keep) s" : "WebKit cannot start"), stopping\n".utf8))
 }
 
 /// Says "ready" to the run that started this renderer, then lets go of standard output.
@@ -117,22 +133,43 @@ struct LineReader {
 
     init(fd: Int32) { self.fd = fd }
 
+    /// The next line, reading (and waiting) as needed; nil at the end of input.
     mutating func next() -> Data? {
         while true {
-            if let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
-                let line = Data(pending[pending.startIndex..<newline])
-                pending = Data(pending[(newline + 1)...])
-                return line
-            }
+            if let line = bufferedLine() { return line }
             if ended {
                 guard !pending.isEmpty else { return nil }
                 defer { pending = Data() }
                 return pending
             }
-            var buffer = [UInt8](repeating: 0, count: 65536)
-            let n = read(fd, &buffer, buffer.count)
-            if n < 0 && errno == EINTR { continue }
-            if n <= 0 { ended = true } else { pending.append(contentsOf: buffer[0..<n]) }
+            _ = readOnce()
         }
+    }
+
+    /// Reads everything that has arrived on a non-blocking descriptor; false once the other end
+    /// has closed.
+    mutating func readAvailable() -> Bool {
+        while readOnce() { }
+        return !ended
+    }
+
+    /// One read; true when it got bytes (there may be more).
+    private mutating func readOnce() -> Bool {
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let n = read(fd, &buffer, buffer.count)
+            if n > 0 { pending.append(contentsOf: buffer[0..<n]); return true }
+            if n < 0 && errno == EINTR { continue }
+            if n == 0 || (errno != EAGAIN && errno != EWOULDBLOCK) { ended = true }
+            return false
+        }
+    }
+
+    /// A whole line already read, if there is one.
+    mutating func bufferedLine() -> Data? {
+        guard let newline = pending.firstIndex(of: UInt8(ascii: "\n")) else { return nil }
+        let line = Data(pending[pending.startIndex..<newline])
+        pending = Data(pending[(newline + 1)...])
+        return line
     }
 }

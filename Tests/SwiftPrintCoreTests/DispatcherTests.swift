@@ -28,9 +28,11 @@ import Testing
     }
 
     /// A type the sender named (CUPS's CONTENT_TYPE) → the handler and how it was decided. The
-    /// first bytes and the name may narrow it; libmagic is never loaded for it.
+    /// first bytes may narrow it; libmagic is never loaded for it.
     @Test(arguments: [
-        ("text/plain", "notes.md", "# Minutes\n\n- approved\n", "markdown", "extension"),
+        // The name does not narrow it: sent as text/plain, a Markdown file prints as its source.
+        ("text/plain", "notes.md", "# Minutes\n\n- approved\n", "text", "declared"),
+        ("application/json", "route", #"{"type": "Feature", "geometry": {"type": "Point", "coordinates": [7.4, 46.9]}}"#, "map", "content"),
         // HTML is not a kind of plain text: sent as text/plain, its source is printed.
         ("text/plain", "page", "<!DOCTYPE html><html><body>x</body></html>", "text", "declared"),
         ("text/plain", "log", "plain words\n", "text", "declared"),

@@ -84,8 +84,10 @@ public final class ContentDetector: @unchecked Sendable {
     }
 
     /// What an input whose sender named its type (`mime`, as CUPS does) is, looking only at its
-    /// first bytes and its name: the sniffers and the extension may narrow the sender's type
-    /// (text/plain that is Markdown or HTML), and libmagic is not asked.
+    /// first bytes: the sniffers may narrow the sender's type (JSON that is GeoJSON, XML that is
+    /// GPX), and libmagic is not asked. The name is not read: under CUPS it is the job's title,
+    /// which says nothing the sender's type does not (`lp -o document-format=text/plain
+    /// notes.md` asks for the source, not the rendered Markdown).
     public func refine(declared mime: String, input: PrintInput) throws -> DetectedType {
         let head: Data
         if let data = input.data {
@@ -94,7 +96,7 @@ public final class ContentDetector: @unchecked Sendable {
             try Self.checkReadable(input.path)
             head = Self.head(of: input.path)
         }
-        return classify(mime: mime, head: head, fileExtension: URL(fileURLWithPath: input.displayName).pathExtension)
+        return classify(mime: mime, head: head, fileExtension: "")
     }
 
     /// Says why a file cannot be read in the system's words, before libmagic words it its way.

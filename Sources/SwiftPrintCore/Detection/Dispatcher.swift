@@ -29,9 +29,9 @@ public struct Dispatcher: Sendable {
     public func route(_ input: PrintInput) throws -> (type: DetectedType, handler: any ContentHandler) {
         if let declared = input.declaredMIMEType, declared != "application/octet-stream",
            let type = detector.catalogue.type(forMIME: declared), let handler = handler(for: type) {
-            // The sender's word decides, refined where the first bytes or the name show a
-            // narrower type of the same kind (text/plain that is Markdown gets the Markdown
-            // handler). libmagic is not asked: it would only repeat the sender's guess.
+            // The sender's word decides, refined where the first bytes show a narrower type of
+            // the same kind (application/json that is GeoJSON gets the map handler). libmagic
+            // is not asked: it would only second-guess the sender.
             let refined = try detector.refine(declared: declared, input: input)
             if let narrower = refined.type, narrower.identifier != type.identifier,
                detector.catalogue.conforms(narrower.identifier, to: type.identifier), let h = self.handler(for: narrower) {
