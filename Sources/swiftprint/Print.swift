@@ -6,6 +6,7 @@ import SwiftPrint
 /// until it is done.
 struct Print: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "print",
         abstract: "Print documents on a printer, and follow the job until it is done.",
         discussion: """
         The documents go through the same pipeline as convert (every option of convert works), \
