@@ -83,7 +83,7 @@ public final class PrintInteractionController: Observable, @unchecked Sendable {
     /// Writes the job as one PDF at `path`, replaced whole or not at all.
     @discardableResult
     public func write(to path: String) throws -> JobReport {
-        try render(to: .file(path), printerMedia: nil, papers: [])
+        try render(to: .file(path), info: printInfo ?? PrintInfo(), printerMedia: nil, papers: [])
     }
 
     /// Sends the job to `printer` (CUPS's default for nil) and follows it on another thread;
@@ -110,7 +110,7 @@ public final class PrintInteractionController: Observable, @unchecked Sendable {
         delegate?.printInteractionControllerWillStartJob(self)
         let title = info.jobName ?? defaultTitle
         let job = try delivery.send(title: title, info: info) {
-            try render(to: $0, printerMedia: delivery.defaultMedia, papers: delivery.papers)
+            try render(to: $0, info: $1, printerMedia: delivery.defaultMedia, papers: delivery.papers)
         }
         submittedJob = job
         let final = try PrintCenter.wait(forJob: job.id) { status in
@@ -129,12 +129,12 @@ public final class PrintInteractionController: Observable, @unchecked Sendable {
         }
     }
 
-    private func render(to destination: OutputDestination, printerMedia: MediaSize?, papers: [PrintPaper]) throws -> JobReport {
+    private func render(to destination: OutputDestination, info: PrintInfo, printerMedia: MediaSize?, papers: [PrintPaper]) throws -> JobReport {
         guard let content else {
             throw PrintError(.noContent, "nothing to print: set printingItems, printFormatter or printPageRenderer")
         }
         var options = JobOptions()
-        options.info = printInfo ?? PrintInfo()
+        options.info = info
         options.queueMedia = printerMedia
         if let chosen = delegate?.printInteractionController(self, choosePaper: papers) { options.info.media = chosen.media }
         switch content {

@@ -27,8 +27,9 @@ public struct PrinterDelivery: Sendable {
     }
 
     /// The IPP options a job set up by `info`, laid out on `paper`, asks the printer for. Pages,
-    /// copies, n-up and grey are already in the PDF; what only the printer can do is asked of it:
-    /// both sides (`sides`), the sheet (`media`), and monochrome when the job is grey.
+    /// n-up and grey are already in the PDF; what only the printer can do is asked of it: both
+    /// sides (`sides`), the sheet (`media`), and monochrome when the job is grey. (Copies are
+    /// `copyOptions`.)
     public static func jobOptions(info: PrintInfo, paper: PrintPaper?) -> [(String, String)] {
         var options: [(String, String)] = []
         if let duplex = info.duplex { options.append(("sides", duplex.ippSides)) }
@@ -47,18 +48,32 @@ public struct PrinterDelivery: Sendable {
         if !problems.isEmpty { throw PrintError(.unsupportedByPrinter, problems.joined(separator: "; ")) }
     }
 
+    /// Copies, when the printer makes that many itself: one set is drawn and sent, and the
+    /// printer (or its queue's filters) makes the others, collated or not, each copy starting
+    /// on a sheet of its own. Else (more than it takes, or it does not say) nil: the PDF holds
+    /// every copy, as `convert` writes it.
+    public func copyOptions(info: PrintInfo) -> [(String, String)]? {
+        guard let copies = info.copies, copies > 1, let most = capabilities.maximumCopies, copies <= most else { return nil }
+        let handling = info.sheets.collate ?? true ? "separate-documents-collated-copies" : "separate-documents-uncollated-copies"
+        return [("copies", String(copies)), ("multiple-document-handling", handling)]
+    }
+
     /// Checks `info` against the printer, lets `render` write the job's PDF into a private
-    /// folder, checks the paper it chose, and sends it as one job titled `title`.
-    public func send(title: String, info: PrintInfo, render: (OutputDestination) throws -> JobReport) throws -> SubmittedJob {
+    /// folder (with the settings it is given: one copy when the printer makes the copies),
+    /// checks the paper it chose, and sends it as one job titled `title`.
+    public func send(title: String, info: PrintInfo, render: (OutputDestination, PrintInfo) throws -> JobReport) throws -> SubmittedJob {
         try check(Self.jobOptions(info: info, paper: nil))
+        let copies = copyOptions(info: info)
+        var drawn = info
+        if copies != nil { drawn.copies = 1 }
         let folder = try TemporaryFiles.makePrivateDirectory(prefix: "swiftprint-job-")
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let pdf = folder + "/job.pdf"
-        let report = try render(.file(pdf))
-        let options = Self.jobOptions(info: info, paper: report.paper)
+        let report = try render(.file(pdf), drawn)
+        let options = Self.jobOptions(info: info, paper: report.paper) + (copies ?? [])
         try check(options)
         let id = try JobSubmission.submit([JobDocument(path: pdf, name: title)], to: printer, title: title, options: options)
-        return SubmittedJob(id: id, printer: printer, pages: report.sheetsWritten)
+        return SubmittedJob(id: id, printer: printer, pages: report.sheetsWritten, printerCopies: copies == nil ? 1 : info.copies ?? 1)
     }
 }
 
@@ -66,6 +81,14 @@ public struct PrinterDelivery: Sendable {
 public struct SubmittedJob: Hashable, Sendable {
     public let id: Int
     public let printer: String
-    /// Sides (impressions) in the PDF sent: what "page 2 of 5" counts to.
+    /// Sides (impressions) in the PDF sent.
     public let pages: Int
+    /// Copies the printer makes of that PDF (1 when the copies are in it).
+    public let printerCopies: Int
+    /// Sides the printer prints in all: what "page 2 of 5" counts to.
+    public var impressions: Int { pages * printerCopies }
+
+    public init(id: Int, printer: String, pages: Int, printerCopies: Int = 1) {
+        self.id = id; self.printer = printer; self.pages = pages; self.printerCopies = printerCopies
+    }
 }

@@ -57,7 +57,11 @@ struct Print: ParsableCommand {
             let documents = inputs.map(PrintInput.init(path:))
             // --title names the job on the printer too.
             let name = options.info.jobName ?? documents[0].displayName
-            submitted = try delivery.send(title: name, info: options.info) { try conversion.run(documents, to: $0) }
+            submitted = try delivery.send(title: name, info: options.info) { destination, info in
+                var drawn = conversion
+                drawn.options.info = info
+                return try drawn.run(documents, to: destination)
+            }
         } catch let e as PrintError {
             throw fail(e)
         }
@@ -71,13 +75,13 @@ struct Print: ParsableCommand {
     /// Reports the job's progress until it is final; the exit code says how it ended.
     private func follow(_ job: SubmittedJob) throws {
         let say = { (line: String) in if !global.quiet { FileHandleStderr.write("swiftprint: job \(job.id) on \(job.printer): \(line)\n") } }
-        say("sent, \(job.pages) page\(job.pages == 1 ? "" : "s")")
+        say("sent, \(job.pages) page\(job.pages == 1 ? "" : "s")" + (job.printerCopies > 1 ? ", \(job.printerCopies) copies made by the printer" : ""))
         let final: JobStatus
         do {
             final = try PrintCenter.wait(forJob: job.id) { status in
                 switch status.state {
                 case .processing:
-                    say("printing page \(min(status.impressionsCompleted + 1, max(job.pages, 1))) of \(job.pages)")
+                    say("printing page \(min(status.impressionsCompleted + 1, max(job.impressions, 1))) of \(job.impressions)")
                 case .pending, .held, .stopped:
                     say(status.state.rawValue + (status.message.map { ": \($0)" } ?? ""))
                 default: break

@@ -24,10 +24,12 @@ final class IPPEverywherePrinter: @unchecked Sendable {
         port = try PrivateCUPS.freePort()
         output = try temporaryDirectory()
         // ippeveprinter runs this for each job; a line `ATTR: job-impressions-completed=N` on
-        // its standard error is how a printer reports pages done.
+        // its standard error is how a printer reports pages done. The job's attributes, which
+        // ippeveprinter passes as IPP_… variables, are kept beside the document.
         let command = output + "/print-command.sh"
         try """
         #!/bin/sh
+        env | grep '^IPP_' | sort > "$1.attributes"
         n=$(pdfinfo "$1" 2>/dev/null | awk '/^Pages:/{print $2}')
         echo "ATTR: job-impressions=${n:-0} job-impressions-completed=${n:-0}" >&2
         exit 0
@@ -75,6 +77,15 @@ final class IPPEverywherePrinter: @unchecked Sendable {
     }
 
     /// The PDFs the printer received, by name.
+    /// The IPP job attributes the printer got with a received document (`COPIES` → `3`).
+    func attributes(of document: String) -> [String: String] {
+        let text = (try? String(contentsOfFile: document + ".attributes", encoding: .utf8)) ?? ""
+        return Dictionary(text.split(separator: "\n").compactMap { line -> (String, String)? in
+            guard line.hasPrefix("IPP_"), let eq = line.firstIndex(of: "=") else { return nil }
+            return (String(line[line.index(line.startIndex, offsetBy: 4)..<eq]), String(line[line.index(after: eq)...]))
+        }, uniquingKeysWith: { $1 })
+    }
+
     var received: [String] {
         ((try? FileManager.default.contentsOfDirectory(atPath: output)) ?? []).filter { $0.hasSuffix(".pdf") }.sorted().map { output + "/" + $0 }
     }

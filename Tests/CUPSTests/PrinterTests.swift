@@ -96,6 +96,35 @@ struct PrinterTests {
         #expect(last.state == .completed && last.title == "three.txt" && last.impressionsCompleted >= 3)
     }
 
+    /// Copies the printer can make are its to make: one set is sent, with `copies` and whether
+    /// they are collated; the progress counts every copy's pages.
+    @Test(arguments: [(["--copies", "3"], "separate-documents-collated-copies"),
+                      (["--copies", "3", "--no-collate"], "separate-documents-uncollated-copies")])
+    func copiesAreMadeByThePrinter(options: [String], handling: String) throws {
+        let s = try Setup.shared()
+        let before = s.lobby.received.count
+        let r = try s.swiftprint(["print", "-d", "Lobby", "--media", "A4"] + options + [try threePages()])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stderr.contains("sent, 3 pages, 3 copies made by the printer"), "\(r.stderr)")
+        let received = s.lobby.received
+        #expect(received.count == before + 1)
+        let pdf = try #require(received.last)
+        #expect(try PDF.pageCount(pdf) == 3, "one set in the document")
+        let attributes = s.lobby.attributes(of: pdf)
+        #expect(attributes["COPIES"] == "3", "\(attributes)")
+        #expect(attributes["MULTIPLE_DOCUMENT_HANDLING"] == handling, "\(attributes)")
+    }
+
+    @Test func copiesBeyondWhatThePrinterMakesAreInThePDF() {
+        let delivery = PrinterDelivery(printer: "Small", capabilities: PrinterCapabilities(maximumCopies: 2))
+        var info = PrintInfo()
+        info.copies = 3
+        #expect(delivery.copyOptions(info: info) == nil)
+        info.copies = 2
+        #expect(delivery.copyOptions(info: info)?.first { $0.0 == "copies" }?.1 == "2")
+        #expect(PrinterDelivery(printer: "Unknown", capabilities: PrinterCapabilities()).copyOptions(info: info) == nil)
+    }
+
     @Test func aHeldJobIsListedAndCancelled() throws {
         let s = try Setup.shared()
         // The queue takes PDF (stock CUPS here has pdftopdf, not texttopdf).
@@ -124,6 +153,11 @@ struct PrinterTests {
         let id = try #require(Int(r.text.trimmingCharacters(in: .whitespacesAndNewlines)))
         let status = try Self.jobs(from: try s.swiftprint(["jobs", "--all", "--json"]).stdout)
         #expect(status.contains { $0.id == id && $0.printer == "Lobby" })
+        // Done before the next test counts what Lobby received.
+        let end = Date().addingTimeInterval(30)
+        while Date() < end, try Self.jobs(from: try s.swiftprint(["jobs", "--all", "--json"]).stdout).contains(where: { $0.id == id && $0.state != .completed }) {
+            usleep(100_000)
+        }
     }
 
     @Test(arguments: [
