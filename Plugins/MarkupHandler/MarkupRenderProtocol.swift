@@ -114,3 +114,55 @@ package struct PageStyleReport: Codable, Sendable {
             """
     }
 }
+
+/// Lines from a file descriptor, without their newline: the renderer reads requests with it,
+/// the markup handler answers.
+package struct LineReader {
+    package let fd: Int32
+    private var pending = Data()
+    /// The other end has closed (or the descriptor failed).
+    package private(set) var ended = false
+
+    package init(fd: Int32) { self.fd = fd }
+
+    /// The next line, reading (and waiting) as needed; nil at the end of input.
+    package mutating func next() -> Data? {
+        while true {
+            if let line = bufferedLine() { return line }
+            if ended {
+                guard !pending.isEmpty else { return nil }
+                defer { pending = Data() }
+                return pending
+            }
+            readOnce()
+        }
+    }
+
+    /// Reads everything that has arrived on a non-blocking descriptor; false once the other end
+    /// has closed.
+    package mutating func readAvailable() -> Bool {
+        while readOnce() {}
+        return !ended
+    }
+
+    /// One read; true when it got bytes (there may be more).
+    @discardableResult
+    package mutating func readOnce() -> Bool {
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let n = read(fd, &buffer, buffer.count)
+            if n > 0 { pending.append(contentsOf: buffer[0..<n]); return true }
+            if n < 0 && errno == EINTR { continue }
+            if n == 0 || (errno != EAGAIN && errno != EWOULDBLOCK) { ended = true }
+            return false
+        }
+    }
+
+    /// A whole line already read, if there is one.
+    package mutating func bufferedLine() -> Data? {
+        guard let newline = pending.firstIndex(of: UInt8(ascii: "\n")) else { return nil }
+        let line = Data(pending[pending.startIndex..<newline])
+        pending = Data(pending[(newline + 1)...])
+        return line
+    }
+}

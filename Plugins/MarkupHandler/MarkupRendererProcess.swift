@@ -17,8 +17,10 @@ final class MarkupRendererProcess: @unchecked Sendable {
     /// Or a connection to the shared renderer, and where its log is.
     private var sharedConnection: (fd: Int32, log: String)?
     private var input: FileHandle?
-    private var output: FileHandle?
-    private var pending = Data()
+    /// This run's renderer's standard output (owned here, closed in `stop`).
+    private var pipeOutput: FileHandle?
+    /// The renderer's answers: from `pipeOutput`, or the shared renderer's socket.
+    private var output: LineReader?
     private let errors = ErrorTail()
     private let logger = Logger(label: "swiftprint.markup")
 
@@ -101,8 +103,8 @@ final class MarkupRendererProcess: @unchecked Sendable {
         logger.debug("started the markup renderer \(executable) (pid \(p.processIdentifier))")
         process = p
         input = stdin.fileHandleForWriting
-        output = stdout.fileHandleForReading
-        pending = Data()
+        pipeOutput = stdout.fileHandleForReading
+        output = LineReader(fd: stdout.fileHandleForReading.fileDescriptor)
     }
 
     /// Sends a request line: on the pipe, or on the socket without SIGPIPE when the shared
@@ -136,9 +138,7 @@ final class MarkupRendererProcess: @unchecked Sendable {
         }
         logger.debug("using the shared markup renderer \(socket) (pid \(peer.pid))")
         sharedConnection = (fd, log)
-        input = FileHandle(fileDescriptor: fd, closeOnDealloc: false)
-        output = FileHandle(fileDescriptor: fd, closeOnDealloc: false)
-        pending = Data()
+        output = LineReader(fd: fd)
         errors.reset()
     }
 
@@ -173,26 +173,19 @@ final class MarkupRendererProcess: @unchecked Sendable {
 
     /// Reads one line of the renderer's output.
     private func readLine(deadline: Date) -> ReadResult {
-        guard let output else { return .ended }
-        let fd = output.fileDescriptor
+        guard var reader = output else { return .ended }
+        defer { output = reader }
         while true {
-            if let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
-                let line = pending[pending.startIndex..<newline]
-                pending = Data(pending[(newline + 1)...])
-                return .line(Data(line))
-            }
+            if let line = reader.bufferedLine() { return .line(line) }
             let left = deadline.timeIntervalSinceNow
             guard left > 0 else { return .timedOut }
-            var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            var poller = pollfd(fd: reader.fd, events: Int16(POLLIN), revents: 0)
             let ready = poll(&poller, 1, Int32(min(left, 3600) * 1000))
             if ready < 0 && errno == EINTR { continue }
             if ready == 0 { return .timedOut }
             guard ready > 0 else { return .ended }
-            var buffer = [UInt8](repeating: 0, count: 65536)
-            let n = read(fd, &buffer, buffer.count)
-            if n < 0 && errno == EINTR { continue }
-            guard n > 0 else { return .ended }
-            pending.append(contentsOf: buffer[0..<n])
+            reader.readOnce()
+            if reader.ended { return .ended }
         }
     }
 
@@ -213,9 +206,9 @@ final class MarkupRendererProcess: @unchecked Sendable {
             }
         } else {
             try? input?.close()
-            try? output?.close()
+            try? pipeOutput?.close()
         }
-        process = nil; sharedConnection = nil; input = nil; output = nil
+        process = nil; sharedConnection = nil; input = nil; pipeOutput = nil; output = nil
     }
 
     /// The last lines the renderer wrote on standard error, for messages when it dies.
