@@ -65,6 +65,33 @@ final class CountingFormatter: PrintFormatter {
         #expect(!report.countedBeforeDrawing)
     }
 
+    /// Drawing only shapes, a job never loads fontconfig (~6 ms, ~3 MB): a PDF or a photo
+    /// without header or footer draws no text.
+    @Test func fontsAreLoadedOnlyByJobsThatDrawText() throws {
+        final class Shapes: PrintFormatter {
+            final class Stream: FormattedPageStream {
+                var done = false
+                func nextPage(fitting size: CGSize) throws -> FormattedPage? {
+                    defer { done = true }
+                    return done ? nil : Page()
+                }
+            }
+            struct Page: FormattedPage {
+                func draw(in context: GraphicsContext, rect: CGRect) throws { context.fill(rect.insetBy(dx: 20, dy: 20)) }
+            }
+            override func makePageStream() throws -> FormattedPageStream { Stream() }
+        }
+        let dir = try temporaryDirectory()
+        let shapes = PrintPageRenderer()
+        shapes.addPrintFormatter(Shapes(), startingAtPageAt: 0)
+        try PrintJob(renderer: shapes, info: PrintInfo(), paper: PrintPaper(media: .a4)).writePDF(to: .file(dir + "/shapes.pdf"))
+        #expect(!shapes.fonts.hasMadeFontMap)
+        let text = PrintPageRenderer()
+        text.addPrintFormatter(CountingFormatter(pages: 1), startingAtPageAt: 0)
+        try PrintJob(renderer: text, info: PrintInfo(), paper: PrintPaper(media: .a4)).writePDF(to: .file(dir + "/text.pdf"))
+        #expect(text.fonts.hasMadeFontMap)
+    }
+
     @Test func formattersStartOnTheirOwnPagesAndGapsAreBlank() throws {
         let a = CountingFormatter(pages: 2), b = CountingFormatter(pages: 2)
         let renderer = PrintPageRenderer()

@@ -5,14 +5,24 @@ import SPShims
 /// The fonts of one job: a pango font map and a context at 72 dpi (pango assumes 96, which would
 /// print a 9 pt font at 12 pt on a PDF page) with metric hinting off, so that text is laid out in
 /// the same unhinted units the PDF uses. Use it on one thread.
+///
+/// The font map is made on first use: a job that draws no text (a PDF or a photo without header
+/// or footer) never loads fontconfig's configuration and caches (~6 ms and ~3 MB).
 package final class FontSystem {
-    package let fontMap: UnsafeMutablePointer<PangoFontMap>
-    package let context: OpaquePointer
+    private var made: (fontMap: UnsafeMutablePointer<PangoFontMap>, context: OpaquePointer)?
 
-    package init() {
+    package init() {}
+
+    /// Whether the font map has been made (for tests of the jobs that must not).
+    package var hasMadeFontMap: Bool { made != nil }
+    package var fontMap: UnsafeMutablePointer<PangoFontMap> { make().fontMap }
+    package var context: OpaquePointer { make().context }
+
+    private func make() -> (fontMap: UnsafeMutablePointer<PangoFontMap>, context: OpaquePointer) {
+        if let made { return made }
         SPFontconfigPreloadWait()
-        fontMap = pango_cairo_font_map_new()
-        context = pango_font_map_create_context(fontMap)
+        let fontMap = pango_cairo_font_map_new()!
+        let context = pango_font_map_create_context(fontMap)!
         // The resolution goes on the context, not the font map: setting it on the map clears the
         // map's caches, which waits for fontconfig to finish loading its configuration (~6 ms),
         // while pango would otherwise load it on its own thread as we go on.
@@ -22,11 +32,14 @@ package final class FontSystem {
         cairo_font_options_set_hint_style(options, CAIRO_HINT_STYLE_NONE)
         pango_cairo_context_set_font_options(context, options)
         cairo_font_options_destroy(options)
+        made = (fontMap, context)
+        return (fontMap, context)
     }
 
     deinit {
-        g_object_unref(UnsafeMutableRawPointer(context))
-        g_object_unref(fontMap)
+        guard let made else { return }
+        g_object_unref(UnsafeMutableRawPointer(made.context))
+        g_object_unref(made.fontMap)
     }
 
     /// Vertical metrics of the font pango picks first for `font`, in points.
