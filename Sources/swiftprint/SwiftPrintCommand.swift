@@ -22,12 +22,7 @@ struct SwiftPrintCommand: ParsableCommand {
     )
 
     static func main() {
-        // Every command lays out text; fontconfig's loading then overlaps argument parsing.
-        FontLoading.startInBackground()
-        // Most commands detect types: libmagic's database (~10 ms to load) loads meanwhile too.
-        if CommandLine.arguments.dropFirst().first.map({ ["convert", "print", "preview", "detect", "types"].contains($0) }) == true {
-            ContentDetector.startLoadingInBackground()
-        }
+        StartupWarming.begin(arguments: CommandLine.arguments)
         // A document command is parsed on its own first: through the root, ArgumentParser
         // builds convert's 65-option table once more just to see whether it takes every
         // remaining argument (3–4 ms, 6–9 % of a short job). Help and every parsing error go

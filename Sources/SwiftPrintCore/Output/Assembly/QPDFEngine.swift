@@ -47,3 +47,14 @@ package enum QPDFEngine {
         return .failure(PrintError(.notAvailable, "cannot assemble PDFs without \(libraryName): \(why)"))
     }
 }
+
+/// The object-level assembler's engine, for programs that know early that they will place pages
+/// or images.
+public enum AssemblyEngine {
+    /// Starts loading the engine (libSwiftPrintQPDF.so, libqpdf and their libraries, ~4 ms) on
+    /// another thread; the first job that assembles waits for it. A failure to load is reported
+    /// by that job, as without this call.
+    public static func startLoadingInBackground() {
+        Thread.detachNewThread { _ = try? QPDFEngine.functions() }
+    }
+}

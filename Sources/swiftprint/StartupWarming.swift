@@ -1,0 +1,50 @@
+import Foundation
+import SwiftPrint
+
+/// Work a command will need, started on other threads before its arguments are parsed
+/// (ArgumentParser takes ~9 ms of a short job on the main thread meanwhile).
+///
+/// Which work depends on a guess at the first input, made without parsing: a PDF, JPEG or PNG
+/// will be placed by the object-level assembler, so its engine (libqpdf and ~25 libraries, ~4 ms
+/// to map and relocate) loads; anything else will most likely lay out text, so fontconfig's
+/// configuration loads (~6 ms). A wrong guess costs time, never a result: the job still loads
+/// what it uses when it uses it.
+enum StartupWarming {
+    static let documentCommands: Set<String> = ["convert", "print", "preview"]
+
+    static func begin(arguments: [String]) {
+        let command = arguments.dropFirst().first ?? ""
+        let input = documentCommands.contains(command) ? likelyFirstInput(arguments.dropFirst(2)) : nil
+        if let input, willBePlaced(input) {
+            AssemblyEngine.startLoadingInBackground()
+        } else {
+            FontLoading.startInBackground()
+        }
+        // Most commands detect types: libmagic's database (~10 ms to load) loads meanwhile too.
+        if documentCommands.union(["detect", "types"]).contains(command) {
+            ContentDetector.startLoadingInBackground()
+        }
+    }
+
+    /// The first argument that is neither an option nor the output's name and names a regular
+    /// file. (An option's value may be taken for it: only the guess is wrong then.)
+    static func likelyFirstInput(_ arguments: ArraySlice<String>) -> String? {
+        var afterOutputOption = false
+        for argument in arguments {
+            defer { afterOutputOption = argument == "-o" || argument == "--output" }
+            guard !afterOutputOption, !argument.hasPrefix("-") else { continue }
+            var status = stat()
+            if stat(argument, &status) == 0, status.st_mode & S_IFMT == S_IFREG { return argument }
+        }
+        return nil
+    }
+
+    /// Whether the file starts as a PDF, a JPEG or a PNG does.
+    static func willBePlaced(_ path: String) -> Bool {
+        guard let file = FileHandle(forReadingAtPath: path) else { return false }
+        defer { try? file.close() }
+        let head = [UInt8]((try? file.read(upToCount: 8)) ?? Data())
+        return head.starts(with: Array("%PDF-".utf8)) || head.starts(with: [0xFF, 0xD8, 0xFF])
+            || head.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
+    }
+}
