@@ -10,18 +10,17 @@ import SwiftPrint
 /// configuration loads (~6 ms). A wrong guess costs time, never a result: the job still loads
 /// what it uses when it uses it.
 enum StartupWarming {
-    static let documentCommands: Set<String> = ["convert", "print", "preview"]
-
     static func begin(arguments: [String]) {
         let command = arguments.dropFirst().first ?? ""
-        let input = documentCommands.contains(command) ? likelyFirstInput(arguments.dropFirst(2)) : nil
+        let isDocumentCommand = SwiftPrintCommand.documentCommands.contains { $0.configuration.commandName == command }
+        let input = isDocumentCommand ? likelyFirstInput(arguments.dropFirst(2)) : nil
         if let input, willBePlaced(input) {
             AssemblyEngine.startLoadingInBackground()
         } else {
             FontLoading.startInBackground()
         }
         // Most commands detect types: libmagic's database (~10 ms to load) loads meanwhile too.
-        if documentCommands.union(["detect", "types"]).contains(command) {
+        if isDocumentCommand || ["detect", "types"].contains(command) {
             ContentDetector.startLoadingInBackground()
         }
     }
@@ -41,10 +40,7 @@ enum StartupWarming {
 
     /// Whether the file starts as a PDF, a JPEG or a PNG does.
     static func willBePlaced(_ path: String) -> Bool {
-        guard let file = FileHandle(forReadingAtPath: path) else { return false }
-        defer { try? file.close() }
-        let head = [UInt8]((try? file.read(upToCount: 8)) ?? Data())
-        return head.starts(with: Array("%PDF-".utf8)) || head.starts(with: [0xFF, 0xD8, 0xFF])
-            || head.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
+        let head = ImageFormat.head(of: path)
+        return head.starts(with: Array("%PDF-".utf8)) || [.jpeg, .png].contains(ImageFormat(head: head))
     }
 }
