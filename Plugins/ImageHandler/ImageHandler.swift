@@ -24,8 +24,8 @@ public struct ImageHandler: ContentHandler {
     public func makeFormatter(for input: PrintInput, options: HandlerOptions, info: PrintInfo) throws -> PrintFormatter {
         let formatter = ImagePrintFormatter()
         func bad(_ name: String, _ value: String) -> PrintError { PrintError(.invalidOption, "\(name) \"\(value)\" is not valid") }
-        if let v = options["print-scaling"] { guard let s = PrintScaling(rawValue: v) else { throw bad("print-scaling", v) }; formatter.scaling = s }
-        if let v = options["position"] { guard let p = ContentPosition(rawValue: v) else { throw bad("position", v) }; formatter.position = p }
+        if let s = try options.choice("print-scaling", as: PrintScaling.self) { formatter.scaling = s }
+        if let p = try options.choice("position", as: ContentPosition.self) { formatter.position = p }
         formatter.percentOfArea = try PrintScaling.percentOfArea(in: options)
         if let v = options["ppi"] { guard let n = Double(v), n > 0, n <= 10000 else { throw bad("ppi", v) }; formatter.ppi = n }
         if let v = options["natural-scaling"] { guard let n = Double(v), n > 0, n <= 1000 else { throw bad("natural-scaling", v) }; formatter.naturalScaling = n / 100 }

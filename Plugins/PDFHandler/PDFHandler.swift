@@ -20,20 +20,8 @@ public struct PDFHandler: ContentHandler {
     /// (auto, auto-fit, fit, fill, none), `scaling` (CUPS's percent of the printable area),
     /// `position` (where a page sits on the paper when it does not fill it).
     public func makeFormatter(for input: PrintInput, options: HandlerOptions, info: PrintInfo) throws -> PrintFormatter {
-        var scaling: PrintScaling?
-        if let v = options["print-scaling"] {
-            guard let s = PrintScaling(rawValue: v) else {
-                throw PrintError(.invalidOption, "print-scaling \"\(v)\" is not valid (auto, auto-fit, fit, fill or none)")
-            }
-            scaling = s
-        }
-        var position: ContentPosition?
-        if let v = options["position"] {
-            guard let p = ContentPosition(rawValue: v) else {
-                throw PrintError(.invalidOption, "position \"\(v)\" is not valid (center, top, bottom, left, right, top-left, top-right, bottom-left or bottom-right)")
-            }
-            position = p
-        }
+        let scaling = try options.choice("print-scaling", as: PrintScaling.self)
+        let position = try options.choice("position", as: ContentPosition.self)
         let percentOfArea = try PrintScaling.percentOfArea(in: options)
         let formatter = try PDFPrintFormatter(input: input, password: options["password"])
         // A paper, scaling or position asked for puts pages on the job's paper; otherwise each

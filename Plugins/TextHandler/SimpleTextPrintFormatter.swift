@@ -72,8 +72,8 @@ public struct TextHandler: ContentHandler {
         }
         if let v = options["font"] { guard let f = Font(v) else { throw bad("font", v) }; style.font = f }
         if let v = options["color"] { guard let c = Color(parsing: v) else { throw bad("color", v) }; style.color = c }
-        if let v = options["alignment"] { guard let a = TextAlignment(rawValue: v) else { throw bad("alignment", v) }; style.alignment = a }
-        if let v = options["line-break"] { guard let m = TextStyle.LineBreakMode(rawValue: v) else { throw bad("line-break", v) }; style.lineBreakMode = m }
+        if let a = try options.choice("alignment", as: TextAlignment.self) { style.alignment = a }
+        if let m = try options.choice("line-break", as: TextStyle.LineBreakMode.self) { style.lineBreakMode = m }
         if let v = options["columns"] { guard let n = Int(v), (1...8).contains(n) else { throw bad("columns", v) }; style.columns = n }
         if let v = options["cpi"] { guard let n = Double(v), n > 0, n <= 100 else { throw bad("cpi", v) }; style.charactersPerInch = n }
         if let v = options["lpi"] { guard let n = Double(v), n > 0, n <= 100 else { throw bad("lpi", v) }; style.linesPerInch = n }

@@ -26,6 +26,20 @@ public struct PrintInput: Sendable {
 /// by name. Handlers document the names they read.
 public typealias HandlerOptions = [String: String]
 
+extension Dictionary where Key == String, Value == String {
+    /// Handler option `name` as one of `T`'s values (nil when not given); an invalid value is
+    /// refused naming the valid ones.
+    package func choice<T: RawRepresentable & CaseIterable>(_ name: String, as type: T.Type) throws -> T?
+    where T.RawValue == String {
+        guard let v = self[name] else { return nil }
+        guard let value = T(rawValue: v) else {
+            let names = T.allCases.map(\.rawValue)
+            throw PrintError(.invalidOption, "\(name) \"\(v)\" is not valid (\(names.dropLast().joined(separator: ", ")) or \(names.last!))")
+        }
+        return value
+    }
+}
+
 /// A content handler: reads inputs of some types and lays them out as a print formatter.
 /// Handlers live under `Plugins/` and are registered in one place (`HandlerRegistry.standard`).
 public protocol ContentHandler: Sendable {
