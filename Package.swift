@@ -4,6 +4,7 @@
 // Layout (see README.md):
 //   Sources/C*         one systemLibrary target per C library (module map + one-line header)
 //   Sources/SPShims    C shims for the macros Swift cannot import, and a fontconfig preload (prefixed SP…)
+//   Sources/CFontSubset  small cuts of very large CFF fonts, so cairo never copies them whole
 //   Sources/CQPDF      the assembler engine's C interface: a table of functions, found at run time
 //   Sources/CQPDFShim  libqpdf (C++) behind that table: the engine, a shared library of its own
 //   Sources/CCurlShim  tile downloads through libcurl, opened at run time by map jobs that need it
@@ -63,6 +64,12 @@ let package = Package(
         .systemLibrary(name: "CGtkUnixPrint", pkgConfig: "gtk+-unix-print-3.0", providers: [.apt(["libgtk-3-dev"])]),
         .target(name: "CWebKitShim", dependencies: ["CWebKit", "CGtkUnixPrint"]),
         .target(name: "SPShims", dependencies: ["CPango", "CCairo"], linkerSettings: [.linkedLibrary("fontconfig")]),
+        // Small cuts of very large CFF fonts for cairo to embed; libharfbuzz-subset is opened on first use.
+        .systemLibrary(name: "CFreeType", pkgConfig: "freetype2", providers: [.apt(["libfreetype-dev"])]),
+        .target(
+            name: "CFontSubset", dependencies: ["CPango", "CCairo", "CFreeType"],
+            linkerSettings: [.linkedLibrary("fontconfig"), .linkedLibrary("pangoft2-1.0"), .linkedLibrary("harfbuzz")]
+        ),
         // libqpdf is C++: the object-level assembler reaches it through a table of C functions
         // (CQPDF), filled by CQPDFShim in libSwiftPrintQPDF.so and looked up on first use.
         .target(name: "CQPDF"),
@@ -81,7 +88,7 @@ let package = Package(
         .target(
             name: "SwiftPrintCore",
             dependencies: [
-                "CCairo", "CPango", "SPShims", "CQPDF", "CMagic",
+                "CCairo", "CPango", "SPShims", "CFontSubset", "CQPDF", "CMagic",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

@@ -29,6 +29,22 @@ final class TextPageStream: FormattedPageStream, ProgressEstimating {
         geometry = TextGeometry(style: style, fonts: fonts, lineCount: source.lineCount)
         fast = FastGlyphs(fonts: fonts, font: geometry.font)
         reader = try source.makeLineReader(tabWidth: style.tabWidth)
+        if fonts.largeFontCuts == nil {
+            fonts.largeFontCuts = LargeFontCuts(characters: { [source, style, logger] in
+                do {
+                    // Besides the text's own: all of printable ASCII (a fallback font draws the
+                    // spaces and digits amid its script's text), and what the layout adds (an
+                    // ellipsis, a hyphen at a break).
+                    var characters = try source.nonASCIICharacters(tabWidth: style.tabWidth)
+                    characters.formUnion(0x20...0x7E)
+                    characters.formUnion([0x2026, 0x2010])
+                    return Array(characters)
+                } catch {
+                    logger.notice("fonts are embedded whole: \(error)")
+                    return nil
+                }
+            }, report: { [logger] in logger.notice("\($0)") })
+        }
     }
 
     deinit { coverage.report(to: logger, file: source.path == "-" ? "standard input" : source.path) }

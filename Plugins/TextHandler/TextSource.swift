@@ -54,6 +54,26 @@ final class TextSource {
         return LineReader(source: chunks, tabWidth: tabWidth)
     }
 
+    /// Every character other than ASCII that lines read from this text can hold, in one read
+    /// from the start that leaves the file where it was (a reader in use goes on undisturbed).
+    func nonASCIICharacters(tabWidth: Int) throws -> Set<UInt32> {
+        let resume = lseek(fd, 0, SEEK_CUR)
+        defer { lseek(fd, resume, SEEK_SET) }
+        let reader = try makeLineReader(tabWidth: tabWidth)
+        var found = Set<UInt32>()
+        while true {
+            switch try reader.next() {
+            case .end: return found
+            case .formFeed: continue
+            case .line:
+                guard !reader.lineIsASCII else { continue }
+                for scalar in String(decoding: reader.line, as: UTF8.self).unicodeScalars where scalar.value >= 0x80 {
+                    found.insert(scalar.value)
+                }
+            }
+        }
+    }
+
     private static func iconvKnows(_ name: String) -> Bool {
         guard let cd = iconv_open("UTF-8", name), cd != iconv_t(bitPattern: -1) else { return false }
         iconv_close(cd)

@@ -182,6 +182,24 @@ let examples = URL(fileURLWithPath: directory()).deletingLastPathComponent().del
         return Int(r.stderr.split(separator: "\n").last ?? "") ?? -1
     }
 
+    /// A line of Chinese costs a few megabytes more than a line of English, not the 36 MB of
+    /// embedding Noto Sans CJK whole (cairo copies its 15 MB CFF table; see LargeFontCuts).
+    @Test func aLineOfChineseCostsLittleMoreMemoryThanALineOfEnglish() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        func peak(_ line: String) throws -> Int {
+            try (line + "\n").write(toFile: dir + "/one.txt", atomically: true, encoding: .utf8)
+            let r = try Tool.run("/usr/bin/time", ["-f", "%M", Tool.swiftprint, "convert", dir + "/one.txt", "-o", dir + "/one.pdf", "--quiet"])
+            #expect(r.status == 0, "\(r.stderr)")
+            #expect(try PDF.text(dir + "/one.pdf").contains(line))
+            return Int(r.stderr.split(separator: "\n").last ?? "") ?? -1
+        }
+        let english = try peak("The quick brown fox jumps over the lazy dog.")
+        let chinese = try peak("我能吞下玻璃而不伤身体。")
+        #expect(english > 0 && chinese > 0)
+        #expect(chinese - english < 12_000, "English: \(english) KiB, Chinese: \(chinese) KiB")
+    }
+
     @Test func memoryDoesNotGrowWithTheDocument() throws {
         let small = try peakRSS(lines: 100_000), large = try peakRSS(lines: 1_000_000)
         #expect(small > 0 && large > 0)

@@ -11,6 +11,10 @@ import SPShims
 package final class FontSystem {
     private var made: (fontMap: UnsafeMutablePointer<PangoFontMap>, context: OpaquePointer)?
 
+    /// Set by a job that knows every character it can draw: very large fonts are then drawn
+    /// from cuts holding only the glyphs it needs (see `LargeFontCuts`).
+    package var largeFontCuts: LargeFontCuts?
+
     package init() {}
 
     /// Whether the font map has been made (for tests of the jobs that must not).

@@ -5,9 +5,13 @@ import Foundation
 /// Owns one PangoLayout: a paragraph of text shaped and broken into lines.
 package final class TextLayout {
     package let pointer: OpaquePointer
+    private let fonts: FontSystem
     private var currentFont: String = ""
 
-    package init(fonts: FontSystem) { pointer = pango_layout_new(fonts.context) }
+    package init(fonts: FontSystem) {
+        self.fonts = fonts
+        pointer = pango_layout_new(fonts.context)
+    }
 
     deinit { g_object_unref(UnsafeMutableRawPointer(pointer)) }
 
@@ -94,14 +98,33 @@ package final class TextLayout {
     /// Draws line `i` with its baseline's left end at `origin` (alignment offset not added).
     package func drawLine(_ i: Int, baselineOrigin origin: CGPoint, on cairo: OpaquePointer) {
         let line = pango_layout_get_line_readonly(pointer, Int32(i))!
+        if let cuts = fonts.largeFontCuts, drawRunsCutting(line, baselineOrigin: origin, on: cairo, cuts: cuts) { return }
         cairo_move_to(cairo, origin.x, origin.y)
         pango_cairo_show_layout_line(cairo, line)
     }
 
     /// Draws the whole layout with its top-left at `origin`.
     package func draw(at origin: CGPoint, on cairo: OpaquePointer) {
-        cairo_move_to(cairo, origin.x, origin.y)
-        pango_cairo_show_layout(cairo, pointer)
+        guard let cuts = fonts.largeFontCuts else {
+            cairo_move_to(cairo, origin.x, origin.y)
+            pango_cairo_show_layout(cairo, pointer)
+            return
+        }
+        // Line by line at the places pango_cairo_show_layout would put them, so that lines in
+        // cut fonts can be drawn from their cuts.
+        let iter = pango_layout_get_iter(pointer)!
+        defer { pango_layout_iter_free(iter) }
+        let s = Double(PANGO_SCALE)
+        repeat {
+            let line = pango_layout_iter_get_line_readonly(iter)!
+            var logical = PangoRectangle()
+            pango_layout_iter_get_line_extents(iter, nil, &logical)
+            let at = CGPoint(x: origin.x + Double(logical.x) / s, y: origin.y + Double(pango_layout_iter_get_baseline(iter)) / s)
+            if !drawRunsCutting(line, baselineOrigin: at, on: cairo, cuts: cuts) {
+                cairo_move_to(cairo, at.x, at.y)
+                pango_cairo_show_layout_line(cairo, line)
+            }
+        } while pango_layout_iter_next_line(iter) != 0
     }
 }
 

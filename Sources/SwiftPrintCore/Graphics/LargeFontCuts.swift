@@ -1,0 +1,105 @@
+import CCairo
+import CFontSubset
+import CPango
+import Foundation
+
+/// Small cuts that stand in, when text is drawn, for fonts too large for cairo to embed cheaply.
+///
+/// cairo 1.16 embeds a CFF font by copying its whole CFF table: for Noto Sans CJK, 15 MB on the
+/// heap and as much again of the mapped file made resident, for the few glyphs a page shows
+/// (`CFontSubset` says more). So a job that knows every character it can draw says so here, and
+/// each such font is drawn from a cut holding just the glyphs those characters can use.
+///
+/// The cut is made once per face for the whole job, on the face's first use: cairo embeds one
+/// font per face it is given, so cuts made page by page would repeat glyphs in the PDF. A run
+/// with a glyph the cut lacks is drawn by pango from the whole font, as without cuts: the text is
+/// always right, only the memory saving is lost.
+package final class LargeFontCuts {
+    /// CFF tables this long or longer are cut. Noto Sans CJK's is 15 MB; Latin, Greek and
+    /// Cyrillic CFF faces are well under 1 MB.
+    package static let minimumCFFLength = 2 << 20
+
+    private let readCharacters: () -> [UInt32]?
+    private let report: (String) -> Void
+    /// The job's characters, read on first need; nil inside when they could not be read.
+    private var characters: [UInt32]??
+    /// By HarfBuzz face: its cut, or nil when it is drawn whole (small, or the cut failed).
+    private var cuts: [UnsafeMutableRawPointer: OpaquePointer?] = [:]
+
+    /// `characters` gives every character the job can draw, or nil when it cannot tell (then
+    /// nothing is cut); `report` hears why a font could not be cut.
+    package init(characters: @escaping () -> [UInt32]?, report: @escaping (String) -> Void) {
+        readCharacters = characters
+        self.report = report
+    }
+
+    deinit {
+        for case let cut? in cuts.values { SPFontSubsetDestroy(cut) }
+    }
+
+    /// How many faces are drawn from cuts (for tests).
+    package var cutCount: Int { cuts.values.reduce(0) { $0 + ($1 == nil ? 0 : 1) } }
+
+    /// The cut to draw `font`'s glyphs from, or nil to draw them from the font itself.
+    func cut(for font: UnsafeMutablePointer<PangoFont>?) -> OpaquePointer? {
+        guard let font, let hb = pango_font_get_hb_font(font), let face = hb_font_get_face(hb) else { return nil }
+        let key = UnsafeMutableRawPointer(face)
+        if let known = cuts[key] { return known }
+        var cut: OpaquePointer? = nil
+        if SPFontCFFTableLength(font) >= Self.minimumCFFLength {
+            if characters == nil { characters = .some(readCharacters()) }
+            if let wanted = characters ?? nil {
+                var error = [CChar](repeating: 0, count: 256)
+                cut = wanted.withUnsafeBufferPointer { SPFontSubsetCreate(font, $0.baseAddress, $0.count, &error) }
+                if cut == nil {
+                    report("\(Self.family(of: font)) is embedded whole (more memory): \(String(decoding: error.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))")
+                }
+            }
+        }
+        cuts[key] = cut
+        return cut
+    }
+
+    private static func family(of font: UnsafeMutablePointer<PangoFont>) -> String {
+        guard let description = pango_font_describe(font) else { return "a font" }
+        defer { pango_font_description_free(description) }
+        return pango_font_description_get_family(description).map { String(cString: $0) } ?? "a font"
+    }
+}
+
+extension TextLayout {
+    /// Draws `line` run by run with its left end on the baseline at `origin`, drawing the runs of
+    /// cut fonts from their cuts and placing every run as pango_renderer_draw_layout_line does
+    /// (a run's start and end offsets, its baseline shift). False, having drawn nothing, when no
+    /// run's font is cut or the line has what only pango's own line drawing handles (attributes,
+    /// vertical text).
+    func drawRunsCutting(_ line: UnsafeMutablePointer<PangoLayoutLine>, baselineOrigin origin: CGPoint,
+                         on cairo: OpaquePointer, cuts: LargeFontCuts) -> Bool {
+        guard pango_layout_get_attributes(pointer) == nil else { return false }
+        var runs: [(run: UnsafeMutablePointer<PangoGlyphItem>, cut: OpaquePointer?)] = []
+        var anyCut = false
+        var node = line.pointee.runs
+        while let n = node {
+            let run = n.pointee.data.assumingMemoryBound(to: PangoGlyphItem.self)
+            let item = run.pointee.item.pointee
+            guard item.analysis.flags & UInt8(PANGO_ANALYSIS_FLAG_CENTERED_BASELINE) == 0 else { return false }
+            let cut = cuts.cut(for: item.analysis.font)
+            anyCut = anyCut || cut != nil
+            runs.append((run, cut))
+            node = n.pointee.next
+        }
+        guard anyCut, let text = pango_layout_get_text(pointer) else { return false }
+        let scale = Double(PANGO_SCALE)
+        var x = origin.x
+        for (run, cut) in runs {
+            x += Double(run.pointee.start_x_offset) / scale
+            let y = origin.y - Double(run.pointee.y_offset) / scale
+            if cut == nil || !SPFontSubsetShowGlyphItem(cut, cairo, text, run, x, y) {
+                cairo_move_to(cairo, x, y)
+                pango_cairo_show_glyph_item(cairo, text, run)
+            }
+            x += Double(pango_glyph_string_get_width(run.pointee.glyphs) + run.pointee.end_x_offset) / scale
+        }
+        return true
+    }
+}
