@@ -157,6 +157,7 @@ final class TextPageStream: FormattedPageStream, ProgressEstimating {
         }
         reader.line.withUnsafeBufferPointer { layout.setText($0) }
         if layout.unknownGlyphCount > 0 { coverage.record(layout.unknownCharacters()) }
+        layout.makeLargeFontCuts()
         let paragraph = TextPage.Paragraph(layout: layout)
         for (i, m) in layout.lineMetrics().enumerated() {
             let ascent = max(geometry.baseline, m.ascent)

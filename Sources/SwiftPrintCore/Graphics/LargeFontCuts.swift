@@ -68,6 +68,17 @@ package final class LargeFontCuts {
 }
 
 extension TextLayout {
+    /// Makes the cuts this layout's fonts will be drawn from now rather than when a page is drawn:
+    /// the memory HarfBuzz frees after cutting is then reused by the layouts that follow, instead
+    /// of adding to theirs at the job's peak.
+    package func makeLargeFontCuts() {
+        guard let cuts = fonts.largeFontCuts, let iter = pango_layout_get_iter(pointer) else { return }
+        defer { pango_layout_iter_free(iter) }
+        repeat {
+            if let run = pango_layout_iter_get_run_readonly(iter) { _ = cuts.cut(for: run.pointee.item.pointee.analysis.font) }
+        } while pango_layout_iter_next_run(iter) != 0
+    }
+
     /// Draws `line` run by run with its left end on the baseline at `origin`, drawing the runs of
     /// cut fonts from their cuts and placing every run as pango_renderer_draw_layout_line does
     /// (a run's start and end offsets, its baseline shift). False, having drawn nothing, when no

@@ -5,7 +5,7 @@ import Foundation
 /// Owns one PangoLayout: a paragraph of text shaped and broken into lines.
 package final class TextLayout {
     package let pointer: OpaquePointer
-    private let fonts: FontSystem
+    let fonts: FontSystem
     private var currentFont: String = ""
 
     package init(fonts: FontSystem) {
