@@ -83,7 +83,6 @@ typedef struct {
 struct SPFontSubset {
     cairo_font_face_t *face;
     hb_map_t *glyphs;             // the font's glyph numbers the cut has, to theirs in the cut
-    size_t bytes;
     SizedCut *sizes;
     size_t size_count;
 };
@@ -187,7 +186,6 @@ SPFontSubset *SPFontSubsetCreate(PangoFont *font, const uint32_t *codepoints, si
     owner->bytes = bytes;
     subset->face = face;
     subset->glyphs = glyphs;
-    subset->bytes = length;
     return subset;
 }
 
@@ -202,8 +200,6 @@ void SPFontSubsetDestroy(SPFontSubset *subset) {
     cairo_font_face_destroy(subset->face);
     free(subset);
 }
-
-size_t SPFontSubsetByteCount(const SPFontSubset *subset) { return subset->bytes; }
 
 /// The cut at `font`'s size, made once per font.
 ///
@@ -246,8 +242,9 @@ bool SPFontSubsetShowGlyphItem(SPFontSubset *subset, cairo_t *cr, const char *te
         // Empty and unknown glyphs carry flags pango's renderer acts on: leave those runs to it.
         if (g == PANGO_GLYPH_EMPTY || (g & PANGO_GLYPH_UNKNOWN_FLAG) || !hb_map_has(subset->glyphs, g)) return false;
     }
+    if (n == 0) return true;
     cairo_scaled_font_t *scaled = sized_cut(subset, run->item->analysis.font);
-    if (!scaled || n == 0) return scaled != NULL;
+    if (!scaled) return false;
 
     // Glyphs in the run's (visual) order, placed as pango places them.
     cairo_glyph_t *placed = cairo_glyph_allocate(n);

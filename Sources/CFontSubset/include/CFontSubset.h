@@ -29,9 +29,6 @@ SPFontSubset *SPFontSubsetCreate(PangoFont *font, const uint32_t *codepoints, si
 
 void SPFontSubsetDestroy(SPFontSubset *subset);
 
-/// The size of the cut in bytes.
-size_t SPFontSubsetByteCount(const SPFontSubset *subset);
-
 /// Draws one pango run with the cut in place of its font, as pango would draw it (glyphs at the
 /// same places, text and clusters kept for extraction), with the run's left end at (x, y) on the
 /// baseline. Draws nothing and returns false when the cut lacks one of the run's glyphs or the run

@@ -21,8 +21,8 @@ package final class LargeFontCuts {
 
     private let readCharacters: () -> [UInt32]?
     private let report: (String) -> Void
-    /// The job's characters, read on first need; nil inside when they could not be read.
-    private var characters: [UInt32]??
+    /// The job's characters, read on first need (once, even when they cannot be read).
+    private lazy var characters: [UInt32]? = readCharacters()
     /// By HarfBuzz face: its cut, or nil when it is drawn whole (small, or the cut failed).
     private var cuts: [UnsafeMutableRawPointer: OpaquePointer?] = [:]
 
@@ -47,8 +47,7 @@ package final class LargeFontCuts {
         if let known = cuts[key] { return known }
         var cut: OpaquePointer? = nil
         if SPFontCFFTableLength(font) >= Self.minimumCFFLength {
-            if characters == nil { characters = .some(readCharacters()) }
-            if let wanted = characters ?? nil {
+            if let wanted = characters {
                 var error = [CChar](repeating: 0, count: 256)
                 cut = wanted.withUnsafeBufferPointer { SPFontSubsetCreate(font, $0.baseAddress, $0.count, &error) }
                 if cut == nil {

@@ -77,54 +77,56 @@ package final class TextLayout {
     package func lineMetrics() -> [LineMetrics] {
         var result: [LineMetrics] = []
         result.reserveCapacity(lineCount)
-        let iter = pango_layout_get_iter(pointer)!
-        defer { pango_layout_iter_free(iter) }
         let s = Double(PANGO_SCALE)
-        repeat {
-            let line = pango_layout_iter_get_line_readonly(iter)!
-            var logical = PangoRectangle()
-            pango_layout_iter_get_line_extents(iter, nil, &logical)
-            let baseline = Double(pango_layout_iter_get_baseline(iter)) / s
+        forEachLine { line, logical, baselineFromTop in
+            let baseline = Double(baselineFromTop) / s
             result.append(LineMetrics(x: Double(logical.x) / s,
                                       ascent: baseline - Double(logical.y) / s,
                                       descent: Double(logical.y + logical.height) / s - baseline,
                                       width: Double(logical.width) / s,
                                       byteStart: Int(line.pointee.start_index), byteLength: Int(line.pointee.length),
                                       isRightToLeft: pango_layout_line_get_resolved_direction(line) == PANGO_DIRECTION_RTL))
-        } while pango_layout_iter_next_line(iter) != 0
+        }
         return result
+    }
+
+    /// Each line in turn, with its logical extents and its baseline below the layout's top, in
+    /// pango units.
+    private func forEachLine(_ body: (UnsafeMutablePointer<PangoLayoutLine>, PangoRectangle, Int32) -> Void) {
+        let iter = pango_layout_get_iter(pointer)!
+        defer { pango_layout_iter_free(iter) }
+        repeat {
+            var logical = PangoRectangle()
+            pango_layout_iter_get_line_extents(iter, nil, &logical)
+            body(pango_layout_iter_get_line_readonly(iter)!, logical, pango_layout_iter_get_baseline(iter))
+        } while pango_layout_iter_next_line(iter) != 0
     }
 
     /// Draws line `i` with its baseline's left end at `origin` (alignment offset not added).
     package func drawLine(_ i: Int, baselineOrigin origin: CGPoint, on cairo: OpaquePointer) {
-        let line = pango_layout_get_line_readonly(pointer, Int32(i))!
-        if let cuts = fonts.largeFontCuts, drawRunsCutting(line, baselineOrigin: origin, on: cairo, cuts: cuts) { return }
-        cairo_move_to(cairo, origin.x, origin.y)
-        pango_cairo_show_layout_line(cairo, line)
+        show(pango_layout_get_line_readonly(pointer, Int32(i))!, baselineOrigin: origin, on: cairo)
     }
 
     /// Draws the whole layout with its top-left at `origin`.
     package func draw(at origin: CGPoint, on cairo: OpaquePointer) {
-        guard let cuts = fonts.largeFontCuts else {
+        guard fonts.largeFontCuts != nil else {
             cairo_move_to(cairo, origin.x, origin.y)
             pango_cairo_show_layout(cairo, pointer)
             return
         }
         // Line by line at the places pango_cairo_show_layout would put them, so that lines in
         // cut fonts can be drawn from their cuts.
-        let iter = pango_layout_get_iter(pointer)!
-        defer { pango_layout_iter_free(iter) }
         let s = Double(PANGO_SCALE)
-        repeat {
-            let line = pango_layout_iter_get_line_readonly(iter)!
-            var logical = PangoRectangle()
-            pango_layout_iter_get_line_extents(iter, nil, &logical)
-            let at = CGPoint(x: origin.x + Double(logical.x) / s, y: origin.y + Double(pango_layout_iter_get_baseline(iter)) / s)
-            if !drawRunsCutting(line, baselineOrigin: at, on: cairo, cuts: cuts) {
-                cairo_move_to(cairo, at.x, at.y)
-                pango_cairo_show_layout_line(cairo, line)
-            }
-        } while pango_layout_iter_next_line(iter) != 0
+        forEachLine { line, logical, baseline in
+            show(line, baselineOrigin: CGPoint(x: origin.x + Double(logical.x) / s, y: origin.y + Double(baseline) / s), on: cairo)
+        }
+    }
+
+    /// Draws one line, from the cuts of its large fonts when the job has them.
+    private func show(_ line: UnsafeMutablePointer<PangoLayoutLine>, baselineOrigin origin: CGPoint, on cairo: OpaquePointer) {
+        if let cuts = fonts.largeFontCuts, drawRunsCutting(line, baselineOrigin: origin, on: cairo, cuts: cuts) { return }
+        cairo_move_to(cairo, origin.x, origin.y)
+        pango_cairo_show_layout_line(cairo, line)
     }
 }
 
