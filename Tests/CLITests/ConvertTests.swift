@@ -200,6 +200,33 @@ let examples = URL(fileURLWithPath: directory()).deletingLastPathComponent().del
         #expect(chinese - english < 12_000, "English: \(english) KiB, Chinese: \(chinese) KiB")
     }
 
+    /// 2,000 lines drawing 3,000 different ideographs cost under 30 MB more than 2,000 lines of
+    /// English (26 MB here): the font's cut holds thousands of glyphs, and its charstrings are
+    /// flattened. Keeping the font's subroutines in the cut made it 36 MB.
+    @Test func aLongCJKDocumentCostsBoundedMemory() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        func peak(_ text: String) throws -> Int {
+            try text.write(toFile: dir + "/doc.txt", atomically: true, encoding: .utf8)
+            let r = try Tool.run("/usr/bin/time", ["-f", "%M", Tool.swiftprint, "convert", dir + "/doc.txt", "-o", dir + "/doc.pdf", "--quiet"])
+            #expect(r.status == 0, "\(r.stderr)")
+            #expect(try PDF.pageCount(dir + "/doc.pdf") >= 30)
+            return Int(r.stderr.split(separator: "\n").last ?? "") ?? -1
+        }
+        // Lines of 30 characters stepping through U+4E00 … U+55B7 (3,000 ideographs) and the kana.
+        let ideographs = (0..<3000).map { Character(Unicode.Scalar(0x4E00 + $0)!) }
+        let kana = (0x3041...0x3096).map { Character(Unicode.Scalar($0)!) }
+        var cjk = "", english = ""
+        for line in 0..<2000 {
+            cjk += String((0..<30).map { i in i % 4 == 3 ? kana[(line * 7 + i) % kana.count] : ideographs[(line * 30 + i * 17) % ideographs.count] }) + "\n"
+            english += "line \(line) of a long English document, about as wide as the other one\n"
+        }
+        let englishPeak = try peak(english)
+        let cjkPeak = try peak(cjk)
+        #expect(englishPeak > 0 && cjkPeak > 0)
+        #expect(cjkPeak - englishPeak < 30_000, "English: \(englishPeak) KiB, CJK: \(cjkPeak) KiB")
+    }
+
     @Test func memoryDoesNotGrowWithTheDocument() throws {
         let small = try peakRSS(lines: 100_000), large = try peakRSS(lines: 1_000_000)
         #expect(small > 0 && large > 0)
