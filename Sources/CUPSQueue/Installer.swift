@@ -137,7 +137,7 @@ public struct Installer {
 
     private func copy(_ source: String, to target: String, mode: Int, _ manifest: inout Manifest) throws {
         guard let data = FileManager.default.contents(atPath: source) else {
-            throw PrintError(.inputUnreadable, path: source, "is missing: build it first (swift build -c release)")
+            throw PrintError(.inputUnreadable, path: source, "is missing: build it first (scripts/build-release)")
         }
         try write(data, to: target, mode: mode, &manifest)
     }
