@@ -7,6 +7,7 @@
 #define SPSHIMS_H
 
 #include <pango/pangocairo.h>
+#include <spawn.h>
 
 /// pango_cairo_font_get_scaled_font() on a generic PangoFont; NULL if the font is not a cairo font.
 cairo_scaled_font_t *SPPangoFontGetScaledFont(PangoFont *font);
@@ -21,5 +22,13 @@ void SPFontconfigPreloadStart(void);
 
 /// Waits for the initialisation SPFontconfigPreloadStart began, if it is still running.
 void SPFontconfigPreloadWait(void);
+
+// Not macros but GNU extensions (spawn.c), which glibc declares only under _GNU_SOURCE.
+
+/// pipe2(fds, O_CLOEXEC): a pipe no other child inherits. 0, or -1 with errno set.
+int SPPipeCloseOnExec(int fds[2]);
+
+/// posix_spawn_file_actions_addchdir_np: the child starts in `path`. 0 or an error number.
+int SPSpawnFileActionsAddChdir(posix_spawn_file_actions_t *actions, const char *path);
 
 #endif

@@ -1,4 +1,5 @@
 import Foundation
+import SPShims
 
 /// Runs a helper program (a converter named in types.tsv, swiftprint-image) with argv — never a
 /// shell — no input, and both output pipes drained while it runs, so that a chatty child can
@@ -21,42 +22,91 @@ package enum ChildProcess {
 
     /// Runs `executable` with `arguments` in `workingDirectory` (default: `usableWorkingDirectory`);
     /// throws only when it cannot start.
+    ///
+    /// posix_spawn, not Foundation's Process: Process watches its children through CFSocket,
+    /// whose manager thread opens a pair of loopback UDP sockets in every process that starts
+    /// one, and a job that reads only local files must open no socket at all.
     package static func run(_ executable: String, _ arguments: [String], timeout: Double? = nil,
                             workingDirectory: String? = nil) throws -> Result {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.currentDirectoryURL = URL(fileURLWithPath: workingDirectory ?? usableWorkingDirectory)
-        process.arguments = arguments
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = FileHandle.nullDevice
-        let exited = DispatchSemaphore(value: 0)
-        process.terminationHandler = { _ in exited.signal() }
-        try withNoSignalsBlocked { try process.run() }
+        var out: [Int32] = [-1, -1], err: [Int32] = [-1, -1]
+        guard SPPipeCloseOnExec(&out) == 0 else { throw PrintError.system(.notAvailable, path: executable, "cannot make a pipe", errno: errno) }
+        guard SPPipeCloseOnExec(&err) == 0 else {
+            let e = errno
+            close(out[0]); close(out[1])
+            throw PrintError.system(.notAvailable, path: executable, "cannot make a pipe", errno: e)
+        }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_adddup2(&actions, out[1], 1)
+        posix_spawn_file_actions_adddup2(&actions, err[1], 2)
+        SPSpawnFileActionsAddChdir(&actions, workingDirectory ?? usableWorkingDirectory)
+        // The child starts with no signal blocked and every signal at its default: threads of a
+        // thread pool block most signals, and a daemon started from one (cupsd, restarted by
+        // `swiftprint install`) would never see SIGCHLD and never reap its filters.
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var none = sigset_t(), all = sigset_t()
+        sigemptyset(&none)
+        sigfillset(&all)
+        posix_spawnattr_setsigmask(&attributes, &none)
+        posix_spawnattr_setsigdefault(&attributes, &all)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        var pid = pid_t()
+        let started = posix_spawn(&pid, executable, &actions, &attributes, argv, environ)
+        close(out[1])
+        close(err[1])
+        guard started == 0 else {
+            close(out[0]); close(err[0])
+            throw PrintError.system(.notAvailable, path: executable, "cannot start it", errno: started)
+        }
+        defer { close(out[0]); close(err[0]) }
+        return drain(pid: pid, output: out[0], errors: err[0], timeout: timeout)
+    }
 
-        let drained = DispatchGroup()
-        final class Box: @unchecked Sendable { var data = Data() }
-        let output = Box(), errors = Box()
-        for (pipe, box) in [(out, output), (err, errors)] {
-            drained.enter()
-            Thread.detachNewThread {
-                box.data = pipe.fileHandleForReading.readDataToEndOfFile()
-                drained.leave()
+    /// Reads both pipes until they close and reaps the child; kills it after `timeout` seconds.
+    /// A grandchild may hold the pipes open after the child has gone: they are then read for
+    /// two seconds more, not forever.
+    private static func drain(pid: pid_t, output: Int32, errors: Int32, timeout: Double?) -> Result {
+        let start = monotonicSeconds()
+        var data = [output: Data(), errors: Data()]
+        var open = [output, errors]
+        var status: Int32?
+        var exitedAt: Double?
+        var timedOut = false
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while !open.isEmpty || status == nil {
+            let now = monotonicSeconds()
+            if status == nil {
+                var raw: Int32 = 0
+                let reaped = waitpid(pid, &raw, open.isEmpty ? 0 : WNOHANG)
+                // ECHILD: something else reaped it (SIGCHLD ignored); its status is lost, so say it failed.
+                if reaped == pid || (reaped == -1 && errno == ECHILD) { status = reaped == pid ? raw : 255 << 8; exitedAt = now; continue }
+                if let timeout, !timedOut, now - start > timeout { timedOut = true; kill(pid, SIGKILL) }
+            } else if let exitedAt, now - exitedAt > 2 {
+                break
+            }
+            var fds = open.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
+            guard poll(&fds, nfds_t(fds.count), 100) > 0 else { continue }
+            for fd in fds where fd.revents != 0 {
+                let n = buffer.withUnsafeMutableBytes { read(fd.fd, $0.baseAddress, $0.count) }
+                if n > 0 { data[fd.fd]!.append(contentsOf: buffer[..<n]) } else if n == 0 || errno != EINTR { open.removeAll { $0 == fd.fd } }
             }
         }
-        var timedOut = false
-        if let timeout, exited.wait(timeout: .now() + timeout) == .timedOut {
-            timedOut = true
-            kill(process.processIdentifier, SIGKILL)
-            exited.wait()
-        } else if timeout == nil {
-            exited.wait()
-        }
-        // A grandchild may still hold the pipes open: do not wait for it forever.
-        _ = drained.wait(timeout: .now() + 2)
-        return Result(status: process.terminationStatus, signalled: process.terminationReason == .uncaughtSignal,
-                      timedOut: timedOut, output: output.data, errors: errors.data)
+        let raw = status ?? 0
+        let signalled = raw & 0x7f != 0
+        return Result(status: signalled ? raw & 0x7f : (raw >> 8) & 0xff, signalled: signalled, timedOut: timedOut,
+                      output: data[output]!, errors: data[errors]!)
+    }
+
+    private static func monotonicSeconds() -> Double {
+        var t = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &t)
+        return Double(t.tv_sec) + Double(t.tv_nsec) / 1e9
     }
 
     /// The folder a child starts in: ours, or `/` when we cannot enter ours. Foundation's
