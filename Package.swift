@@ -10,7 +10,7 @@
 //   Sources/CCurlShim  tile downloads through libcurl, opened at run time by map jobs that need it
 //   Sources/CCupsClientShim, CUPSClient  printers, jobs and printToPrinter through libcups, opened at run time
 //   Sources/SwiftPrintCore  geometry, paper, PrintInfo, formatters, renderer, paginator, PDF writer
-//   Plugins/<Handler>  one target per content type; registered in Sources/SwiftPrint/Handlers.swift
+//   Plugins/<Handler>  one target per content type; registered in Sources/SwiftPrint/SwiftPrint.swift
 //   Sources/SwiftPrint the public library: re-exports the core and every handler
 //   Sources/CUPSQueue, SwiftPrintCUPS, SwiftPrintSpool  the queue's files and installer, the CUPS
 //                      filter's logic, the backend's (thin executables: swiftprint-filter, -backend)
@@ -28,6 +28,10 @@ let package = Package(
         .executable(name: "swiftprint-filter", targets: ["swiftprint-filter"]),
         .executable(name: "swiftprint-backend", targets: ["swiftprint-backend"]),
         .executable(name: "swiftprint-markup", targets: ["swiftprint-markup"]),
+        .executable(name: "swiftprint-map", targets: ["swiftprint-map"]),
+        // The map engine, for apps that draw maps in their own page renderers (MapPrintFormatter);
+        // swiftprint's programs draw maps through swiftprint-map instead.
+        .library(name: "SwiftPrintMaps", targets: ["MapHandler"]),
         // The object-level assembler's engine, opened on the first job that assembles a PDF
         // (install it beside the executables): text jobs never load libqpdf and its dependencies.
         .library(name: "SwiftPrintQPDF", type: .dynamic, targets: ["CQPDFShim"]),
@@ -126,12 +130,20 @@ let package = Package(
         // libcurl's variadic setters behind plain C, loaded with dlopen (curl.h only at build time).
         .target(name: "CCurlShim"),
         // Maps: tiles (MBTiles through GRDB, tile folders, http(s) URL templates) under GeoJSON
-        // and GPX drawn as vectors.
+        // and GPX drawn as vectors. The engine runs in swiftprint-map, a process of its own that
+        // only map jobs start (MapProcessHandler runs it), so other jobs never load SQLite,
+        // libxml2 or gdk-pixbuf.
         .target(
             name: "MapHandler",
             dependencies: ["SwiftPrintCore", "CGdkPixbuf", "CCurlShim", .product(name: "GRDB", package: "GRDB.swift"),
                            .product(name: "Logging", package: "swift-log")],
             path: "Plugins/MapHandler"
+        ),
+        .executableTarget(name: "swiftprint-map", dependencies: ["MapHandler", "SwiftPrintCore", .product(name: "Logging", package: "swift-log")]),
+        .target(
+            name: "MapProcessHandler",
+            dependencies: ["SwiftPrintCore", .product(name: "Logging", package: "swift-log")],
+            path: "Plugins/MapProcessHandler"
         ),
         // Draws Config/basemap/world.mbtiles from Natural Earth (scripts/make-basemap); not installed.
         .executableTarget(
@@ -142,8 +154,8 @@ let package = Package(
         // client side, opened at run time so that `convert` never loads libcups.
         .target(name: "CCupsClientShim"),
         .target(name: "CUPSClient", dependencies: ["SwiftPrintCore", "CCupsClientShim"]),
-        .target(name: "SwiftPrint", dependencies: ["SwiftPrintCore", "TextHandler", "PDFHandler", "ImageHandler", "MarkupHandler", "MapHandler",
-                                                   "CUPSClient"]),
+        .target(name: "SwiftPrint", dependencies: ["SwiftPrintCore", "TextHandler", "PDFHandler", "ImageHandler", "MarkupHandler",
+                                                   "MapProcessHandler", "CUPSClient"]),
 
         // CUPS: the queue's files and the installer (no libcups, so the CLI does not load it);
         // the filter's logic (libcups for options and the PPD); the backend's and libcups's
@@ -174,13 +186,13 @@ let package = Package(
 
         // Tests: they use the real libraries, fonts and poppler's command-line tools.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
-        .testTarget(name: "SwiftPrintCoreTests", dependencies: ["SwiftPrint", "MapHandler", "TestSupport", "swiftprint-markup"]),
+        .testTarget(name: "SwiftPrintCoreTests", dependencies: ["SwiftPrint", "MapHandler", "TestSupport", "swiftprint-markup", "swiftprint-map"]),
         // Fixtures/ and Golden/ are read by path, beside the tests.
         .testTarget(name: "TextHandlerTests", dependencies: ["SwiftPrint", "TestSupport"], exclude: ["Fixtures"]),
         // TileServer/: a counting tile server the map tests start (Python, from the test).
-        .testTarget(name: "CLITests", dependencies: ["swiftprint", "swiftprint-markup", "recipe-example", "TestSupport"], exclude: ["TileServer", "Golden"]),
+        .testTarget(name: "CLITests", dependencies: ["swiftprint", "swiftprint-markup", "swiftprint-map", "recipe-example", "TestSupport"], exclude: ["TileServer", "Golden"]),
         .testTarget(name: "CUPSTests", dependencies: ["SwiftPrintCUPS", "SwiftPrintSpool", "CUPSQueue", "TestSupport",
-                                                      "swiftprint", "swiftprint-filter", "swiftprint-backend", "swiftprint-markup",
+                                                      "swiftprint", "swiftprint-filter", "swiftprint-backend", "swiftprint-markup", "swiftprint-map",
                                                       "receipt-example", "recipe-example"]),
     ],
     cxxLanguageStandard: .cxx17

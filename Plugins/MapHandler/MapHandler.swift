@@ -133,7 +133,7 @@ public struct MapHandler: ContentHandler {
             }
         }
         if let d = description {
-            formatter.pageSetup = try Self.pageSetup(paper: d.paper, orientation: d.orientation, path: path)
+            formatter.pageSetup = try DocumentPageSetup.named(paper: d.paper, orientation: d.orientation, path: path)
         }
         return formatter
     }
@@ -168,23 +168,6 @@ public struct MapHandler: ContentHandler {
             throw PrintError(.inputUnreadable, path: path, "no such tile source")
         }
         return isFolder.boolValue ? try TileFolderSource(path: path) : try MBTilesSource(path: path)
-    }
-
-    static func pageSetup(paper: String?, orientation: String?, path: String) throws -> DocumentPageSetup? {
-        guard paper != nil || orientation != nil else { return nil }
-        var setup = DocumentPageSetup()
-        if let paper {
-            guard let media = MediaSize.named(paper) else { throw PrintError(.invalidInput, path: path, "unknown paper \"\(paper)\"") }
-            setup.size = media.size
-        }
-        if let orientation {
-            guard let o = PrintInfo.Orientation(rawValue: orientation) else {
-                throw PrintError(.invalidInput, path: path, "orientation is portrait or landscape, not \"\(orientation)\"")
-            }
-            setup.orientation = o
-            if let s = setup.size, o == .landscape, s.width < s.height { setup.size = CGSize(width: s.height, height: s.width) }
-        }
-        return setup
     }
 
     static func number(_ options: HandlerOptions, _ key: String) throws -> Double? {

@@ -4,7 +4,7 @@ import SwiftPrintCore
 /// Where `swiftprint install` puts things. The defaults are the system's; tests point every
 /// folder and the CUPS server at a private cupsd of their own.
 public struct InstallLayout: Sendable {
-    /// bin/swiftprint, libexec/swiftprint/{swiftprint-filter,swiftprint-backend,swiftprint-image,swiftprint-markup},
+    /// bin/swiftprint, libexec/swiftprint/{swiftprint-filter,swiftprint-backend,swiftprint-image,swiftprint-markup,swiftprint-map},
     /// lib/swiftprint/libSwiftPrintQPDF.so,
     /// share/swiftprint/{Config,swiftprint.ppd,installed-files}.
     public var prefix = "/usr/local"
@@ -33,8 +33,8 @@ public enum SpoolFolder { public static let `default` = "/var/spool/swiftprint" 
 /// Idempotent; a dry run says what it would do; nothing it did not add is touched.
 public struct Installer {
     public let layout: InstallLayout
-    /// The folder holding the built swiftprint, swiftprint-filter, swiftprint-backend, swiftprint-image
-    /// and swiftprint-markup.
+    /// The folder holding the built swiftprint, swiftprint-filter, swiftprint-backend and the
+    /// helpers swiftprint-image, swiftprint-markup and swiftprint-map.
     public let products: String
     /// The source tree's Config folder.
     public let config: String
@@ -58,6 +58,7 @@ public struct Installer {
         try copy(products + "/swiftprint-backend", to: l.libexec + "/swiftprint-backend", mode: 0o700, &manifest)
         try copy(products + "/swiftprint-image", to: l.libexec + "/swiftprint-image", mode: 0o755, &manifest)
         try copy(products + "/swiftprint-markup", to: l.libexec + "/swiftprint-markup", mode: 0o755, &manifest)
+        try copy(products + "/swiftprint-map", to: l.libexec + "/swiftprint-map", mode: 0o755, &manifest)
         // The PDF assembler's engine (libqpdf), opened by the tool and the filter on first use.
         try copy(products + "/libSwiftPrintQPDF.so", to: l.prefix + "/lib/swiftprint/libSwiftPrintQPDF.so", mode: 0o755, &manifest)
         for name in ["papers.tsv", "types.tsv", "cups/swiftprint.types", "basemap/world.mbtiles"] {

@@ -5,7 +5,7 @@
 @_exported import PDFHandler
 @_exported import ImageHandler
 @_exported import MarkupHandler
-@_exported import MapHandler
+@_exported import MapProcessHandler
 @_exported import CUPSClient
 
 extension HandlerRegistry {
@@ -17,7 +17,7 @@ extension HandlerRegistry {
         ImageHandler(),
         MarkupHandler(),
         MarkdownHandler(),
-        MapHandler(),
+        MapProcessHandler(),
     ])
 }
 

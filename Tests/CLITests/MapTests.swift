@@ -226,3 +226,18 @@ import Testing
         #expect(r.stderr.contains("vector.mbtiles") && r.stderr.contains("not supported"), "\(r.stderr)")
     }
 }
+
+/// The map engine runs in swiftprint-map: the tool and the CUPS filter start without SQLite,
+/// libxml2 (and its ICU) or gdk-pixbuf, and a map job still prints through them.
+@Suite struct MapProcessTests {
+    @Test func otherJobsNeverLoadTheMapEngine() throws {
+        let built = URL(fileURLWithPath: Tool.swiftprint).deletingLastPathComponent()
+        for program in [Tool.swiftprint, built.appendingPathComponent("swiftprint-filter").path] {
+            let libraries = try Tool.run("ldd", [program]).text
+            #expect(!libraries.contains("libsqlite3") && !libraries.contains("libxml2") && !libraries.contains("libgdk_pixbuf"),
+                    "\(program): \(libraries)")
+        }
+        let helper = try Tool.run("ldd", [built.appendingPathComponent("swiftprint-map").path]).text
+        #expect(helper.contains("libsqlite3"), "\(helper)")
+    }
+}

@@ -1,4 +1,5 @@
 import Foundation
+import MapHandler
 import SwiftPrint
 import Testing
 

@@ -7,6 +7,12 @@ import Testing
 /// URL templates, the OpenStreetMap limit, print jobs and the tile cache's freshness rules,
 /// without a network (the server tests are in CLITests/MapTileServerTests).
 struct TileSourceTests {
+    /// swiftprint's programs route maps to the handler that runs swiftprint-map, which runs the
+    /// engine: both must take the same types, or a type would reach a helper that refuses it.
+    @Test func theMapProcessAndTheEngineTakeTheSameTypes() {
+        #expect(MapProcessHandler().contentTypes == MapHandler().contentTypes)
+    }
+
     func noCache() -> HTTPTileSource.Settings {
         var s = HTTPTileSource.Settings()
         s.cacheFolder = nil

@@ -138,6 +138,25 @@ public struct DocumentPageSetup: Equatable, Sendable {
         self.orientation = orientation
     }
 
+    /// A document's paper and orientation given by name (`"A4"`, `"landscape"`), as a map
+    /// description gives them; nil when it names neither. Errors name `path`.
+    public static func named(paper: String?, orientation: String?, path: String) throws -> DocumentPageSetup? {
+        guard paper != nil || orientation != nil else { return nil }
+        var setup = DocumentPageSetup()
+        if let paper {
+            guard let media = MediaSize.named(paper) else { throw PrintError(.invalidInput, path: path, "unknown paper \"\(paper)\"") }
+            setup.size = media.size
+        }
+        if let orientation {
+            guard let o = PrintInfo.Orientation(rawValue: orientation) else {
+                throw PrintError(.invalidInput, path: path, "orientation is portrait or landscape, not \"\(orientation)\"")
+            }
+            setup.orientation = o
+            if let s = setup.size, o == .landscape, s.width < s.height { setup.size = CGSize(width: s.height, height: s.width) }
+        }
+        return setup
+    }
+
     /// The document's margins over `defaults`.
     public func margins(over defaults: EdgeInsets) -> EdgeInsets {
         EdgeInsets(top: marginTop ?? defaults.top, left: marginLeft ?? defaults.left,

@@ -57,3 +57,8 @@ public struct PrintError: Error, Hashable, Sendable, CustomStringConvertible {
         return message
     }
 }
+
+extension PrintError.Code {
+    /// The code a helper program reported by its `description`.
+    package init(named name: String) { self.init(rawValue: name) }
+}

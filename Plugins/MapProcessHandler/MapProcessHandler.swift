@@ -1,0 +1,103 @@
+import Foundation
+import Logging
+import SwiftPrintCore
+
+/// Maps — GeoJSON, GPX, map descriptions and MBTiles overviews — drawn by `swiftprint-map` in a
+/// process of its own. The map engine (`MapHandler` in Plugins/MapHandler: GRDB and SQLite for
+/// MBTiles, libxml2 for GPX, gdk-pixbuf for tiles, tile downloads) then loads only for map jobs;
+/// every other job starts without it (~3 MB less at its peak), and untrusted map files are parsed
+/// outside the job's process. The helper draws each sheet's map as a PDF page, which this places
+/// by reference, never redrawn. Options are the engine's, passed on as they are.
+public struct MapProcessHandler: ContentHandler {
+    public let name = "map"
+    public let contentTypes = ["public.geojson", "com.topografix.gpx", "org.swiftprint.map-description", "org.mapbox.mbtiles"]
+
+    public init() {}
+
+    public func makeFormatter(for input: PrintInput, options: HandlerOptions, info: PrintInfo) throws -> PrintFormatter {
+        MapProcessFormatter(path: input.path, options: options)
+    }
+}
+
+/// Lays out the helper's pages: one per sheet (a poster's sheets, or the one map).
+final class MapProcessFormatter: PrintFormatter {
+    let path: String
+    let options: HandlerOptions
+    /// The helper's drawing, kept for the job's second pass (a job that counts pages first).
+    private var drawn: (area: CGSize, margin: Double, document: QPDFDocument)?
+    private let logger = Logger(label: "swiftprint.map")
+
+    init(path: String, options: HandlerOptions) {
+        self.path = path
+        self.options = options
+        super.init()
+    }
+
+    override var placesContent: Bool { true }
+
+    /// A map description may name its paper and orientation. The job chooses its paper before
+    /// the map is drawn, so these two keys are read here; the helper reads the rest.
+    override func documentPageSetup() throws -> DocumentPageSetup? {
+        struct PaperKeys: Decodable { var paper: String?; var orientation: String? }
+        guard String(decoding: ContentDetector.head(of: path), as: UTF8.self).contains("\"swiftprint-map\""),
+              let data = FileManager.default.contents(atPath: path),
+              let keys = try? JSONDecoder().decode(PaperKeys.self, from: data) else { return nil }
+        return try DocumentPageSetup.named(paper: keys.paper, orientation: keys.orientation, path: path)
+    }
+
+    override func makePageStream() throws -> FormattedPageStream { PageStream(formatter: self) }
+
+    final class PageStream: FormattedPageStream {
+        let formatter: MapProcessFormatter
+        var sheets: (document: QPDFDocument, margin: Double)?
+        var next = 0
+        init(formatter: MapProcessFormatter) { self.formatter = formatter }
+
+        func nextPage(fitting size: CGSize) throws -> FormattedPage? {
+            if sheets == nil { sheets = try formatter.draw(area: size) }
+            guard let sheets, next < sheets.document.pageCount else { return nil }
+            defer { next += 1 }
+            return SheetPage(content: try PlacedContent(page: next, of: sheets.document), margin: sheets.margin)
+        }
+    }
+
+    /// One sheet's map: the helper's page is the content area with the margin around it.
+    struct SheetPage: FormattedPage {
+        let content: PlacedContent
+        let margin: Double
+        func draw(in context: GraphicsContext, rect: CGRect) throws {
+            try context.place(content, in: rect.insetBy(dx: -margin, dy: -margin))
+        }
+    }
+
+    /// Runs the helper for a content area of `area`. The margin is the space above the content
+    /// area on the page, where a poster prints its marks (none when the map is one document of
+    /// several, whose renderer is not this formatter's).
+    func draw(area: CGSize) throws -> (document: QPDFDocument, margin: Double) {
+        let margin = printPageRenderer == nil ? 0 : Double(rectForPage(at: startPage).minY)
+        if let drawn, drawn.area == area, drawn.margin == margin { return (drawn.document, margin) }
+        guard let helper = HelperProgram.find("swiftprint-map", environmentVariable: "SWIFTPRINT_MAP_HELPER") else {
+            throw PrintError(.notAvailable, path: path, "cannot draw maps: swiftprint-map is not installed beside swiftprint")
+        }
+        let scratch = try OutputFile.scratch(prefix: "swiftprint-map-")
+        defer { scratch.removeScratch() }
+        try scratch.commit()
+        var arguments = [path, scratch.scratchPath!, "--area", "\(area.width),\(area.height)", "--margin", "\(margin)"]
+        for (key, value) in options.sorted(by: { $0.key < $1.key }) { arguments += ["--option", "\(key)=\(value)"] }
+        let result: ChildProcess.Result
+        do { result = try ChildProcess.run(helper, arguments) } catch {
+            throw PrintError(.notAvailable, path: path, "cannot start \(helper): \(error.localizedDescription)")
+        }
+        let warnings = String(decoding: result.errors, as: UTF8.self).split(separator: "\n")
+        guard result.status == 0, !result.signalled else {
+            if !result.signalled, let failure = HelperFailure(output: result.output) { throw failure.error }
+            let how = result.signalled ? "crashed (signal \(result.status))" : "failed (status \(result.status))"
+            throw PrintError(.renderingFailed, path: path, "the map helper \(how)\(warnings.last.map { ": \($0)" } ?? "")")
+        }
+        for line in warnings { logger.warning("\(line)") }
+        // qpdf maps the file, so the scratch copy can go as soon as it is open.
+        let document = try QPDFDocument(path: scratch.scratchPath!)
+        drawn = (area, margin, document)
+        return (document, margin)
+    }
+}
