@@ -23,8 +23,10 @@ public struct MapProcessHandler: ContentHandler {
 final class MapProcessFormatter: PrintFormatter {
     let path: String
     let options: HandlerOptions
-    /// The helper's drawing, kept for the job's second pass (a job that counts pages first).
-    private var drawn: (area: CGSize, margin: Double, document: QPDFDocument)?
+    /// The helper's drawings by content area and margin, kept for the job's second pass (a job
+    /// that counts pages first) and for every sheet of a poster.
+    private var drawings: [Drawing: QPDFDocument] = [:]
+    struct Drawing: Hashable { var width, height, margin: Double }
     private let logger = Logger(label: "swiftprint.map")
 
     init(path: String, options: HandlerOptions) {
@@ -49,40 +51,47 @@ final class MapProcessFormatter: PrintFormatter {
 
     final class PageStream: FormattedPageStream {
         let formatter: MapProcessFormatter
-        var sheets: (document: QPDFDocument, margin: Double)?
+        var sheets: QPDFDocument?
         var next = 0
         init(formatter: MapProcessFormatter) { self.formatter = formatter }
 
         func nextPage(fitting size: CGSize) throws -> FormattedPage? {
-            if sheets == nil { sheets = try formatter.draw(area: size) }
-            guard let sheets, next < sheets.document.pageCount else { return nil }
+            // The space above the content area, where a poster prints its marks: the renderer's,
+            // or none when the map is one document of several (drawn again if that was wrong).
+            let margin = formatter.printPageRenderer == nil ? 0 : Double(formatter.rectForPage(at: formatter.startPage).minY)
+            let drawing = Drawing(width: Double(size.width), height: Double(size.height), margin: margin)
+            if sheets == nil { sheets = try formatter.document(for: drawing) }
+            guard let sheets, next < sheets.pageCount else { return nil }
             defer { next += 1 }
-            return SheetPage(content: try PlacedContent(page: next, of: sheets.document), margin: sheets.margin)
+            return SheetPage(formatter: formatter, index: next, drawing: drawing, content: try PlacedContent(page: next, of: sheets))
         }
     }
 
     /// One sheet's map: the helper's page is the content area with the margin around it.
     struct SheetPage: FormattedPage {
+        let formatter: MapProcessFormatter
+        let index: Int
+        let drawing: Drawing
         let content: PlacedContent
-        let margin: Double
+
         func draw(in context: GraphicsContext, rect: CGRect) throws {
-            try context.place(content, in: rect.insetBy(dx: -margin, dy: -margin))
+            var drawing = drawing
+            drawing.margin = Double(rect.minY)
+            let content = drawing == self.drawing ? content : try PlacedContent(page: index, of: formatter.document(for: drawing))
+            try context.place(content, in: rect.insetBy(dx: -drawing.margin, dy: -drawing.margin))
         }
     }
 
-    /// Runs the helper for a content area of `area`. The margin is the space above the content
-    /// area on the page, where a poster prints its marks (none when the map is one document of
-    /// several, whose renderer is not this formatter's).
-    func draw(area: CGSize) throws -> (document: QPDFDocument, margin: Double) {
-        let margin = printPageRenderer == nil ? 0 : Double(rectForPage(at: startPage).minY)
-        if let drawn, drawn.area == area, drawn.margin == margin { return (drawn.document, margin) }
+    /// The helper's drawing of every sheet for `drawing`'s content area and margin.
+    func document(for drawing: Drawing) throws -> QPDFDocument {
+        if let document = drawings[drawing] { return document }
         guard let helper = HelperProgram.find("swiftprint-map", environmentVariable: "SWIFTPRINT_MAP_HELPER") else {
             throw PrintError(.notAvailable, path: path, "cannot draw maps: swiftprint-map is not installed beside swiftprint")
         }
         let scratch = try OutputFile.scratch(prefix: "swiftprint-map-")
         defer { scratch.removeScratch() }
         try scratch.commit()
-        var arguments = [path, scratch.scratchPath!, "--area", "\(area.width),\(area.height)", "--margin", "\(margin)"]
+        var arguments = [path, scratch.scratchPath!, "--area", "\(drawing.width),\(drawing.height)", "--margin", "\(drawing.margin)"]
         for (key, value) in options.sorted(by: { $0.key < $1.key }) { arguments += ["--option", "\(key)=\(value)"] }
         let result: ChildProcess.Result
         do { result = try ChildProcess.run(helper, arguments) } catch {
@@ -94,10 +103,11 @@ final class MapProcessFormatter: PrintFormatter {
             let how = result.signalled ? "crashed (signal \(result.status))" : "failed (status \(result.status))"
             throw PrintError(.renderingFailed, path: path, "the map helper \(how)\(warnings.last.map { ": \($0)" } ?? "")")
         }
-        for line in warnings { logger.warning("\(line)") }
+        // Warnings once per job, from its first drawing.
+        if drawings.isEmpty { for line in warnings { logger.warning("\(line)") } }
         // qpdf maps the file, so the scratch copy can go as soon as it is open.
         let document = try QPDFDocument(path: scratch.scratchPath!)
-        drawn = (area, margin, document)
-        return (document, margin)
+        drawings[drawing] = document
+        return document
     }
 }

@@ -152,6 +152,14 @@ import Testing
         // The canvas is 2w − overlap wide; its centre is w − overlap/2 into sheet A, overlap/2 into B.
         #expect(abs(a - (36 + width - overlap / 2)) < 2, "on sheet A1 at \(a)")
         #expect(abs(b - (36 + overlap / 2)) < 2, "on sheet B1 at \(b)")
+        // Printed after another document, the sheets keep their marks in the margin.
+        try "A note first.\n".write(toFile: dir + "/note.txt", atomically: true, encoding: .utf8)
+        let both = try swiftprint(["convert", dir + "/note.txt", spec, "-o", dir + "/both.pdf", "--media", "A4", "--margins", "36"])
+        #expect(both.status == 0, "\(both.stderr)")
+        // The top-left crop mark runs left from the map's corner at (36, 36), in the margin.
+        let sheet = try PDF.grayPixels(dir + "/both.pdf", page: 2, dpi: 72)
+        let mark = (22..<32).filter { x in min(sheet.pixels[35 * sheet.width + x], sheet.pixels[36 * sheet.width + x]) < 230 }
+        #expect(mark.count > 6, "no crop mark left of the map's top-left corner")
         let tooMany = try swiftprint(["convert", spec, "-o", dir + "/big.pdf", "--map-poster", "9x9"])
         #expect(tooMany.status != 0 && tooMany.stderr.contains("map-max-sheets"), "\(tooMany.stderr)")
     }
