@@ -1,9 +1,10 @@
 import Foundation
 import SPShims
 
-/// Runs a helper program (a converter named in types.tsv, swiftprint-image) with argv — never a
-/// shell — no input, and both output pipes drained while it runs, so that a chatty child can
-/// never block on a full pipe and look like a hang; killed after `timeout` seconds.
+/// Runs a helper program (a converter named in types.tsv, swiftprint-image, swiftprint-map) with
+/// argv — never a shell — no input, and both output pipes drained while it runs, so that a
+/// chatty child can never block on a full pipe and look like a hang; killed after `timeout`
+/// seconds.
 package enum ChildProcess {
     package struct Result {
         package var status: Int32
@@ -83,7 +84,8 @@ package enum ChildProcess {
             let now = monotonicSeconds()
             if status == nil {
                 var raw: Int32 = 0
-                let reaped = waitpid(pid, &raw, open.isEmpty ? 0 : WNOHANG)
+                // Blocking is safe only when nothing is left to read and no clock runs.
+                let reaped = waitpid(pid, &raw, open.isEmpty && timeout == nil ? 0 : WNOHANG)
                 // ECHILD: something else reaped it (SIGCHLD ignored); its status is lost, so say it failed.
                 if reaped == pid || (reaped == -1 && errno == ECHILD) { status = reaped == pid ? raw : 255 << 8; exitedAt = now; continue }
                 if let timeout, !timedOut, now - start > timeout { timedOut = true; kill(pid, SIGKILL) }
@@ -91,7 +93,7 @@ package enum ChildProcess {
                 break
             }
             var fds = open.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
-            guard poll(&fds, nfds_t(fds.count), 100) > 0 else { continue }
+            guard poll(&fds, nfds_t(fds.count), open.isEmpty ? 5 : 100) > 0 else { continue }
             for fd in fds where fd.revents != 0 {
                 let n = buffer.withUnsafeMutableBytes { read(fd.fd, $0.baseAddress, $0.count) }
                 if n > 0 { data[fd.fd]!.append(contentsOf: buffer[..<n]) } else if n == 0 || errno != EINTR { open.removeAll { $0 == fd.fd } }
@@ -109,10 +111,9 @@ package enum ChildProcess {
         return Double(t.tv_sec) + Double(t.tv_nsec) / 1e9
     }
 
-    /// The folder a child starts in: ours, or `/` when we cannot enter ours. Foundation's
-    /// Process changes into the parent's folder by its path before it runs the program, and
-    /// fails ("You don't have permission") when that path is closed to us: a CUPS filter runs as
-    /// `lp` in whatever folder cupsd was started from, often /root. Relative paths could not
+    /// The folder a child starts in: ours, or `/` when we cannot enter ours. A child is sent
+    /// into its folder by path, which fails when that path is closed to us: a CUPS filter runs
+    /// as `lp` in whatever folder cupsd was started from, often /root. Relative paths could not
     /// be opened from such a folder anyway, so `/` loses nothing.
     package static var usableWorkingDirectory: String {
         let here = FileManager.default.currentDirectoryPath
