@@ -51,19 +51,24 @@ final class MapProcessFormatter: PrintFormatter {
 
     final class PageStream: FormattedPageStream {
         let formatter: MapProcessFormatter
-        var sheets: QPDFDocument?
+        /// Every sheet, drawn for the first page's content area as the map is planned once.
+        var sheets: (document: QPDFDocument, drawing: Drawing)?
         var next = 0
         init(formatter: MapProcessFormatter) { self.formatter = formatter }
 
         func nextPage(fitting size: CGSize) throws -> FormattedPage? {
-            // The space above the content area, where a poster prints its marks: the renderer's,
-            // or none when the map is one document of several (drawn again if that was wrong).
-            let margin = formatter.printPageRenderer == nil ? 0 : Double(formatter.rectForPage(at: formatter.startPage).minY)
-            let drawing = Drawing(width: Double(size.width), height: Double(size.height), margin: margin)
-            if sheets == nil { sheets = try formatter.document(for: drawing) }
-            guard let sheets, next < sheets.pageCount else { return nil }
+            if sheets == nil {
+                // The space above the content area, where a poster prints its marks: the
+                // renderer's, or none when the map is one document of several (then drawn again
+                // with the page's real margin).
+                let margin = formatter.printPageRenderer == nil ? 0 : Double(formatter.rectForPage(at: formatter.startPage).minY)
+                let drawing = Drawing(width: Double(size.width), height: Double(size.height), margin: margin)
+                sheets = (try formatter.document(for: drawing), drawing)
+            }
+            guard let sheets, next < sheets.document.pageCount else { return nil }
             defer { next += 1 }
-            return SheetPage(formatter: formatter, index: next, drawing: drawing, content: try PlacedContent(page: next, of: sheets))
+            return SheetPage(formatter: formatter, index: next, drawing: sheets.drawing,
+                             content: try PlacedContent(page: next, of: sheets.document))
         }
     }
 

@@ -67,4 +67,7 @@ do {
 } catch let error as PrintError {
     print(HelperFailure(error).line)
     exit(1)
+} catch {
+    print(HelperFailure(PrintError(.renderingFailed, path: positional[0], "the map could not be drawn: \(error)")).line)
+    exit(1)
 }
