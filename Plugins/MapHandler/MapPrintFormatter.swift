@@ -222,10 +222,18 @@ public final class MapPrintFormatter: PrintFormatter {
                 context.setStrokeColor(.white)
                 context.setLineWidth(1.2)
                 context.strokePath()
-                if let label = feature.label, !label.isEmpty {
-                    context.draw(label, at: CGPoint(x: c.x + 6, y: c.y - 5), font: Self.legendFont)
-                }
             }
+        }
+        // Labels over every line and marker: right of their marker, or left of it where the
+        // map's edge would cut them, on a pale box so that they read over tiles and lines.
+        for feature in features {
+            guard case .point(let p) = feature.geometry, let label = feature.label, !label.isEmpty else { continue }
+            let c = layout.pagePoint(p)
+            let size = context.size(of: label, font: Self.legendFont)
+            let x = c.x + 6 + size.width > layout.mapRect.maxX ? c.x - 6 - size.width : c.x + 6
+            context.setFillColor(Color(white: 1, alpha: 0.7))
+            context.fill(CGRect(x: x - 1.5, y: c.y - 5, width: size.width + 3, height: size.height))
+            context.draw(label, at: CGPoint(x: x, y: c.y - 5), font: Self.legendFont)
         }
     }
 
@@ -254,7 +262,8 @@ public final class MapPrintFormatter: PrintFormatter {
         context.setStrokeColor(.black)
         context.setLineWidth(0.5)
         context.stroke(CGRect(x: map.minX, y: top + 10, width: bar.length, height: 4))
-        context.draw("0", at: CGPoint(x: map.minX - 2, y: top), font: Self.legendFont)
+        // The bar's start is the map's edge, so "0" sits just inside it rather than centred on it.
+        context.draw("0", at: CGPoint(x: map.minX, y: top), font: Self.legendFont)
         let end = bar.label
         let endSize = context.size(of: end, font: Self.legendFont)
         context.draw(end, at: CGPoint(x: map.minX + bar.length - endSize.width / 2, y: top), font: Self.legendFont)

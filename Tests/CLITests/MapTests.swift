@@ -208,6 +208,20 @@ import Testing
         #expect(failed.status != 0 && failed.stderr.contains("missing"), "\(failed.stderr)")
     }
 
+    /// Examples/walk.gpx ends at Zurich, on the map's right edge: its label turns left of the
+    /// marker rather than being cut by the edge, and the others stay on the right.
+    @Test func labelsStayInsideTheMap() throws {
+        let dir = try temporaryDirectory()
+        let out = dir + "/walk.pdf"
+        let r = try swiftprint(["convert", directory() + "/../../Examples/walk.gpx", "-o", out, "--media", "A4", "--margins", "36"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let words = try PDF.words(out, page: 1)
+        let zurich = try #require(words.first { $0.word == "Zurich" })
+        let bern = try #require(words.first { $0.word == "Bern" })
+        #expect(zurich.xMax <= 595.28 - 36, "Zurich's label runs to \(zurich.xMax), past the map's edge")
+        #expect(bern.xMin > 36 && bern.xMax < 595.28 - 36)
+    }
+
     @Test func gpxAndGeoJSONPrintOnTheOfflineBasemap() throws {
         let dir = try temporaryDirectory()
         let gpx = dir + "/walk.gpx"
