@@ -90,28 +90,20 @@ final class MapProcessFormatter: PrintFormatter {
     /// The helper's drawing of every sheet for `drawing`'s content area and margin.
     func document(for drawing: Drawing) throws -> QPDFDocument {
         if let document = drawings[drawing] { return document }
-        guard let helper = HelperProgram.find("swiftprint-map", environmentVariable: "SWIFTPRINT_MAP_HELPER") else {
-            throw PrintError(.notAvailable, path: path, "cannot draw maps: swiftprint-map is not installed beside swiftprint")
-        }
-        let scratch = try OutputFile.scratch(prefix: "swiftprint-map-")
-        defer { scratch.removeScratch() }
-        try scratch.commit()
-        var arguments = [path, scratch.scratchPath!, "--area", "\(drawing.width),\(drawing.height)", "--margin", "\(drawing.margin)"]
+        var arguments = ["--area", "\(drawing.width),\(drawing.height)", "--margin", "\(drawing.margin)"]
         for (key, value) in options.sorted(by: { $0.key < $1.key }) { arguments += ["--option", "\(key)=\(value)"] }
-        let result: ChildProcess.Result
-        do { result = try ChildProcess.run(helper, arguments) } catch {
-            throw PrintError(.notAvailable, path: path, "cannot start \(helper): \(error.localizedDescription)")
-        }
-        let warnings = String(decoding: result.errors, as: UTF8.self).split(separator: "\n")
-        guard result.status == 0, !result.signalled else {
-            if !result.signalled, let failure = HelperFailure(output: result.output) { throw failure.error }
+        let (document, result) = try HelperProgram.makePDF(
+            "swiftprint-map", environmentVariable: "SWIFTPRINT_MAP_HELPER", doing: "draw maps",
+            input: path, arguments: arguments) { [path] result in
+            if !result.signalled, let failure = HelperFailure(output: result.output) { return failure.error }
             let how = result.signalled ? "crashed (signal \(result.status))" : "failed (status \(result.status))"
-            throw PrintError(.renderingFailed, path: path, "the map helper \(how)\(warnings.last.map { ": \($0)" } ?? "")")
+            let last = result.lastErrorLine
+            return PrintError(.renderingFailed, path: path, "the map helper \(how)\(last.isEmpty ? "" : ": \(last)")")
         }
         // Warnings once per job, from its first drawing.
-        if drawings.isEmpty { for line in warnings { logger.warning("\(line)") } }
-        // qpdf maps the file, so the scratch copy can go as soon as it is open.
-        let document = try QPDFDocument(path: scratch.scratchPath!)
+        if drawings.isEmpty {
+            for line in String(decoding: result.errors, as: UTF8.self).split(separator: "\n") { logger.warning("\(line)") }
+        }
         drawings[drawing] = document
         return document
     }

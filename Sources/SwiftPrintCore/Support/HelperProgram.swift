@@ -17,6 +17,29 @@ package enum HelperProgram {
     }
 }
 
+extension HelperProgram {
+    /// Runs helper `name` as `name INPUT SCRATCH.pdf ARGUMENTS…` for the job's `input` and opens
+    /// the PDF it wrote (the scratch file is gone by the time this returns: qpdf maps it).
+    /// `doing` says what the helper is for, in the error when it is not installed; `failure`
+    /// turns a run that did not exit 0 into the job's error.
+    package static func makePDF(_ name: String, environmentVariable: String, doing: String, input: String,
+                                arguments: [String], failure: (ChildProcess.Result) -> PrintError)
+        throws -> (document: QPDFDocument, result: ChildProcess.Result) {
+        guard let helper = find(name, environmentVariable: environmentVariable) else {
+            throw PrintError(.notAvailable, path: input, "cannot \(doing): \(name) is not installed beside swiftprint")
+        }
+        let scratch = try OutputFile.scratch(prefix: name + "-")
+        defer { scratch.removeScratch() }
+        try scratch.commit()
+        let result: ChildProcess.Result
+        do { result = try ChildProcess.run(helper, [input, scratch.scratchPath!] + arguments) } catch {
+            throw PrintError(.notAvailable, path: input, "cannot start \(helper): \(error.localizedDescription)")
+        }
+        guard result.status == 0, !result.signalled else { throw failure(result) }
+        return (try QPDFDocument(path: scratch.scratchPath!), result)
+    }
+}
+
 /// How a helper program reports the error that stopped it: one JSON object on its standard
 /// output, read back by the handler that ran it, so the error keeps its code and its file.
 package struct HelperFailure: Codable, Sendable {
