@@ -10,6 +10,12 @@ import Testing
         ("notes.md", "# Title\n\nwords\n", "net.daringfireball.markdown", "markdown"),
         ("page.html", "<!DOCTYPE html>\n<html><body>hi</body></html>\n", "public.html", "markup"),
         ("page.txt", "  <html><body>hi</body></html>\n", "public.html", "markup"),
+        // Markup that no sniffer recognises: libmagic's text patterns name the page.
+        ("page", "<!-- saved page -->\n<html><head><title>t</title></head><body>hi</body></html>\n", "public.html", "markup"),
+        ("drawing", "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"10\" height=\"10\"></svg>\n", "public.svg-image", "image"),
+        // Other text is not asked of them: a script prints as text, its extension names it.
+        ("run.sh", "#!/bin/sh\necho hi\n", "public.source-code", "text"),
+        ("run", "#!/bin/sh\necho hi\n", "public.plain-text", "text"),
         ("print.ps", "%!PS-Adobe-3.0\n%%EOF\n", "com.adobe.postscript", nil),
         ("data.json", "{\"a\": 1}\n", "public.json", "text"),
         ("shapes.json", "{\"type\": \"FeatureCollection\", \"features\": []}\n", "public.geojson", "map"),
