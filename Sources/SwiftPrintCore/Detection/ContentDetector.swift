@@ -30,7 +30,13 @@ public final class ContentDetector: @unchecked Sendable {
     /// Loads libmagic's database for `shared` on another thread now, so that its cost overlaps
     /// other start-up work; the first detection waits for it.
     public static func startLoadingInBackground() {
-        Thread.detachNewThread { try? ContentDetector.shared.withCookie { _ in } }
+        Thread.detachNewThread { loadShared() }
+    }
+
+    /// Loads libmagic's database for `shared` on the calling thread, if it is not loaded yet
+    /// (a failure is reported by the first detection, which tries again).
+    public static func loadShared() {
+        try? shared.withCookie { _ in }
     }
 
     public init(catalogue: TypeCatalogue = .standard) {
