@@ -13,6 +13,8 @@ import Testing
         // Markup that no sniffer recognises: libmagic's text patterns name the page.
         ("page", "<!-- saved page -->\n<html><head><title>t</title></head><body>hi</body></html>\n", "public.html", "markup"),
         ("drawing", "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"10\" height=\"10\"></svg>\n", "public.svg-image", "image"),
+        // A PDF behind a line of junk (readers look for the header in the first kilobyte).
+        ("late", "junk\n%PDF-1.4\n1 0 obj\n<<>>\nendobj\n%%EOF\n", "com.adobe.pdf", "pdf"),
         // Other text is not asked of them: a script prints as text, its extension names it.
         ("run.sh", "#!/bin/sh\necho hi\n", "public.source-code", "text"),
         ("run", "#!/bin/sh\necho hi\n", "public.plain-text", "text"),

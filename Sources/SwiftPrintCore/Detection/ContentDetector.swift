@@ -95,12 +95,13 @@ public final class ContentDetector: @unchecked Sendable {
     /// input under the flags of each step):
     /// 1. its binary patterns: every format with a signature, and its JSON and CSV checks;
     /// 2. for an input none of them matched, whether it is text (no patterns);
-    /// 3. for text that starts with markup (`<`), its text patterns: HTML, SVG, XML and the like.
+    /// 3. for text that starts with markup (`<`) or holds a PDF header in its first kilobyte, its
+    ///    text patterns: HTML, SVG, XML, a PDF behind a line of junk.
     ///
     /// The text patterns are left out for other text because their cost is out of proportion:
     /// libmagic 5.44 compiles their ~35 regular expressions on every call (~4 ms and 2 MB, most
-    /// of a one-line job's detection), and what they name besides markup (shell scripts, C,
-    /// troff, mail) is printed as plain text all the same. Only markup changes the handler.
+    /// of a one-line job's detection), and what they name besides these (shell scripts, C,
+    /// troff, mail) is printed as plain text all the same: only these change the handler.
     private func libmagicType(head: Data, _ ask: (OpaquePointer) throws -> String) throws -> String {
         try withCookie { cookie in
             let base = MAGIC_MIME_TYPE | MAGIC_ERROR
@@ -110,10 +111,15 @@ public final class ContentDetector: @unchecked Sendable {
             guard binary == "application/octet-stream" else { return binary }
             magic_setflags(cookie, base | MAGIC_NO_CHECK_SOFT)
             let text = try ask(cookie)
-            guard text.hasPrefix("text/"), Self.startsWithMarkup(head) else { return text }
+            guard text.hasPrefix("text/"), Self.startsWithMarkup(head) || Self.holdsPDFHeader(head) else { return text }
             magic_setflags(cookie, base)
             return try ask(cookie)
         }
+    }
+
+    /// Whether `%PDF-` occurs in the first kilobyte, where PDF readers look for the header.
+    static func holdsPDFHeader(_ head: Data) -> Bool {
+        head.prefix(1024).firstRange(of: Data("%PDF-".utf8)) != nil
     }
 
     /// Whether the first character, after a UTF-8 byte-order mark and white space, is `<`.
