@@ -18,6 +18,8 @@ import Testing
         // Other text is not asked of them: a script prints as text, its extension names it.
         ("run.sh", "#!/bin/sh\necho hi\n", "public.source-code", "text"),
         ("run", "#!/bin/sh\necho hi\n", "public.plain-text", "text"),
+        // Notes that mention a tag are still notes (libmagic's text patterns call them HTML).
+        ("relnotes.txt", "Release notes\n=============\n\n * \"--pretty=<style>\" can now be spelled as \"--format=<style>\".\n", "public.plain-text", "text"),
         ("print.ps", "%!PS-Adobe-3.0\n%%EOF\n", "com.adobe.postscript", nil),
         ("data.json", "{\"a\": 1}\n", "public.json", "text"),
         ("shapes.json", "{\"type\": \"FeatureCollection\", \"features\": []}\n", "public.geojson", "map"),
