@@ -4,34 +4,35 @@ import SwiftPrint
 /// Work a command will need, started on other threads before its arguments are parsed
 /// (ArgumentParser takes ~6 ms of a short job on the main thread meanwhile).
 ///
-/// Which work depends on a guess at the first input, made without parsing: a PDF, JPEG or PNG
-/// will be placed by the object-level assembler, so its engine (libqpdf and ~25 libraries, ~4 ms
-/// to map and relocate) loads; anything else will most likely lay out text, so fontconfig's
-/// configuration loads (~6 ms). A wrong guess costs time, never a result: the job still loads
-/// what it uses when it uses it.
+/// Which work depends on the command and, for a document command, on a guess at the first
+/// input, made without parsing: a PDF, JPEG or PNG will be placed by the object-level assembler,
+/// so its engine (libqpdf and ~25 libraries, ~4 ms to map and relocate) loads; anything else will
+/// most likely lay out text, so fontconfig's configuration loads (~4 ms) and the text's font. A
+/// wrong guess costs time, never a result: the job still loads what it uses when it uses it.
 enum StartupWarming {
     static func begin(arguments: [String]) {
         let command = arguments.dropFirst().first ?? ""
-        let isDocumentCommand = SwiftPrintCommand.documentCommands.contains { $0.configuration.commandName == command }
-        let input = isDocumentCommand ? likelyFirstInput(arguments.dropFirst(2)) : nil
-        // Most commands detect types: libmagic's database loads meanwhile too.
-        let detects = isDocumentCommand || ["detect", "types"].contains(command)
-        if let input, willBePlaced(input) {
+        guard SwiftPrintCommand.documentCommands.contains(where: { $0.configuration.commandName == command }) else {
+            // detect and types look types up; the other commands lay out nothing.
+            if ["detect", "types"].contains(command) { ContentDetector.startLoadingInBackground() }
+            return
+        }
+        if let input = likelyFirstInput(arguments.dropFirst(2)), willBePlaced(input) {
             AssemblyEngine.startLoadingInBackground()
-            if detects { ContentDetector.startLoadingInBackground() }
+            ContentDetector.startLoadingInBackground()
             return
         }
         // Text, most likely. One thread loads what the job needs in the order it needs it:
         // libmagic's database and the paper catalogue for detection and the page, then
-        // fontconfig and the text's font for the first line. A thread for each would take turns with the main
-        // thread, parsing arguments, for the machine's second core (measured on 2 cores: the
-        // one-line job took ~1 ms longer).
+        // fontconfig and the text's font for the first line. A thread for each would take turns
+        // with the main thread, parsing arguments, for the machine's second core (measured on
+        // 2 cores: the one-line job took ~1 ms longer).
         FontLoading.promiseLoad()
         Thread.detachNewThread {
-            if detects { ContentDetector.loadShared() }
-            if isDocumentCommand { _ = MediaCatalogue.shared }
+            ContentDetector.loadShared()
+            _ = MediaCatalogue.shared
             // The text's font, as the job will look it up unless options change it.
-            FontLoading.loadHere(preparing: isDocumentCommand ? [TextStyle().font] : [])
+            FontLoading.loadHere(preparing: [TextStyle().font])
         }
     }
 
