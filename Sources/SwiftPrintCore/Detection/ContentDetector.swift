@@ -13,7 +13,7 @@ public struct DetectedType: Sendable {
 }
 
 /// Recognises inputs: libmagic first (its database loaded once per process, on first use; its
-/// text patterns asked only of text that starts with markup, see `libmagicType`), then
+/// text patterns asked only of text whose handler they can change, see `libmagicType`), then
 /// sniffers where libmagic's answer is generic (plain text that is HTML, JSON that is GeoJSON,
 /// XML that is GPX, UTF-16 that libmagic calls CSV), then the file-name extension when it names a
 /// more specific type than the bytes did.
