@@ -20,15 +20,11 @@ gboolean SPPangoFontMapIsCairo(PangoFontMap *fontMap);
 /// Starts fontconfig's initialisation (FcInit) on a background thread, once.
 void SPFontconfigPreloadStart(void);
 
-/// Promises that SPFontconfigPreloadRun will be called soon (on a thread with other start-up
-/// work before it): font maps made meanwhile wait for it instead of loading fontconfig twice.
-void SPFontconfigPreloadPromise(void);
-
-/// Runs fontconfig's initialisation on the calling thread and wakes those waiting for it.
-void SPFontconfigPreloadRun(void);
-
-/// Waits for a started or promised initialisation, if it has not finished.
+/// Waits for the initialisation SPFontconfigPreloadStart began, if it is still running.
 void SPFontconfigPreloadWait(void);
+
+/// fontconfig's initialisation (FcInit) on the calling thread.
+void SPFontconfigLoad(void);
 
 // Not macros but GNU extensions (spawn.c), which glibc declares only under _GNU_SOURCE.
 

@@ -91,17 +91,17 @@ public enum FontLoading {
     /// that it overlaps with whatever the program does before its first font lookup.
     public static func startInBackground() { SPFontconfigPreloadStart() }
 
-    /// Promises a `loadHere()` soon, from a thread with other start-up work to do first: font
-    /// maps made meanwhile wait for it rather than load fontconfig a second time.
-    public static func promiseLoad() { SPFontconfigPreloadPromise() }
+    /// Promises a `loadHere()` soon, from a thread with other start-up work to do first: the
+    /// first font map wanted meanwhile waits for it rather than load fontconfig a second time.
+    public static func promiseLoad() { PreparedFontMap.begin() }
 
     /// Loads fontconfig's configuration and font list on the calling thread (what
-    /// `startInBackground` does on a thread of its own), keeping a `promiseLoad()`; then makes
-    /// the font map the process's first job will use, with `fonts` already looked up in it
-    /// (~1.5 ms for the first: fontconfig matches it against every installed face).
+    /// `startInBackground` does on a thread of its own), then makes the font map the process's
+    /// first job will use, with `fonts` already looked up in it (~1.5 ms for the first:
+    /// fontconfig matches it against every installed face); keeps a `promiseLoad()`.
     public static func loadHere(preparing fonts: [Font] = []) {
         PreparedFontMap.begin()
-        SPFontconfigPreloadRun()
+        SPFontconfigLoad()
         let made = FontSystem.newFontMap()
         for font in fonts {
             let desc = FontDescription(font.name)
