@@ -16,8 +16,14 @@ final class FastGlyphs {
     let advance: [Double]
     let ellipsis: (index: UInt, advance: Double)?
 
-    /// Nil when the font lacks any printable ASCII character.
-    init?(fonts: FontSystem, font: Font) {
+    /// Whether every printable ASCII glyph advances the same (a monospace font): text in it can
+    /// be set on a character grid of that advance.
+    let isUniform: Bool
+
+    /// Nil when the font lacks any printable ASCII character. With `cellWidth`, every glyph
+    /// advances exactly one cell (a uniform font's own advance may differ from a cell set by
+    /// characters per inch by the rounding of its size).
+    init?(fonts: FontSystem, font: Font, cellWidth: Double? = nil) {
         guard let loaded = fonts.loadPrimaryFont(font), let scaled = loaded.scaledFont else { return nil }
         self.font = loaded
         scaledFont = scaled
@@ -29,7 +35,8 @@ final class FastGlyphs {
             advance.append(g.advance)
         }
         self.index = index
-        self.advance = advance
+        isUniform = advance.allSatisfy { abs($0 - advance[0]) < 0.001 }
+        self.advance = isUniform && cellWidth != nil ? advance.map { _ in cellWidth! } : advance
         ellipsis = loaded.glyphs(for: "…").first ?? nil
     }
 

@@ -1,10 +1,13 @@
 import Foundation
+import SwiftPrintCore
 
 /// Splits UTF-8 text into the lines a printer shows.
 ///
 /// - LF, CRLF and a bare CR each end a line.
 /// - A form feed ends the line (if it has text) and starts a new page.
-/// - Tabs become spaces up to the next multiple of `tabWidth` columns.
+/// - Tabs become spaces up to the next multiple of `tabWidth` columns. On a character grid
+///   (`countsCells`) a column is a cell, and wide characters take two (see `GridCells`);
+///   otherwise every character is one column.
 /// - Other C0 control characters and DEL print as their Unicode control pictures (␀ ␁ … ␡);
 ///   C1 controls print as U+FFFD. Nothing is dropped silently, nothing crashes.
 /// - A line longer than `maximumLineBytes` is handed on in segments (the later ones marked as
@@ -22,6 +25,7 @@ final class LineReader {
     private(set) var isContinuation = false
 
     let tabWidth: Int
+    let countsCells: Bool
     let maximumLineBytes: Int
     private let source: UTF8ChunkSource
     private var chunk: UnsafeBufferPointer<UInt8> = UnsafeBufferPointer(start: nil, count: 0)
@@ -33,9 +37,10 @@ final class LineReader {
 
     var bytesRead: Int { source.bytesRead }
 
-    init(source: UTF8ChunkSource, tabWidth: Int = 8, maximumLineBytes: Int = 16_384) {
+    init(source: UTF8ChunkSource, tabWidth: Int = 8, countsCells: Bool = false, maximumLineBytes: Int = 16_384) {
         self.source = source
         self.tabWidth = max(1, tabWidth)
+        self.countsCells = countsCells
         self.maximumLineBytes = maximumLineBytes
         line.reserveCapacity(512)
     }
@@ -50,6 +55,9 @@ final class LineReader {
         line.removeAll(keepingCapacity: true)
         var chunk = self.chunk, position = self.position, afterCR = self.afterCR
         var isASCII = true, column = 0, lastWasC2 = false
+        // Where the text after the last tab starts, and whether it has characters that may not
+        // take one cell each: their cells are counted when the next tab needs them.
+        var afterTab = 0, columnAfterTab = 0, uncountedSinceTab = false
         defer {
             swap(&line, &self.line)
             self.chunk = chunk; self.position = position; self.afterCR = afterCR
@@ -89,9 +97,14 @@ final class LineReader {
                 pendingFormFeed = true
                 return .line
             case 0x09:
+                if uncountedSinceTab {
+                    column = columnAfterTab + line.withUnsafeBufferPointer { GridCells.of(utf8: UnsafeBufferPointer(rebasing: $0[afterTab...])) }
+                    uncountedSinceTab = false
+                }
                 let spaces = tabWidth - column % tabWidth
                 for _ in 0..<spaces { line.append(0x20) }
                 column += spaces
+                afterTab = line.count; columnAfterTab = column
             case 0x20...0x7E:
                 // Printable ASCII comes in runs: copy the rest of the run at once, up to the
                 // longest segment.
@@ -120,7 +133,9 @@ final class LineReader {
                     continue
                 }
                 line.append(b)
+                // On a grid its cells are counted when a tab needs them.
                 if b & 0xC0 != 0x80 { column += 1 }
+                uncountedSinceTab = countsCells
                 lastWasC2 = b == 0xC2
                 if line.count >= maximumLineBytes, position < chunk.count, chunk[position] & 0xC0 != 0x80, !lastWasC2 {
                     nextIsContinuation = true

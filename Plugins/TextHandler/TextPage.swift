@@ -2,7 +2,8 @@ import CCairo
 import Foundation
 import SwiftPrintCore
 
-/// One page of laid-out text, drawn with cairo glyphs (ASCII lines) and pango (the rest).
+/// One page of laid-out text, drawn with cairo glyphs (ASCII lines) and pango (the rest, on the
+/// character grid or flowing).
 final class TextPage: FormattedPage {
     /// A pango paragraph kept alive while any of its lines waits to be drawn.
     final class Paragraph {
@@ -15,6 +16,7 @@ final class TextPage: FormattedPage {
             case ascii(Range<Int>)            // bytes in the page's store
             case truncatedASCII(Range<Int>)   // the same, followed by "…"
             case pango(Paragraph, Int)        // line i of a paragraph
+            case grid(GridTextLine)
         }
         var content: Content
         /// Offset from the text area's left edge (alignment).
@@ -58,7 +60,9 @@ final class TextPage: FormattedPage {
                 glyphs.flush(fast: fast, on: cr)
                 if clippedColumn >= 0 { cairo_restore(cr) }
                 cairo_save(cr)
-                cairo_rectangle(cr, columnX, rect.minY, columnWidth, rect.height)
+                // Cut at the column's sides only: a glyph taller than the line pitch may reach
+                // past the text area's top or bottom, as it would between lines.
+                cairo_rectangle(cr, columnX, rect.minY - rect.height, columnWidth, 3 * rect.height)
                 cairo_clip(cr)
                 clippedColumn = line.column
             }
@@ -79,22 +83,29 @@ final class TextPage: FormattedPage {
                                   x: textX + line.x, y: baseline, fast: fast)
                 }
             case .pango(let paragraph, let index):
-                let origin = CGPoint(x: textX + line.x, y: baseline)
-                if clips && line.x < 0 && geometry.numberGutter > 0 {
-                    // A right-to-left line too long for the column runs out past its left
-                    // edge: cut it there, not at the column's, or it covers the line numbers.
-                    cairo_save(cr)
-                    cairo_rectangle(cr, textX, rect.minY, columnWidth - geometry.numberGutter, rect.height)
-                    cairo_clip(cr)
-                    paragraph.layout.drawLine(index, baselineOrigin: origin, on: cr)
-                    cairo_restore(cr)
-                } else {
-                    paragraph.layout.drawLine(index, baselineOrigin: origin, on: cr)
+                drawKeepingOutOfTheGutter(line, textX: textX, rect: rect, on: cr) {
+                    paragraph.layout.drawLine(index, baselineOrigin: CGPoint(x: textX + line.x, y: baseline), on: cr)
+                }
+            case .grid(let gridLine):
+                drawKeepingOutOfTheGutter(line, textX: textX, rect: rect, on: cr) {
+                    gridLine.draw(baselineOrigin: CGPoint(x: textX + line.x, y: baseline), on: cr)
                 }
             }
         }
         glyphs.flush(fast: fast, on: cr)
         if clippedColumn >= 0 { cairo_restore(cr) }
+    }
+
+    /// Draws a shaped line; a right-to-left line too long for its column runs out past the
+    /// column's left edge: when it is clipped, it is cut there, not at the column's edge, or it
+    /// would cover the line numbers.
+    private func drawKeepingOutOfTheGutter(_ line: Line, textX: Double, rect: CGRect, on cr: OpaquePointer, draw: () -> Void) {
+        guard clips && line.x < 0 && geometry.numberGutter > 0 else { draw(); return }
+        cairo_save(cr)
+        cairo_rectangle(cr, textX, rect.minY - rect.height, columnWidth - geometry.numberGutter, 3 * rect.height)
+        cairo_clip(cr)
+        draw()
+        cairo_restore(cr)
     }
 }
 

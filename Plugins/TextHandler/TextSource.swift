@@ -45,13 +45,13 @@ final class TextSource {
     deinit { close(fd) }
 
     /// A fresh reader from the start of the text.
-    func makeLineReader(tabWidth: Int) throws -> LineReader {
+    func makeLineReader(tabWidth: Int, countsCells: Bool = false) throws -> LineReader {
         guard lseek(fd, off_t(encoding.bomLength), SEEK_SET) >= 0 else {
             throw PrintError.system(.inputUnreadable, path: path, "cannot read", errno: errno)
         }
         let raw = FileChunks(fd: fd, path: path)
         let chunks: UTF8ChunkSource = encoding.isValidatedUTF8 ? raw : try IconvChunks(raw: raw, encoding: encoding.iconvName, path: path)
-        return LineReader(source: chunks, tabWidth: tabWidth)
+        return LineReader(source: chunks, tabWidth: tabWidth, countsCells: countsCells)
     }
 
     /// Every character other than ASCII that lines read from this text can hold, in one read

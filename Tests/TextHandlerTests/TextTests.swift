@@ -16,6 +16,14 @@ func convert(_ input: PrintInput, options: HandlerOptions = [:], info: PrintInfo
     return (path, try job.writePDF(to: .file(path)), formatter)
 }
 
+/// `s` without spaces and direction marks: pdftotext puts stray spaces into some Hebrew, Thai
+/// and Devanagari words and between wide characters centred in their grid cells (it takes the
+/// gap around a glyph narrower than its cells for a word break), and wraps right-to-left runs in
+/// direction marks.
+func squash(_ s: String) -> String {
+    String(s.unicodeScalars.filter { !$0.properties.isWhitespace && !(0x200E...0x202E).contains($0.value) }.map(Character.init))
+}
+
 func textFile(_ bytes: [UInt8]) throws -> PrintInput {
     let path = try temporaryDirectory() + "/in.txt"
     try Data(bytes).write(to: URL(fileURLWithPath: path))
@@ -29,11 +37,6 @@ func textFile(_ bytes: [UInt8]) throws -> PrintInput {
         let (pdf, _, formatter) = try convert(PrintInput(path: Self.multilingual))
         #expect(formatter.unknownGlyphCount == 0)
         let extracted = try PDF.text(pdf)
-        // pdftotext puts stray spaces into some Hebrew/Thai/Devanagari words and wraps RTL runs
-        // in direction marks, so compare with spaces and marks removed.
-        func squash(_ s: String) -> String {
-            String(s.unicodeScalars.filter { !$0.properties.isWhitespace && !(0x200E...0x202E).contains($0.value) }.map(Character.init))
-        }
         let page = squash(extracted)
         for line in try String(contentsOfFile: Self.multilingual, encoding: .utf8).split(separator: "\n")
         where !line.hasPrefix("NUL") && !line.hasPrefix("Emoji") && !line.hasPrefix("Arabic") && !line.hasPrefix("Hindi") {
@@ -72,7 +75,7 @@ func textFile(_ bytes: [UInt8]) throws -> PrintInput {
         let sjis = try #require(japanese.data(using: .shiftJIS))
         let (a, _, fa) = try convert(textFile(Array(sjis)))
         #expect(fa.detectedEncoding?.iconvName == "SHIFT_JIS")
-        #expect(try PDF.text(a).contains("日本語のテキスト"))
+        #expect(try squash(PDF.text(a)).contains("日本語のテキスト"))
 
         let utf16 = [0xFF, 0xFE] + Array(try #require("Привет, мир ✓\n".data(using: .utf16LittleEndian)))
         let (b, _, fb) = try convert(textFile(utf16))
@@ -158,7 +161,7 @@ func textFile(_ bytes: [UInt8]) throws -> PrintInput {
         #expect(formatter.pageCount == 1)
         let path = try temporaryDirectory() + "/s.pdf"
         try PrintJob(renderer: renderer, info: .unset, paper: PrintPaper(media: .letter)).writePDF(to: .file(path))
-        #expect(try PDF.text(path).contains("Hello from Swift — 你好"))
+        #expect(try squash(PDF.text(path)).contains(squash("Hello from Swift — 你好")))
     }
 
     /// Hebrew and Arabic paragraphs start at the right edge, wrapped or not. Unwrapped (clip),
@@ -181,9 +184,10 @@ func textFile(_ bytes: [UInt8]) throws -> PrintInput {
         for (w, c) in zip(wrapped, clipped) {
             #expect(abs(w.left - c.left) < 0.05 && abs(w.right - c.right) < 0.05, "wrapped \(w), clipped \(c)")
         }
-        // A4 with 36 pt margins: the text runs from x 36 to 559.3. Left alignment is the
+        // A4 with 36 pt margins: the text area runs from x 36 to 559.3, and the character grid
+        // of the monospace default font to the last whole cell in it. Left alignment is the
         // paragraph's start edge, so it puts right-to-left lines on the right.
-        let right = MediaSize.a4.size.width - 36
+        let right = try lastCellEdge()
         switch alignment {
         case .left:
             #expect(abs(clipped[0].right - right) < 0.5 && abs(clipped[1].right - right) < 0.5, "\(clipped)")
@@ -192,7 +196,8 @@ func textFile(_ bytes: [UInt8]) throws -> PrintInput {
             #expect(abs(clipped[0].left - 36) < 0.5 && abs(clipped[1].left - 36) < 0.5, "\(clipped)")
             #expect(abs(clipped[2].right - right) < 0.5)
         default:
-            for line in clipped { #expect(abs((line.left + line.right) / 2 - (36 + right) / 2) < 1, "\(clipped)") }
+            // Centred on whole cells: within half a cell (3 pt) of the middle.
+            for line in clipped { #expect(abs((line.left + line.right) / 2 - (36 + right) / 2) < 3.1, "\(clipped)") }
         }
     }
 
@@ -202,9 +207,22 @@ func textFile(_ bytes: [UInt8]) throws -> PrintInput {
         let long = "התחלה " + String(repeating: "שורה ארוכה מאוד בעברית שחוצה את השוליים של הדף ", count: 6)
         let (pdf, _, _) = try convert(textFile(Array((long + "\n").utf8)), options: ["line-break": "clip"])
         let words = try PDF.words(pdf, page: 1)
-        let right = MediaSize.a4.size.width - 36
-        #expect(abs(words.map(\.xMax).max()! - right) < 0.5)
-        #expect(words.map(\.xMin).min()! < 36 - 20, "the end runs past the left margin, clipped")
+        #expect(abs(words.map(\.xMax).max()! - (try lastCellEdge())) < 0.5, "the start, at the right")
+        // What runs past the left margin is cut there (pdftotext reports only what is inside).
+        #expect(abs(words.map(\.xMin).min()! - 36) < 0.5)
+        let page = try PDF.grayPixels(pdf, page: 1, dpi: 72)
+        let inkLeftOfMargin = (30..<50).reduce(0) { n, y in n + (0..<35).filter { page.pixels[y * page.width + $0] < 200 }.count }
+        let inkAtTheLeftEdge = (30..<50).reduce(0) { n, y in n + (37..<60).filter { page.pixels[y * page.width + $0] < 200 }.count }
+        #expect(inkLeftOfMargin == 0 && inkAtTheLeftEdge > 0, "the line fills the text area and is cut at its left edge")
+    }
+
+    /// The right edge of the last whole cell of the default font's grid in an A4 text area with
+    /// 36 pt margins; the cell measured from a line of ten zeros.
+    func lastCellEdge() throws -> Double {
+        let (pdf, _, _) = try convert(textFile(Array("0000000000\n".utf8)))
+        let zeros = try #require(PDF.words(pdf, page: 1).first)
+        let cell = (zeros.xMax - zeros.xMin) / 10
+        return 36 + ((MediaSize.a4.size.width - 72) / cell).rounded(.down) * cell
     }
 
     /// Cut at the text's edge, such a line stays out of the line-number gutter.

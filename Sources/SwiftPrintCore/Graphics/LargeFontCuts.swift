@@ -113,3 +113,14 @@ extension TextLayout {
         return true
     }
 }
+
+extension TextLayout {
+    /// Draws one run (or part of one) of this layout's text with the left end of its baseline at
+    /// `origin`, from its font's cut when the job has one.
+    func showGlyphItem(_ item: UnsafeMutablePointer<PangoGlyphItem>, text: UnsafePointer<CChar>, at origin: CGPoint, on cairo: OpaquePointer) {
+        if let cuts = fonts.largeFontCuts, let cut = cuts.cut(for: item.pointee.item.pointee.analysis.font),
+           SPFontSubsetShowGlyphItem(cut, cairo, text, item, origin.x, origin.y) { return }
+        cairo_move_to(cairo, origin.x, origin.y)
+        pango_cairo_show_glyph_item(cairo, text, item)
+    }
+}

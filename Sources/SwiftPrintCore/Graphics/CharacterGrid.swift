@@ -1,0 +1,310 @@
+import CCairo
+import CPango
+import Foundation
+
+/// How many cells of a character grid a character takes: as a terminal gives it (wcwidth, by
+/// Unicode's East Asian Width), read from GLib's tables, which GNOME's terminal uses too.
+///
+/// - Wide (W) and fullwidth (F) characters: 2 — ideographs, kana, Hangul syllables, fullwidth
+///   Latin, and emoji shown as emoji (East Asian Width gives those W).
+/// - Combining marks (Mn, Me), format characters (Cf: joiners, direction marks, variation
+///   selectors), Hangul medial vowels and final consonants, and the zero-width space: 0.
+/// - Everything else, East Asian Ambiguous included (Greek, Cyrillic, box drawing): 1.
+///
+/// One addition terminals now make too: a character followed by the emoji variation selector
+/// (U+FE0F), which asks for it to be shown as emoji, takes 2 cells (see `GridTextLine`).
+package enum GridCells {
+    @inline(__always)
+    package static func of(_ scalar: UInt32) -> Int {
+        if scalar < 0x7F { return scalar >= 0x20 ? 1 : 0 }
+        if g_unichar_iszerowidth(scalar) != 0 { return 0 }
+        return g_unichar_iswide(scalar) != 0 ? 2 : 1
+    }
+
+    /// The emoji variation selector: the character before it is shown as an emoji.
+    static let emojiPresentation: UInt32 = 0xFE0F
+
+    /// The cells of UTF-8 `bytes` (valid UTF-8, as the text reader hands on), counting each
+    /// character alone.
+    package static func of(utf8 bytes: UnsafeBufferPointer<UInt8>) -> Int {
+        var cells = 0
+        forEachScalar(in: bytes) { _, scalar in cells += of(scalar) }
+        return cells
+    }
+
+    /// Calls `body` with each scalar of UTF-8 `bytes` and the offset of its first byte.
+    @inline(__always)
+    package static func forEachScalar(in bytes: UnsafeBufferPointer<UInt8>, _ body: (Int, UInt32) -> Void) {
+        var i = 0
+        let n = bytes.count
+        while i < n {
+            let b = UInt32(bytes[i])
+            var scalar = b, length = 1
+            if b >= 0xF0, i + 3 < n {
+                scalar = (b & 0x07) << 18 | (UInt32(bytes[i + 1]) & 0x3F) << 12 | (UInt32(bytes[i + 2]) & 0x3F) << 6 | (UInt32(bytes[i + 3]) & 0x3F)
+                length = 4
+            } else if b >= 0xE0, i + 2 < n {
+                scalar = (b & 0x0F) << 12 | (UInt32(bytes[i + 1]) & 0x3F) << 6 | (UInt32(bytes[i + 2]) & 0x3F)
+                length = 3
+            } else if b >= 0xC0, i + 1 < n {
+                scalar = (b & 0x1F) << 6 | (UInt32(bytes[i + 1]) & 0x3F)
+                length = 2
+            }
+            body(i, scalar)
+            i += length
+        }
+    }
+}
+
+/// One line of text set on a character grid: pango shapes it (fallback fonts, right-to-left,
+/// complex scripts), then every unit of it is put in the cells its characters take, so that
+/// columns line up whatever fonts the line needed.
+///
+/// A unit is a cluster (a character with its combining marks, an emoji sequence), except in the
+/// scripts whose letters join or reorder (Arabic, the Indic scripts, Thai …: `joiningScripts`):
+/// there a whole word is one unit, shaped as a whole and given the sum of its characters' cells,
+/// because cutting it into cells would break the shaping. Spaces, digits and punctuation
+/// between such words are units of their own, so they stay on the grid too.
+///
+/// A unit narrower than its cells is centred in them; a wider one (a fallback glyph bigger than
+/// the primary font's cell) is scaled down to fit them, on its baseline.
+package final class GridTextLine {
+    package let layout: TextLayout
+    package let cellWidth: Double
+    /// The cells the whole line takes.
+    package private(set) var cells = 0
+    /// Whether the line's base direction is right to left (its first strong character).
+    package let isRightToLeft: Bool
+
+    /// A unit of one run, in the text's (logical) order within its run.
+    private struct Unit {
+        var run: Int
+        var byteStart: Int, byteEnd: Int
+        /// Glyph indices in the run's glyph string, lowest to highest (visual order).
+        var firstGlyph: Int, lastGlyph: Int
+        var cells: Int
+        /// Width as shaped, in pango units.
+        var natural: Int32
+        /// Cells before it on the line, in visual order.
+        var cellOffset = 0
+    }
+    private var units: [Unit] = []
+    private var runs: [UnsafeMutablePointer<PangoGlyphItem>] = []
+
+    /// Lays out `text` (UTF-8, one line) in `font` on cells `cellWidth` points wide.
+    package init(fonts: FontSystem, font: Font, text: UnsafeBufferPointer<UInt8>, cellWidth: Double) {
+        layout = TextLayout(fonts: fonts)
+        layout.setFont(font)
+        layout.setWidth(nil)
+        pango_layout_set_single_paragraph_mode(layout.pointer, 1)
+        layout.setText(text)
+        self.cellWidth = cellWidth
+        let line = pango_layout_get_line_readonly(layout.pointer, 0)!
+        isRightToLeft = pango_layout_line_get_resolved_direction(line) == PANGO_DIRECTION_RTL
+        var node = line.pointee.runs
+        while let n = node {
+            runs.append(n.pointee.data.assumingMemoryBound(to: PangoGlyphItem.self))
+            node = n.pointee.next
+        }
+        let all = pango_layout_get_text(layout.pointer)!
+        for (index, run) in runs.enumerated() { addUnits(of: run, index: index, text: all) }
+        // Cells in visual order: runs are in visual order, and a run's units are in logical
+        // order, which is visual from the right in a right-to-left run.
+        var offset = 0, start = 0
+        while start < units.count {
+            var end = start
+            while end < units.count, units[end].run == units[start].run { end += 1 }
+            let backward = runs[units[start].run].pointee.item.pointee.analysis.level & 1 != 0
+            for i in backward ? Array((start..<end).reversed()) : Array(start..<end) {
+                units[i].cellOffset = offset
+                offset += units[i].cells
+            }
+            start = end
+        }
+        cells = offset
+    }
+
+    /// Splits one run into units and counts their cells.
+    private func addUnits(of run: UnsafeMutablePointer<PangoGlyphItem>, index: Int, text: UnsafePointer<CChar>) {
+        let bytes = UnsafeRawPointer(text).assumingMemoryBound(to: UInt8.self)
+        let analysis = run.pointee.item.pointee.analysis
+        let script = Int(analysis.script)  // a PangoScript, which is a GUnicodeScript
+        let joins = Self.joiningScripts.contains(script)
+        let glyphs = run.pointee.glyphs!.pointee.glyphs!
+        var iter = PangoGlyphItemIter()
+        var more = pango_glyph_item_iter_init_start(&iter, run, text)
+        var previousJoins = false
+        while more != 0 {
+            let byteStart = Int(iter.start_index), byteEnd = Int(iter.end_index)
+            // A right-to-left run's clusters go from its last glyph down: (end_glyph, start_glyph].
+            let backward = iter.start_glyph > iter.end_glyph
+            let g0 = Int(backward ? iter.end_glyph + 1 : iter.start_glyph)
+            let g1 = Int(backward ? iter.start_glyph : iter.end_glyph - 1)
+            var natural: Int32 = 0
+            if g1 >= g0 { for g in g0...g1 { natural += glyphs[g].geometry.width } }
+            var cells = 0, first: UInt32 = 0, emoji = false
+            GridCells.forEachScalar(in: UnsafeBufferPointer(start: bytes + byteStart, count: byteEnd - byteStart)) { offset, scalar in
+                if offset == 0 { first = scalar }
+                if scalar == GridCells.emojiPresentation { emoji = true }
+                cells += GridCells.of(scalar)
+            }
+            if emoji && cells < 2 { cells = 2 }
+            // A mark with nothing to sit on still shows (on a dotted circle): one cell.
+            if cells == 0 && natural > 0 { cells = 1 }
+            let clusterJoins = joins && Int(g_unichar_get_script(first).rawValue) == script
+            if clusterJoins && previousJoins, var last = units.last, last.run == index {
+                last.byteEnd = byteEnd
+                last.firstGlyph = min(last.firstGlyph, g0)
+                last.lastGlyph = max(last.lastGlyph, g1)
+                last.cells += cells
+                last.natural += natural
+                units[units.count - 1] = last
+            } else {
+                units.append(Unit(run: index, byteStart: byteStart, byteEnd: byteEnd, firstGlyph: g0, lastGlyph: g1,
+                                  cells: cells, natural: natural))
+            }
+            previousJoins = clusterJoins
+            more = pango_glyph_item_iter_next_cluster(&iter)
+        }
+    }
+
+    /// Scripts whose letters join or reorder when shaped: their words are set as wholes.
+    static let joiningScripts: Set<Int> = Set(([
+        G_UNICODE_SCRIPT_ARABIC, G_UNICODE_SCRIPT_SYRIAC, G_UNICODE_SCRIPT_THAANA, G_UNICODE_SCRIPT_NKO,
+        G_UNICODE_SCRIPT_MONGOLIAN, G_UNICODE_SCRIPT_MANDAIC, G_UNICODE_SCRIPT_ADLAM, G_UNICODE_SCRIPT_HANIFI_ROHINGYA,
+        G_UNICODE_SCRIPT_DEVANAGARI, G_UNICODE_SCRIPT_BENGALI, G_UNICODE_SCRIPT_GURMUKHI, G_UNICODE_SCRIPT_GUJARATI,
+        G_UNICODE_SCRIPT_ORIYA, G_UNICODE_SCRIPT_TAMIL, G_UNICODE_SCRIPT_TELUGU, G_UNICODE_SCRIPT_KANNADA,
+        G_UNICODE_SCRIPT_MALAYALAM, G_UNICODE_SCRIPT_SINHALA, G_UNICODE_SCRIPT_THAI, G_UNICODE_SCRIPT_LAO,
+        G_UNICODE_SCRIPT_TIBETAN, G_UNICODE_SCRIPT_MYANMAR, G_UNICODE_SCRIPT_KHMER, G_UNICODE_SCRIPT_BALINESE,
+        G_UNICODE_SCRIPT_JAVANESE, G_UNICODE_SCRIPT_SUNDANESE, G_UNICODE_SCRIPT_TAI_THAM, G_UNICODE_SCRIPT_CHAKMA,
+    ] as [GUnicodeScript]).map { Int($0.rawValue) })
+
+    /// Pango units from the line's start to the start of cell `n`: rounded per cell boundary, so
+    /// that no rounding adds up along a line.
+    @inline(__always) private func position(ofCell n: Int) -> Int32 {
+        Int32((Double(n) * cellWidth * Double(PANGO_SCALE)).rounded())
+    }
+
+    /// Draws the line with the left end of its first cell on the baseline at `origin`.
+    package func draw(baselineOrigin origin: CGPoint, on cr: OpaquePointer) {
+        guard !units.isEmpty, let text = pango_layout_get_text(layout.pointer) else { return }
+        let scale = Double(PANGO_SCALE)
+        var first = 0
+        for (index, run) in runs.enumerated() {
+            var end = first
+            while end < units.count, units[end].run == index { end += 1 }
+            defer { first = end }
+            guard end > first, let copy = pango_glyph_item_copy(run) else { continue }
+            let glyphs = copy.pointee.glyphs!.pointee.glyphs!
+            let y = origin.y - Double(run.pointee.y_offset) / scale
+            // Unscaled units: each glyph moved so that the unit is centred in its cells, the
+            // unit's last glyph advancing to the end of them.
+            for u in units[first..<end] where u.natural <= cellsWidth(u) && u.lastGlyph >= u.firstGlyph {
+                let target = cellsWidth(u)
+                let shift = (target - u.natural) / 2
+                for g in u.firstGlyph...u.lastGlyph { glyphs[g].geometry.x_offset += shift }
+                glyphs[u.lastGlyph].geometry.width += target - u.natural
+            }
+            // Pieces, in logical order: runs of unscaled units drawn together, each scaled unit
+            // alone under its scale.
+            var piece = first
+            while piece < end {
+                let scaled = units[piece].natural > cellsWidth(units[piece])
+                var last = piece
+                if !scaled { while last + 1 < end, units[last + 1].natural <= cellsWidth(units[last + 1]) { last += 1 } }
+                let part: UnsafeMutablePointer<PangoGlyphItem>
+                if last + 1 < end {
+                    part = pango_glyph_item_split(copy, text, Int32(units[last].byteEnd) - copy.pointee.item.pointee.offset)
+                } else {
+                    part = copy
+                }
+                let leftCell = units[piece...last].map(\.cellOffset).min()!
+                let x = origin.x + Double(position(ofCell: leftCell)) / scale
+                if scaled {
+                    let u = units[piece]
+                    let s = Double(cellsWidth(u)) / Double(u.natural)
+                    cairo_save(cr)
+                    cairo_translate(cr, x, y)
+                    cairo_scale(cr, s, s)
+                    layout.showGlyphItem(part, text: text, at: CGPoint(x: 0, y: 0), on: cr)
+                    cairo_restore(cr)
+                } else {
+                    layout.showGlyphItem(part, text: text, at: CGPoint(x: x, y: y), on: cr)
+                }
+                pango_glyph_item_free(part)
+                piece = last + 1
+            }
+        }
+    }
+
+    /// The width of a unit's cells in pango units, from its place on the line.
+    @inline(__always) private func cellsWidth(_ u: Unit) -> Int32 {
+        position(ofCell: u.cellOffset + u.cells) - position(ofCell: u.cellOffset)
+    }
+}
+
+/// Where a paragraph set on a grid breaks into lines of at most `columns` cells.
+package enum GridLineBreaker {
+    package enum Mode { case word, char }
+
+    /// The byte ranges of the lines of `text` (UTF-8). Spaces at a break stay on the line
+    /// they end and may hang past its last cell; a word longer than a line breaks between
+    /// characters (never inside a cluster); every line takes at least one cluster.
+    package static func lines(of text: UnsafeBufferPointer<UInt8>, columns: Int, mode: Mode) -> [Range<Int>] {
+        var offsets: [Int] = [], widths: [Int] = [], isSpace: [Bool] = []
+        offsets.reserveCapacity(text.count)
+        GridCells.forEachScalar(in: text) { offset, scalar in
+            offsets.append(offset)
+            widths.append(GridCells.of(scalar))
+            isSpace.append(scalar == 0x20 || scalar == 0x3000)
+        }
+        let n = offsets.count
+        guard n > 0 else { return [0..<0] }
+        // Emoji shown as emoji take two cells (see GridCells).
+        for i in 1..<max(1, n) where widths[i] == 0 {
+            let b = offsets[i]
+            if text.count >= b + 3, text[b] == 0xEF, text[b + 1] == 0xB8, text[b + 2] == 0x8F, widths[i - 1] == 1 { widths[i - 1] = 2 }
+        }
+        var attrs = [PangoLogAttr](repeating: PangoLogAttr(), count: n + 1)
+        text.withMemoryRebound(to: CChar.self) { chars in
+            pango_get_log_attrs(chars.baseAddress, Int32(chars.count), -1, pango_language_get_default(), &attrs, Int32(n + 1))
+        }
+        var result: [Range<Int>] = []
+        var start = 0
+        while start < n {
+            var used = 0, i = start
+            var wordBreak = -1, clusterBreak = -1
+            while i < n {
+                if i > start {
+                    if attrs[i].is_line_break != 0 { wordBreak = i }
+                    if attrs[i].is_cursor_position != 0 { clusterBreak = i }
+                }
+                if used + widths[i] > columns && !isSpace[i] && i > start { break }
+                used += widths[i]
+                i += 1
+            }
+            if i == n {
+                result.append(offsets[start]..<text.count)
+                break
+            }
+            var end: Int
+            if mode == .word && wordBreak > start {
+                end = wordBreak
+            } else if clusterBreak > start {
+                end = clusterBreak
+            } else {
+                end = start + 1
+                while end < n && attrs[end].is_cursor_position == 0 { end += 1 }
+            }
+            result.append(offsets[start]..<(end < n ? offsets[end] : text.count))
+            start = end
+        }
+        return result
+    }
+
+    /// The bytes of the longest start of `text` that fits in `columns` cells, cut between clusters.
+    package static func prefix(of text: UnsafeBufferPointer<UInt8>, fitting columns: Int) -> Int {
+        let lines = lines(of: text, columns: columns, mode: .char)
+        return lines.first?.upperBound ?? 0
+    }
+}
