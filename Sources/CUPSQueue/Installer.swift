@@ -248,6 +248,6 @@ struct Manifest {
 
     func save() throws {
         let text = entries.map { "\($0.kind) \($0.path)" }.joined(separator: "\n") + "\n"
-        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        try OutputFile.save(Data(text.utf8), to: path)
     }
 }

@@ -19,7 +19,7 @@ struct PresetOptions: ParsableArguments {
     /// Writes `info` to the --save-preset file, replacing it whole or not at all.
     func saveIfAsked(_ info: PrintInfo) throws {
         guard let savePreset else { return }
-        do { try info.presetData().write(to: URL(fileURLWithPath: savePreset), options: .atomic) } catch {
+        do { try OutputFile.save(try info.presetData(), to: savePreset) } catch let error as PrintError { throw error } catch {
             throw PrintError(.outputFailed, path: savePreset, "cannot save the preset: \((error as NSError).localizedDescription)")
         }
     }

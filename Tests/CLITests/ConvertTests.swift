@@ -57,12 +57,20 @@ let examples = URL(fileURLWithPath: directory()).deletingLastPathComponent().del
         #expect(last.contains("Nightly") && last.contains("server.log") && last.contains("page \(pages) of \(pages)"))
     }
 
+    /// The multilingual sample's first page at 50 dpi, rendered with the pinned fonts, or with
+    /// the fontconfig file `fonts` when given.
+    func multilingualPage(fonts: String? = nil) throws -> (width: Int, height: Int, pixels: [UInt8]) {
+        let out = try temporaryDirectory() + "/m.pdf"
+        let env = try fonts.map { ["FONTCONFIG_FILE": $0] } ?? PinnedFonts.environment
+        let r = try swiftprint(["convert", examples + "/multilingual.txt", "-o", out, "--media", "A5"], env: env)
+        #expect(r.status == 0, "\(r.stderr)")
+        return try PDF.grayPixels(out, page: 1, dpi: 50)
+    }
+
     @Test func theMultilingualPageLooksRight() throws {
         // Pixels, compared with a golden image: catches boxes, clipped lines, wrong fonts.
         // Re-record with SWIFTPRINT_RECORD=1 after a deliberate change, and look at the result.
-        let out = try temporaryDirectory() + "/m.pdf"
-        #expect(try swiftprint(["convert", examples + "/multilingual.txt", "-o", out, "--media", "A5"]).status == 0)
-        let page = try PDF.grayPixels(out, page: 1, dpi: 50)
+        let page = try multilingualPage()
         let golden = directory() + "/Golden/multilingual-a5.pgm"
         if ProcessInfo.processInfo.environment["SWIFTPRINT_RECORD"] == "1" {
             try PGM.encode(width: page.width, height: page.height, pixels: page.pixels).write(to: URL(fileURLWithPath: golden))
@@ -75,6 +83,23 @@ let examples = URL(fileURLWithPath: directory()).deletingLastPathComponent().del
         #expect(page.pixels.filter { $0 < 128 }.count > 2000)
     }
 
+    /// A font folder with one more fallback face (DejaVu's maths font, which has the sample's
+    /// mathematical bold letters) changes the page when its face is let in, and not a pixel when
+    /// the fonts are pinned: the golden images depend on the pinned fonts alone.
+    @Test func extraFontsCannotChangeThePinnedPage() throws {
+        let face = "/usr/share/fonts/truetype/dejavu/DejaVuMathTeXGyre.ttf"
+        try #require(FileManager.default.fileExists(atPath: face), "fonts-dejavu-extra (the tests' section of scripts/apt-packages.txt) is not installed")
+        try #require(try !PinnedFonts.fontFiles.contains(face), "the extra face must not be one of the pinned ones")
+        let folder = try temporaryDirectory()
+        try FileManager.default.copyItem(atPath: face, toPath: folder + "/Extra.ttf")
+        let pinned = try multilingualPage()
+        let withFolder = try multilingualPage(fonts: PinnedFonts.configuration(scanning: folder, alsoAccepted: []))
+        let faceLetIn = try multilingualPage(fonts: PinnedFonts.configuration(scanning: folder, alsoAccepted: [folder + "/Extra.ttf"]))
+        #expect(withFolder.pixels == pinned.pixels, "the pinned fonts let the extra face in")
+        let differing = zip(faceLetIn.pixels, pinned.pixels).filter { $0 != $1 }.count
+        #expect(differing > 0, "the extra face changes nothing, so this test proves nothing")
+    }
+
     @Test func missingFontsStillPrintAndWarnOnce() throws {
         // A fontconfig that knows only DejaVu: CJK, Thai, Devanagari and emoji have no font.
         let dir = try temporaryDirectory()
@@ -82,7 +107,7 @@ let examples = URL(fileURLWithPath: directory()).deletingLastPathComponent().del
         <?xml version="1.0"?><!DOCTYPE fontconfig SYSTEM "fonts.dtd">
         <fontconfig><dir>/usr/share/fonts/truetype/dejavu</dir><cachedir>\(dir)/cache</cachedir></fontconfig>
         """
-        try conf.write(toFile: dir + "/fonts.conf", atomically: true, encoding: .utf8)
+        try conf.write(toFile: dir + "/fonts.conf", atomically: false, encoding: .utf8)
         let r = try swiftprint(["convert", examples + "/multilingual.txt", "-o", dir + "/m.pdf"], env: ["FONTCONFIG_FILE": dir + "/fonts.conf"])
         #expect(r.status == 0)
         #expect(try PDF.pageCount(dir + "/m.pdf") == 1)
@@ -113,7 +138,7 @@ let examples = URL(fileURLWithPath: directory()).deletingLastPathComponent().del
 
     @Test func aLinkKeepsPointingAtItsFile() throws {
         let dir = try temporaryDirectory()
-        try "old".write(toFile: dir + "/real.pdf", atomically: true, encoding: .utf8)
+        try "old".write(toFile: dir + "/real.pdf", atomically: false, encoding: .utf8)
         try FileManager.default.createSymbolicLink(atPath: dir + "/link.pdf", withDestinationPath: "real.pdf")
         let r = try swiftprint(["convert", directory() + "/../../Examples/server.log", "-o", dir + "/link.pdf"])
         #expect(r.status == 0, "\(r.stderr)")
@@ -153,7 +178,7 @@ let examples = URL(fileURLWithPath: directory()).deletingLastPathComponent().del
 
     @Test func rangesPastTheEndFailWithoutReplacingTheOldFile() throws {
         let dir = try temporaryDirectory()
-        try "old".write(toFile: dir + "/out.pdf", atomically: true, encoding: .utf8)
+        try "old".write(toFile: dir + "/out.pdf", atomically: false, encoding: .utf8)
         let r = try swiftprint(["convert", examples + "/server.log", "-o", dir + "/out.pdf", "--page-ranges", "900-"])
         #expect(r.status == 64)
         #expect(r.stderr.contains("select none"))
@@ -188,7 +213,7 @@ let examples = URL(fileURLWithPath: directory()).deletingLastPathComponent().del
         let dir = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: dir) }
         func peak(_ line: String) throws -> Int {
-            try (line + "\n").write(toFile: dir + "/one.txt", atomically: true, encoding: .utf8)
+            try (line + "\n").write(toFile: dir + "/one.txt", atomically: false, encoding: .utf8)
             let r = try Tool.run("/usr/bin/time", ["-f", "%M", Tool.swiftprint, "convert", dir + "/one.txt", "-o", dir + "/one.pdf", "--quiet"])
             #expect(r.status == 0, "\(r.stderr)")
             #expect(try PDF.text(dir + "/one.pdf").contains(line))
@@ -207,7 +232,7 @@ let examples = URL(fileURLWithPath: directory()).deletingLastPathComponent().del
         let dir = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: dir) }
         func peak(_ text: String) throws -> Int {
-            try text.write(toFile: dir + "/doc.txt", atomically: true, encoding: .utf8)
+            try text.write(toFile: dir + "/doc.txt", atomically: false, encoding: .utf8)
             let r = try Tool.run("/usr/bin/time", ["-f", "%M", Tool.swiftprint, "convert", dir + "/doc.txt", "-o", dir + "/doc.pdf", "--quiet"])
             #expect(r.status == 0, "\(r.stderr)")
             #expect(try PDF.pageCount(dir + "/doc.pdf") >= 30)

@@ -67,7 +67,7 @@ import Testing
         for (x, y) in [(1, 2), (3, 0), (0, 3)] {
             let spec = dir + "/map-\(x)-\(y).json"
             try Self.description(tiles: kind == "folder" ? tiles.folder : tiles.mbtiles, x: x, y: y)
-                .write(toFile: spec, atomically: true, encoding: .utf8)
+                .write(toFile: spec, atomically: false, encoding: .utf8)
             let out = dir + "/map-\(kind)-\(x)-\(y).pdf"
             let r = try swiftprint(["convert", spec, "-o", out])
             #expect(r.status == 0, "\(r.stderr)")
@@ -82,7 +82,7 @@ import Testing
         let dir = try temporaryDirectory()
         let tiles = try Self.makeTiles(in: dir)
         let spec = dir + "/map.json"
-        try Self.description(tiles: tiles.mbtiles, x: 1, y: 1).write(toFile: spec, atomically: true, encoding: .utf8)
+        try Self.description(tiles: tiles.mbtiles, x: 1, y: 1).write(toFile: spec, atomically: false, encoding: .utf8)
         let r = try swiftprint(["convert", spec, "-o", dir + "/a.pdf"])
         #expect(r.status == 0, "\(r.stderr)")
         let text = try PDF.text(dir + "/a.pdf")
@@ -95,7 +95,7 @@ import Testing
         let dir = try temporaryDirectory()
         let tiles = try Self.makeTiles(in: dir, leaving: (1, 1))
         let spec = dir + "/map.json"
-        try Self.description(tiles: tiles.folder, x: 1, y: 1).write(toFile: spec, atomically: true, encoding: .utf8)
+        try Self.description(tiles: tiles.folder, x: 1, y: 1).write(toFile: spec, atomically: false, encoding: .utf8)
         let r = try swiftprint(["convert", spec, "-o", dir + "/m.pdf"])
         #expect(r.status == 0, "\(r.stderr)")
         #expect(r.stderr.contains("tiles missing") && r.stderr.contains("2/1/1"), "\(r.stderr)")
@@ -115,7 +115,7 @@ import Testing
         let lon = 1.5 / 4 * 360 - 180
         let overlay = ##", "overlays": [ { "geojson": { "type": "LineString", "coordinates": [[\##(lon), -60], [\##(lon), 60]] }, "style": { "stroke": "#000000", "stroke-width": 6, "stroke-opacity": 1 } } ]"##
         let spec = dir + "/line.json"
-        try Self.description(tiles: tiles.folder, x: 1, y: 2, extra: overlay).write(toFile: spec, atomically: true, encoding: .utf8)
+        try Self.description(tiles: tiles.folder, x: 1, y: 2, extra: overlay).write(toFile: spec, atomically: false, encoding: .utf8)
         let out = dir + "/line.pdf"
         let r = try swiftprint(["convert", spec, "-o", out])
         #expect(r.status == 0, "\(r.stderr)")
@@ -131,7 +131,7 @@ import Testing
         let (lat, lon) = (0.0, 0.0)
         let spec = dir + "/poster.json"
         try ##"{ "swiftprint-map": 1, "title": "Poster", "center": { "lat": \##(lat), "lon": \##(lon) }, "zoom": 2, "tiles": "\##(tiles.folder)", "tile-dpi": 72, "poster": { "columns": 2, "rows": 1, "overlap": "10mm" }, "markers": [ { "lat": 0, "lon": 0, "color": "#000000" } ] }"##
-            .write(toFile: spec, atomically: true, encoding: .utf8)
+            .write(toFile: spec, atomically: false, encoding: .utf8)
         let out = dir + "/poster.pdf"
         let r = try swiftprint(["convert", spec, "-o", out, "--media", "A4", "--margins", "36"])
         #expect(r.status == 0, "\(r.stderr)")
@@ -153,7 +153,7 @@ import Testing
         #expect(abs(a - (36 + width - overlap / 2)) < 2, "on sheet A1 at \(a)")
         #expect(abs(b - (36 + overlap / 2)) < 2, "on sheet B1 at \(b)")
         // Printed after another document, the sheets keep their marks in the margin.
-        try "A note first.\n".write(toFile: dir + "/note.txt", atomically: true, encoding: .utf8)
+        try "A note first.\n".write(toFile: dir + "/note.txt", atomically: false, encoding: .utf8)
         let both = try swiftprint(["convert", dir + "/note.txt", spec, "-o", dir + "/both.pdf", "--media", "A4", "--margins", "36"])
         #expect(both.status == 0, "\(both.stderr)")
         // The top-left crop mark runs left from the map's corner at (36, 36), in the margin.
@@ -171,7 +171,7 @@ import Testing
         let tiles = try Self.makeTiles(in: dir)
         let spec = dir + "/grid.json"
         try ##"{ "swiftprint-map": 1, "title": "Grid", "center": { "lat": 0, "lon": 0 }, "zoom": 2, "tiles": "\##(tiles.folder)", "tile-dpi": 72, "grid": 10 }"##
-            .write(toFile: spec, atomically: true, encoding: .utf8)
+            .write(toFile: spec, atomically: false, encoding: .utf8)
         let out = dir + "/grid.pdf"
         let r = try swiftprint(["convert", spec, "-o", out, "--media", "A4", "--margins", "36"])
         #expect(r.status == 0, "\(r.stderr)")
@@ -196,14 +196,14 @@ import Testing
         let dir = try temporaryDirectory()
         let tiles = try Self.makeTiles(in: dir)
         for x in 2..<4 { try FileManager.default.removeItem(atPath: "\(tiles.folder)/\(Self.zoom)/\(x)") }
-        try #"{ "bounds": "-180,-85,0,85", "minzoom": 0, "maxzoom": 2 }"#.write(toFile: tiles.folder + "/metadata.json", atomically: true, encoding: .utf8)
+        try #"{ "bounds": "-180,-85,0,85", "minzoom": 0, "maxzoom": 2 }"#.write(toFile: tiles.folder + "/metadata.json", atomically: false, encoding: .utf8)
         let spec = dir + "/west.json"
-        try Self.description(tiles: tiles.folder, x: 1, y: 1, extra: #", "missing-tiles": "fail""#).write(toFile: spec, atomically: true, encoding: .utf8)
+        try Self.description(tiles: tiles.folder, x: 1, y: 1, extra: #", "missing-tiles": "fail""#).write(toFile: spec, atomically: false, encoding: .utf8)
         let r = try swiftprint(["convert", spec, "-o", dir + "/west.pdf"])
         #expect(r.status == 0, "\(r.stderr)")
         #expect(!(try PDF.text(dir + "/west.pdf")).contains("Incomplete"))
         // Without the bounds, the same gaps are missing tiles.
-        try #"{ "minzoom": 0, "maxzoom": 2 }"#.write(toFile: tiles.folder + "/metadata.json", atomically: true, encoding: .utf8)
+        try #"{ "minzoom": 0, "maxzoom": 2 }"#.write(toFile: tiles.folder + "/metadata.json", atomically: false, encoding: .utf8)
         let failed = try swiftprint(["convert", spec, "-o", dir + "/gaps.pdf"])
         #expect(failed.status != 0 && failed.stderr.contains("missing"), "\(failed.stderr)")
     }
@@ -229,7 +229,7 @@ import Testing
             <?xml version="1.0"?><gpx version="1.1" creator="test" xmlns="http://www.topografix.com/GPX/1/1">
             <wpt lat="46.95" lon="7.44"><name>Bern</name></wpt>
             <trk><trkseg><trkpt lat="46.95" lon="7.44"/><trkpt lat="47.37" lon="8.54"/><trkpt lat="46.20" lon="6.14"/></trkseg></trk></gpx>
-            """.write(toFile: gpx, atomically: true, encoding: .utf8)
+            """.write(toFile: gpx, atomically: false, encoding: .utf8)
         let r = try swiftprint(["convert", gpx, "-o", dir + "/walk.pdf", "--verbose"])
         #expect(r.status == 0, "\(r.stderr)")
         #expect(r.stderr.contains("→ map"), "\(r.stderr)")

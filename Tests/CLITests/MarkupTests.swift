@@ -8,7 +8,7 @@ import Testing
     /// Writes `files` (name → contents) into a new folder and returns it.
     func folder(_ files: [String: String]) throws -> String {
         let dir = try temporaryDirectory()
-        for (name, text) in files { try text.write(toFile: dir + "/" + name, atomically: true, encoding: .utf8) }
+        for (name, text) in files { try text.write(toFile: dir + "/" + name, atomically: false, encoding: .utf8) }
         return dir
     }
 

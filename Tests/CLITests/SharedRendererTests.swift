@@ -27,7 +27,7 @@ import Testing
         let runtime = try temporaryDirectory()
         let dir = try temporaryDirectory()
         let page = dir + "/page.html"
-        try "<html><body><p>version one</p></body></html>".write(toFile: page, atomically: true, encoding: .utf8)
+        try "<html><body><p>version one</p></body></html>".write(toFile: page, atomically: false, encoding: .utf8)
         let (first, out1) = try convert(page, runtime: runtime)
         #expect(first.status == 0, "\(first.stderr)")
         #expect(first.stderr.contains("started a shared markup renderer"))
@@ -36,7 +36,7 @@ import Testing
         #expect(try PDF.text(out1).contains("version one"))
         // The same file name with other bytes: the second run must print them, not the page
         // the renderer still holds.
-        try "<html><body><p>version two</p></body></html>".write(toFile: page, atomically: true, encoding: .utf8)
+        try "<html><body><p>version two</p></body></html>".write(toFile: page, atomically: false, encoding: .utf8)
         let (second, out2) = try convert(page, runtime: runtime)
         #expect(second.status == 0, "\(second.stderr)")
         #expect(!second.stderr.contains("started a shared markup renderer"), "\(second.stderr)")
@@ -44,7 +44,7 @@ import Testing
         #expect(try PDF.text(out2).contains("version two"))
         // Two runs at once are served in turn, each with its own document.
         let words = ["kilo", "lima"]
-        for w in words { try "<html><body><p>document \(w)</p></body></html>".write(toFile: dir + "/\(w).html", atomically: true, encoding: .utf8) }
+        for w in words { try "<html><body><p>document \(w)</p></body></html>".write(toFile: dir + "/\(w).html", atomically: false, encoding: .utf8) }
         let results = Locked<[String: (Tool.Result, String)]>([:])
         DispatchQueue.concurrentPerform(iterations: words.count) { i in
             if let r = try? convert(dir + "/\(words[i]).html", runtime: runtime) { results.withLock { $0[words[i]] = r } }
@@ -64,7 +64,7 @@ import Testing
     @Test func theRendererStopsWhenIdle() throws {
         let runtime = try temporaryDirectory()
         let dir = try temporaryDirectory()
-        try "<html><body><p>brief</p></body></html>".write(toFile: dir + "/brief.html", atomically: true, encoding: .utf8)
+        try "<html><body><p>brief</p></body></html>".write(toFile: dir + "/brief.html", atomically: false, encoding: .utf8)
         let (r, _) = try convert(dir + "/brief.html", runtime: runtime, keep: "1")
         #expect(r.status == 0, "\(r.stderr)")
         let pid = try #require(rendererPID(r.stderr), "\(r.stderr)")
@@ -79,7 +79,7 @@ import Testing
         mkdir(runtime + "/swiftprint", 0o755)
         chmod(runtime + "/swiftprint", 0o755)
         let dir = try temporaryDirectory()
-        try "<html><body><p>still printed</p></body></html>".write(toFile: dir + "/p.html", atomically: true, encoding: .utf8)
+        try "<html><body><p>still printed</p></body></html>".write(toFile: dir + "/p.html", atomically: false, encoding: .utf8)
         let (r, out) = try convert(dir + "/p.html", runtime: runtime)
         #expect(r.status == 0, "\(r.stderr)")
         #expect(r.stderr.contains("is not a private folder"), "\(r.stderr)")

@@ -52,7 +52,7 @@ struct FilterAndBackendTests {
         var ppd = definition.ppd
         ppd = ppd.replacingOccurrences(of: "*Defaultswiftprint-header: None", with: "*Defaultswiftprint-header: TitlePage")
         let path = try temporaryDirectory() + "/q.ppd"
-        try ppd.write(toFile: path, atomically: true, encoding: .utf8)
+        try ppd.write(toFile: path, atomically: false, encoding: .utf8)
         let o = try CUPSFilter.jobOptions(arguments: ["swiftprint", "1", "u", "t", "1", ""], environment: ["PPD": path])
         #expect(o.queueMedia?.pwgName == "na_letter_8.5x11in")
         #expect(o.header == "{title}||{page}/{pages}")

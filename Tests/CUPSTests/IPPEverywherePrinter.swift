@@ -34,7 +34,7 @@ final class IPPEverywherePrinter: @unchecked Sendable {
         echo "ATTR: job-impressions=${n:-0} job-impressions-completed=${n:-0}" >&2
         exit 0
 
-        """.write(toFile: command, atomically: true, encoding: .utf8)
+        """.write(toFile: command, atomically: false, encoding: .utf8)
         chmod(command, 0o755)
         var args = ["-n", "localhost", "-p", String(port), "-r", "off", "-d", output, "-k",
                     "-f", "application/pdf,image/pwg-raster,image/urf", "-c", command, "-M", "swiftprint-tests", "-m", name]

@@ -83,7 +83,7 @@ final class PrivateCUPS: @unchecked Sendable {
         SystemGroup root
         FileDevice No
 
-        """.write(toFile: root + "/etc/cups-files.conf", atomically: true, encoding: .utf8)
+        """.write(toFile: root + "/etc/cups-files.conf", atomically: false, encoding: .utf8)
         try """
         LogLevel debug
         MaxLogSize 0
@@ -109,7 +109,7 @@ final class PrivateCUPS: @unchecked Sendable {
           </Limit>
         </Policy>
 
-        """.write(toFile: root + "/etc/cupsd.conf", atomically: true, encoding: .utf8)
+        """.write(toFile: root + "/etc/cupsd.conf", atomically: false, encoding: .utf8)
         process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/sbin/cupsd")
         process.arguments = ["-f", "-c", root + "/etc/cupsd.conf", "-s", root + "/etc/cups-files.conf"]

@@ -18,17 +18,17 @@ struct QueueTests {
             <html><head><title>Page</title><style>@page { size: A5; margin: 15mm }</style></head>
             <body><h1>Quarterly figures</h1><table><tr><td>North</td><td>12</td></tr></table>
             <h2 style="page-break-before: always">Notes</h2><p>second page</p></body></html>
-            """.write(toFile: dir + "/page.html", atomically: true, encoding: .utf8)
-        try? "# Minutes\n\n- approved **budget**\n- next meeting: *Friday*\n".write(toFile: dir + "/notes.md", atomically: true, encoding: .utf8)
+            """.write(toFile: dir + "/page.html", atomically: false, encoding: .utf8)
+        try? "# Minutes\n\n- approved **budget**\n- next meeting: *Friday*\n".write(toFile: dir + "/notes.md", atomically: false, encoding: .utf8)
         // A page that tries to read a file beside it and one elsewhere: as a CUPS job it may read none.
-        try? "SECRET-BESIDE".write(toFile: dir + "/secret.txt", atomically: true, encoding: .utf8)
+        try? "SECRET-BESIDE".write(toFile: dir + "/secret.txt", atomically: false, encoding: .utf8)
         try? """
             <html><body><p>public part</p><iframe src="secret.txt"></iframe><iframe src="file:///etc/passwd"></iframe></body></html>
-            """.write(toFile: dir + "/nosy.html", atomically: true, encoding: .utf8)
+            """.write(toFile: dir + "/nosy.html", atomically: false, encoding: .utf8)
         try? ##"{ "type": "Feature", "properties": { "stroke": "#c00000" }, "geometry": { "type": "LineString", "coordinates": [[7.44, 46.95], [8.54, 47.37]] } }"##
-            .write(toFile: dir + "/route.geojson", atomically: true, encoding: .utf8)
+            .write(toFile: dir + "/route.geojson", atomically: false, encoding: .utf8)
         try? #"{ "swiftprint-map": 1, "title": "Lake trip", "center": { "lat": 46.9, "lon": 7.4 }, "scale": 2000000, "grid": true, "markers": [ { "lat": 46.95, "lon": 7.44, "label": "Bern" } ] }"#
-            .write(toFile: dir + "/trip.map.json", atomically: true, encoding: .utf8)
+            .write(toFile: dir + "/trip.map.json", atomically: false, encoding: .utf8)
         try? FileManager.default.copyItem(atPath: directory() + "/../../Config/basemap/world.mbtiles", toPath: dir + "/world.mbtiles")
         for name in ["page.html", "notes.md", "secret.txt", "nosy.html", "route.geojson", "trip.map.json", "world.mbtiles"] {
             chmod(dir + "/" + name, 0o644)
@@ -190,7 +190,7 @@ struct QueueTests {
         chmod(dir, 0o755)
         let big = dir + "/big.log"
         let line = "2026-11-22 10:00:00.000 INFO  worker-01 GET /api/v1/items/12345 status=200 bytes=12345\n"
-        try String(repeating: line, count: 400_000).write(toFile: big, atomically: true, encoding: .utf8)
+        try String(repeating: line, count: 400_000).write(toFile: big, atomically: false, encoding: .utf8)
         chmod(big, 0o644)
         let id = try cups.submit([big], title: "killed")
         // Wait for the filter to start, then stop it the way cupsd cancelling a job does.

@@ -44,7 +44,7 @@ import Testing
     @Test func etcPapersizeComesAfterLCPaperAndBeforeLang() throws {
         let dir = try temporaryDirectory()
         let file = dir + "/papersize"
-        try "letter\n".write(toFile: file, atomically: true, encoding: .utf8)
+        try "letter\n".write(toFile: file, atomically: false, encoding: .utf8)
         #expect(PaperDefaults.media(for: .general, environment: ["LANG": "de_DE.UTF-8"], paperSizeFile: file) == .letter)
         #expect(PaperDefaults.media(for: .general, environment: ["LC_PAPER": "de_DE.UTF-8"], paperSizeFile: file) == .a4)
     }

@@ -40,7 +40,7 @@ struct TileSourceTests {
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         let spec = dir + "/net.map.json"
         try #"{ "swiftprint-map": 1, "center": { "lat": 50, "lon": 8 }, "zoom": 10, "tiles": "https://tile.example.org/{z}/{x}/{y}.png" }"#
-            .write(toFile: spec, atomically: true, encoding: .utf8)
+            .write(toFile: spec, atomically: false, encoding: .utf8)
         #expect { try MapHandler().makeFormatter(for: PrintInput(path: spec), options: ["local-files": "none"], info: PrintInfo()) }
             throws: { "\($0)".contains("cannot fetch tiles from the network") }
     }

@@ -99,8 +99,10 @@ public enum PDF {
                 guard let r = line.range(of: "\(name)=\"") else { return nil }
                 return Double(line[r.upperBound...].prefix { $0 != "\"" })
             }
+            // The word follows its tag's ">"; text holding ">" itself comes escaped.
             guard let x0 = attr("xMin"), let y0 = attr("yMin"), let x1 = attr("xMax"), let y1 = attr("yMax"),
-                  let s = line.range(of: ">"), let e = line.range(of: "</word>") else { return nil }
+                  let s = line.range(of: "\">"), let e = line.range(of: "</word>", options: .backwards),
+                  s.upperBound <= e.lowerBound else { return nil }
             return (String(line[s.upperBound..<e.lowerBound]), x0, y0, x1, y1)
         }
     }
@@ -143,11 +145,103 @@ public enum PGM {
     }
 }
 
-/// A fresh temporary folder for one test.
+/// A fresh temporary folder for one test, inside the run's own folder. `scripts/test` gives the
+/// run a temporary folder of its own (TMPDIR) and removes it with all the tests made in it.
 public func temporaryDirectory() throws -> String {
-    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("swiftprint-test-\(UUID().uuidString)").path
+    let dir = TestRun.root + "/\(UUID().uuidString)"
     try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
     return dir
+}
+
+/// The test process's own temporary folder.
+public enum TestRun {
+    /// Made on first use, open to the CUPS tests' filters (which run as lp).
+    public static let root: String = {
+        let base = ProcessInfo.processInfo.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+        var bytes = Array((base + "/swiftprint-tests-XXXXXX").utf8CString)
+        guard let made = mkdtemp(&bytes) else { fatalError("cannot make a folder in \(base): \(String(cString: strerror(errno)))") }
+        chmod(made, 0o755)
+        return String(cString: made)
+    }()
+}
+
+/// The fonts the tests render with: exactly the font packages `scripts/apt-packages.txt`
+/// installs for swiftprint (its lines before the tests' section), through a fontconfig file
+/// that accepts their font files and no others and leaves out the user's and the machine's own
+/// settings. Extra fonts on a machine (fonts-urw-base35 and fonts-dejavu-extra come with
+/// Ghostscript and cups-filters, and the tests' section installs them for that reason) then
+/// cannot change what the golden images show.
+public enum PinnedFonts {
+    /// `FONTCONFIG_FILE` for a process that renders with the pinned fonts.
+    public static var environment: [String: String] {
+        get throws { ["FONTCONFIG_FILE": try file.get()] }
+    }
+
+    /// The font files of the pinned packages.
+    public static var fontFiles: [String] { get throws { try packages.get().fonts } }
+
+    /// A fontconfig file like the pinned one that also scans `directory` and accepts the font
+    /// files `alsoAccepted` besides the pinned ones.
+    public static func configuration(scanning directory: String, alsoAccepted: [String]) throws -> String {
+        let dir = try temporaryDirectory()
+        let path = dir + "/fonts.conf"
+        try write(try packages.get(), extraDirectory: directory, extraAccepted: alsoAccepted, cache: dir + "/cache", to: path)
+        return path
+    }
+
+    private static let packages: Result<(fonts: [String], settings: [String]), Error> = Result {
+        let list = try String(contentsOfFile: directory() + "/../../scripts/apt-packages.txt", encoding: .utf8)
+        var names: [String] = []
+        for line in list.split(separator: "\n") {
+            if line.hasPrefix("# Tests:") { break }
+            if line.hasPrefix("fonts-") { names.append(line.trimmingCharacters(in: .whitespaces)) }
+        }
+        var fonts: [String] = [], settings: [String] = []
+        // fontconfig's own settings, less the user's (50-user) and the machine's (51-local).
+        for name in ["fontconfig-config"] + names {
+            let files = try Tool.run("dpkg", ["-L", name])
+            guard files.status == 0 else { throw PinError(message: "\(name) is not installed (scripts/setup installs it)") }
+            for path in files.text.split(separator: "\n").map(String.init) {
+                if [".ttf", ".otf", ".ttc"].contains(where: path.hasSuffix) { fonts.append(path) }
+                let base = (path as NSString).lastPathComponent
+                if name == "fontconfig-config", path.hasPrefix("/etc/fonts/conf.d/"), path.hasSuffix(".conf"),
+                   !base.hasPrefix("50-user"), !base.hasPrefix("51-local") {
+                    settings.append(path)
+                }
+                // A font package's settings, where Debian turned them on.
+                if name != "fontconfig-config", path.contains("/conf.avail/"), path.hasSuffix(".conf"),
+                   FileManager.default.fileExists(atPath: "/etc/fonts/conf.d/" + base) {
+                    settings.append("/etc/fonts/conf.d/" + base)
+                }
+            }
+        }
+        return (fonts, settings)
+    }
+
+    private static let file: Result<String, Error> = Result {
+        let dir = try temporaryDirectory()
+        try write(try packages.get(), extraDirectory: nil, extraAccepted: [], cache: dir + "/cache", to: dir + "/fonts.conf")
+        return dir + "/fonts.conf"
+    }
+
+    private static func write(_ set: (fonts: [String], settings: [String]), extraDirectory: String?, extraAccepted: [String],
+                              cache: String, to path: String) throws {
+        func escaped(_ s: String) -> String {
+            s.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
+        }
+        var xml = "<?xml version=\"1.0\"?>\n<!DOCTYPE fontconfig SYSTEM \"fonts.dtd\">\n<fontconfig>\n"
+        for dir in Set(set.fonts.map { ($0 as NSString).deletingLastPathComponent }).sorted() { xml += "  <dir>\(escaped(dir))</dir>\n" }
+        if let extraDirectory { xml += "  <dir>\(escaped(extraDirectory))</dir>\n" }
+        xml += "  <cachedir>/var/cache/fontconfig</cachedir>\n  <cachedir>\(escaped(cache))</cachedir>\n"
+        for file in set.settings { xml += "  <include ignore_missing=\"yes\">\(escaped(file))</include>\n" }
+        // Other files in the same folders (another package's) are refused.
+        xml += "  <selectfont>\n    <rejectfont><glob>/*</glob></rejectfont>\n    <acceptfont>\n"
+        for font in set.fonts + extraAccepted { xml += "      <glob>\(escaped(font))</glob>\n" }
+        xml += "    </acceptfont>\n  </selectfont>\n</fontconfig>\n"
+        try xml.write(toFile: path, atomically: false, encoding: .utf8)
+    }
+
+    struct PinError: Error, CustomStringConvertible { var message: String; var description: String { message } }
 }
 
 /// The folder of the test file calling this (for fixtures and golden files beside the tests).

@@ -39,11 +39,12 @@ func textFile(_ bytes: [UInt8]) throws -> PrintInput {
         let extracted = try PDF.text(pdf)
         let page = squash(extracted)
         for line in try String(contentsOfFile: Self.multilingual, encoding: .utf8).split(separator: "\n")
-        where !line.hasPrefix("NUL") && !line.hasPrefix("Emoji") && !line.hasPrefix("Arabic") && !line.hasPrefix("Hindi") {
+        where !line.hasPrefix("NUL") && !line.hasPrefix("Emoji") && !line.hasPrefix("Arabic") && !line.hasPrefix("Hindi") && !line.hasPrefix("Thai") {
             #expect(page.contains(squash(String(line.replacingOccurrences(of: "\t", with: " ")))), "\(line)")
         }
-        // Arabic and Devanagari come back reordered or decomposed by pdftotext; their words must still be there.
-        #expect(page.contains("الزجاج"))
+        // Arabic, Devanagari and Thai come back reordered or decomposed by pdftotext (it sorts a
+        // mark by its x); their words must still be there.
+        #expect(page.contains("الزجاج") && page.contains("กระจก"))
         #expect(page.contains("सकता"))
         #expect(page.contains("␀") && page.contains("␇") && page.contains("␡"))
     }

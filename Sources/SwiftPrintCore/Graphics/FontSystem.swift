@@ -40,6 +40,9 @@ package final class FontSystem {
         // map's caches, which waits for fontconfig to finish loading its configuration (~6 ms),
         // while pango would otherwise load it on its own thread as we go on.
         pango_cairo_context_set_resolution(context, 72)
+        // Glyphs where the font puts them: pango would round every position to a whole device
+        // unit, which at 72 dpi is a whole point (a 9 pt monospace cell of 5.42 pt drawn as 5).
+        pango_context_set_round_glyph_positions(context, 0)
         let options = cairo_font_options_create()
         cairo_font_options_set_hint_metrics(options, CAIRO_HINT_METRICS_OFF)
         cairo_font_options_set_hint_style(options, CAIRO_HINT_STYLE_NONE)

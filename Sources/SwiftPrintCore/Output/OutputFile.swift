@@ -96,6 +96,15 @@ package final class OutputFile {
         }
     }
 
+    /// Writes `bytes` to `path`, replacing it whole or not at all. Foundation's atomic writes
+    /// would do the same, but on Linux each leaves an empty `TemporaryDirectory.*` folder behind
+    /// in /tmp.
+    package static func save(_ bytes: Data, to path: String) throws {
+        let out = try OutputFile(.file(path))
+        bytes.withUnsafeBytes { out.write($0) }
+        try out.commit()
+    }
+
     deinit {
         if !closed { abandon() }
     }
