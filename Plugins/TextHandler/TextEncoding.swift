@@ -9,6 +9,10 @@ import SwiftPrintCore
 /// 2. the whole input is valid UTF-8 (plain ASCII is too);
 /// 3. uchardet's guess, when it is one of Shift_JIS, EUC-JP, GB18030, Big5, EUC-KR (read as its
 ///    superset CP949), windows-1251, KOI8-R, ISO-8859-1, ISO-8859-15 or windows-1252;
+///    A Latin guess (ISO-8859-1, windows-1252) is read as ISO-8859-15 when the text has no byte
+///    in 0x80…0x9F (windows-1252's printables, C1 controls in ISO-8859) and has one of the eight
+///    bytes ISO-8859-15 changed beside a letter, or 0xA4 (€ there, a rare ¤ otherwise): uchardet
+///    names ISO-8859-15 text windows-1252, and œ would print as ½, € as ¤;
 /// 4. otherwise windows-1252, which decodes every byte (ISO-8859-1 plus the C1 printables).
 /// `--encoding NAME` skips all of this; any name iconv knows works.
 public struct TextEncoding: Hashable, Sendable, CustomStringConvertible {
@@ -66,17 +70,51 @@ public struct TextEncoding: Hashable, Sendable, CustomStringConvertible {
         let detector = uchardet_new()
         defer { uchardet_delete(detector) }
         var fed = 0
+        var latin9 = Latin9Evidence()
         _ = try readChunks(fd: fd, path: path) { (bytes: UnsafeBufferPointer<UInt8>) -> ChunkAction<TextEncoding> in
             _ = bytes.withMemoryRebound(to: CChar.self) { uchardet_handle_data(detector, $0.baseAddress, $0.count) }
+            latin9.feed(bytes)
             fed += bytes.count
             return fed >= 4 << 20 ? .stop(nil) : .more
         }
         uchardet_data_end(detector)
         let name = String(cString: uchardet_get_charset(detector)).uppercased()
-        if let accepted = acceptedGuesses[name], accepted != "UTF-8" {
-            return TextEncoding(iconvName: accepted, bomLength: 0, source: "guess")
+        let accepted = acceptedGuesses[name].flatMap { $0 == "UTF-8" ? nil : $0 }
+        if (accepted == nil || accepted == "ISO-8859-1" || accepted == "WINDOWS-1252"), latin9.isLatin9 {
+            return TextEncoding(iconvName: "ISO-8859-15", bomLength: 0, source: "guess")
         }
+        if let accepted { return TextEncoding(iconvName: accepted, bomLength: 0, source: "guess") }
         return TextEncoding(iconvName: "WINDOWS-1252", bomLength: 0, source: "fallback")
+    }
+
+    /// Whether Latin text reads as ISO-8859-15 rather than ISO-8859-1 or windows-1252 (see
+    /// `detect`), from the bytes where they differ.
+    struct Latin9Evidence {
+        private var c1 = 0, changed = 0
+        private var previous: UInt8 = 0x20, previousChanged = false
+
+        var isLatin9: Bool { c1 == 0 && changed > 0 }
+
+        /// A letter in all three: ASCII letters and the accented ones, 0xC0…0xFF but × and ÷.
+        @inline(__always) private static func isLetter(_ b: UInt8) -> Bool {
+            (b | 0x20) >= 0x61 && (b | 0x20) <= 0x7A || (b >= 0xC0 && b != 0xD7 && b != 0xF7)
+        }
+
+        /// The bytes ISO-8859-15 changed: € Š š Ž ž Œ œ Ÿ for ¤ ¦ ¨ ´ ¸ ¼ ½ ¾.
+        @inline(__always) private static func isChanged(_ b: UInt8) -> Bool {
+            b == 0xA4 || b == 0xA6 || b == 0xA8 || b == 0xB4 || b == 0xB8 || b == 0xBC || b == 0xBD || b == 0xBE
+        }
+
+        mutating func feed(_ bytes: UnsafeBufferPointer<UInt8>) {
+            for b in bytes {
+                if b >= 0x80 && b <= 0x9F { c1 += 1 }
+                let isChanged = Self.isChanged(b)
+                if isChanged && (b == 0xA4 || Self.isLetter(previous)) { changed += 1 }
+                if previousChanged && Self.isLetter(b) { changed += 1 }
+                previousChanged = isChanged
+                previous = b
+            }
+        }
     }
 
     enum ChunkAction<T> { case more, stop(T?) }

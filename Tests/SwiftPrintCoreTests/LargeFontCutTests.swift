@@ -73,7 +73,12 @@ import Testing
         // The cut knows the Chinese line only: the Japanese and Korean lines' glyphs are not in it.
         let partial = try render(cuttingTo: Self.lines[0] + " ")
         #expect(partial.cuts >= 1)
-        #expect(try PDF.grayPixels(partial.pdf, page: 1, dpi: 100).pixels == PDF.grayPixels(whole.pdf, page: 1, dpi: 100).pixels)
+        // The same glyphs at the same places; the cut and the whole font, two font programs,
+        // may shade a glyph's edge at a fraction of a point differently.
+        let a = try PDF.grayPixels(partial.pdf, page: 1, dpi: 100).pixels, b = try PDF.grayPixels(whole.pdf, page: 1, dpi: 100).pixels
+        try #require(a.count == b.count)
+        let differing = zip(a, b).filter { abs(Int($0) - Int($1)) > 48 }.count
+        #expect(Double(differing) / Double(a.count) < 0.0005, "\(differing) pixels differ")
         #expect(try PDF.text(partial.pdf) == PDF.text(whole.pdf))
     }
 

@@ -147,10 +147,14 @@ public enum PGM {
 
 /// A fresh temporary folder for one test, inside the run's own folder. `scripts/test` gives the
 /// run a temporary folder of its own (TMPDIR) and removes it with all the tests made in it.
+/// Its path is short: a Unix socket made in it (the shared markup renderer's) must fit in 108 bytes.
 public func temporaryDirectory() throws -> String {
-    let dir = TestRun.root + "/\(UUID().uuidString)"
-    try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-    return dir
+    var bytes = Array((TestRun.root + "/XXXXXX").utf8CString)
+    guard let made = mkdtemp(&bytes) else {
+        throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
+    }
+    chmod(made, 0o755)
+    return String(cString: made)
 }
 
 /// The test process's own temporary folder.
