@@ -7,6 +7,8 @@
 //   Sources/CFontSubset  small cuts of very large CFF fonts, so cairo never copies them whole
 //   Sources/CQPDF      the assembler engine's C interface: a table of functions, found at run time
 //   Sources/CQPDFShim  libqpdf (C++) behind that table: the engine, a shared library of its own
+//   Sources/CPDFRepair, CPDFRepairShim  damaged PDFs qpdf cannot rebuild, rewritten by poppler's core
+//                      library in a shared library of its own, opened only for such a file
 //   Sources/CCurlShim  tile downloads through libcurl, opened at run time by map jobs that need it
 //   Sources/CCupsClientShim, CUPSClient  printers, jobs and printToPrinter through libcups, opened at run time
 //   Sources/SwiftPrintCore  geometry, paper, PrintInfo, formatters, renderer, paginator, PDF writer
@@ -35,6 +37,8 @@ let package = Package(
         // The object-level assembler's engine, opened on the first job that assembles a PDF
         // (install it beside the executables): text jobs never load libqpdf and its dependencies.
         .library(name: "SwiftPrintQPDF", type: .dynamic, targets: ["CQPDFShim"]),
+        // The damaged-PDF repair engine (poppler), opened only for a PDF qpdf cannot rebuild.
+        .library(name: "SwiftPrintPDFRepair", type: .dynamic, targets: ["CPDFRepairShim"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -88,11 +92,21 @@ let package = Package(
             linkerSettings: [.linkedLibrary("qpdf"), .unsafeFlags(["-nostartfiles", "-static-stdlib"])]
         ),
 
+        // poppler's core reads again a damaged PDF qpdf could not rebuild (CPDFRepair says why).
+        .systemLibrary(name: "CPoppler", pkgConfig: "poppler", providers: [.apt(["libpoppler-private-dev"])]),
+        .target(name: "CPDFRepair"),
+        .target(
+            name: "CPDFRepairShim",
+            dependencies: ["CPDFRepair", "CPoppler"],
+            // C++ only, as CQPDFShim: no Swift runtime linked into it.
+            linkerSettings: [.linkedLibrary("poppler"), .unsafeFlags(["-nostartfiles", "-static-stdlib"])]
+        ),
+
         // The library
         .target(
             name: "SwiftPrintCore",
             dependencies: [
-                "CCairo", "CPango", "SPShims", "CFontSubset", "CQPDF", "CMagic",
+                "CCairo", "CPango", "SPShims", "CFontSubset", "CQPDF", "CPDFRepair", "CMagic",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

@@ -56,16 +56,48 @@ public final class PDFPrintFormatter: PrintFormatter {
     public init(input: PrintInput, password: String? = nil) throws {
         let path = input.path
         try PDFFileCheck.check(path: path)
-        document = try QPDFDocument(path: path, password: password)
-        if document.repairs > 0 {
-            logger.warning("\(input.displayName): the PDF is damaged; printing what qpdf repaired (\(document.repairs) problems)")
-        }
+        document = try Self.open(path: path, password: password, name: input.displayName, logger: logger)
         guard document.allowsPrinting else {
             throw PrintError(.printingNotAllowed, path: path,
                              "the PDF's permissions forbid printing; give its owner password with --password")
         }
         guard document.pageCount > 0 else { throw PrintError(.noContent, path: path, "the PDF has no pages") }
         super.init()
+    }
+
+    /// Opens the PDF with qpdf, which repairs what damage it can. A damaged file qpdf cannot
+    /// rebuild into pages is read again by poppler (`PDFRepair`), and its rewrite is opened
+    /// instead, with a warning; only a file neither can read is an error.
+    static func open(path: String, password: String?, name: String, logger: Logger) throws -> QPDFDocument {
+        let qpdfFailure: PrintError
+        do {
+            let document = try QPDFDocument(path: path, password: password)
+            guard document.repairs > 0, document.pageCount == 0, !document.isEncrypted else {
+                if document.repairs > 0 {
+                    logger.warning("\(name): the PDF is damaged; printing what qpdf repaired (\(document.repairs) problems)")
+                }
+                return document
+            }
+            qpdfFailure = PrintError(.invalidInput, path: path, "qpdf's rebuilt file has no pages")
+        } catch let error as PrintError where error.code == .invalidInput {
+            qpdfFailure = error
+        }
+        let dir = ProcessInfo.processInfo.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+        guard let (fd, scratch) = TemporaryFiles.make(in: dir, prefix: "swiftprint-repair-") else {
+            throw PrintError.system(.outputFailed, path: dir, "cannot create a temporary file", errno: errno)
+        }
+        close(fd)
+        // qpdf keeps the file open as it reads it: once open, its name can go.
+        defer { unlink(scratch) }
+        do {
+            let pages = try PDFRepair.rewrite(path, to: scratch)
+            let document = try QPDFDocument(path: scratch, reportedPath: path)
+            guard document.pageCount > 0 else { throw PrintError(.invalidInput, path: path, "poppler's rewrite has no pages") }
+            logger.warning("\(name): the PDF is damaged and \(qpdfFailure.message); printing the \(pages) pages poppler recovered")
+            return document
+        } catch let error as PrintError {
+            throw PrintError(.invalidInput, path: path, "the PDF is damaged beyond repair: \(qpdfFailure.message); \(error.message)")
+        }
     }
 
     public override func makePageStream() throws -> FormattedPageStream {

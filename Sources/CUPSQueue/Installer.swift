@@ -5,7 +5,7 @@ import SwiftPrintCore
 /// folder and the CUPS server at a private cupsd of their own.
 public struct InstallLayout: Sendable {
     /// bin/swiftprint, libexec/swiftprint/{swiftprint-filter,swiftprint-backend,swiftprint-image,swiftprint-markup,swiftprint-map},
-    /// lib/swiftprint/libSwiftPrintQPDF.so,
+    /// lib/swiftprint/{libSwiftPrintQPDF.so,libSwiftPrintPDFRepair.so},
     /// share/swiftprint/{Config,swiftprint.ppd,installed-files}.
     public var prefix = "/usr/local"
     public var cupsServerBin = "/usr/lib/cups"
@@ -61,6 +61,8 @@ public struct Installer {
         try copy(products + "/swiftprint-map", to: l.libexec + "/swiftprint-map", mode: 0o755, &manifest)
         // The PDF assembler's engine (libqpdf), opened by the tool and the filter on first use.
         try copy(products + "/libSwiftPrintQPDF.so", to: l.prefix + "/lib/swiftprint/libSwiftPrintQPDF.so", mode: 0o755, &manifest)
+        // The damaged-PDF repair engine (poppler), opened only for a PDF qpdf cannot rebuild.
+        try copy(products + "/libSwiftPrintPDFRepair.so", to: l.prefix + "/lib/swiftprint/libSwiftPrintPDFRepair.so", mode: 0o755, &manifest)
         for name in ["papers.tsv", "types.tsv", "cups/swiftprint.types", "basemap/world.mbtiles"] {
             try copy(config + "/" + name, to: l.share + "/Config/" + name, mode: 0o644, &manifest)
         }

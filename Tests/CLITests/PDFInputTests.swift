@@ -193,6 +193,56 @@ import Testing
         #expect(try PDF.text(dir + "/o.pdf").contains("page 2 marker"))
     }
 
+    /// A hand-made damaged PDF of two pages in Helvetica, whose startxref points nowhere, as
+    /// `kind` damages it:
+    /// - "one line": every object follows the previous one's "endobj" on the same line (qpdf's
+    ///   rebuild reads objects at line starts only, and finds no page tree);
+    /// - "two trailers": a trailer without /Root comes before the real one (qpdf's rebuild takes
+    ///   the first trailer and finds no catalog);
+    /// - "no trailer": no trailer at all (neither qpdf nor poppler can tell where the document
+    ///   starts).
+    static func damagedPDF(_ kind: String) -> Data {
+        let page = { (n: Int, contents: Int) in "<</Type/Page/Parent 2 0 R/MediaBox[0 0 300 200]/Contents \(contents) 0 R/Resources<</Font<</F1 5 0 R>>>>>>" }
+        let stream = { (text: String) -> String in
+            let body = "BT /F1 24 Tf 20 100 Td (\(text)) Tj ET"
+            return "<</Length \(body.utf8.count)>>stream\n\(body)\nendstream"
+        }
+        let objects = ["<</Type/Catalog/Pages 2 0 R>>", "<</Type/Pages/Kids[3 0 R 6 0 R]/Count 2>>", page(1, 4),
+                       stream("Recovered one"), "<</Type/Font/Subtype/Type1/BaseFont/Helvetica>>", page(2, 7), stream("Recovered two")]
+        var file = "%PDF-1.4\n"
+        for (i, object) in objects.enumerated() {
+            if kind == "two trailers" && i == 4 { file += "trailer<</Size 8>>\n" }
+            file += "\(i + 1) 0 obj" + object + "endobj" + (kind == "one line" ? " " : "\n")
+        }
+        if kind != "no trailer" { file += "\ntrailer<</Size 8/Root 1 0 R>>" }
+        return Data((file + "\nstartxref\n12345\n%%EOF\n").utf8)
+    }
+
+    /// What qpdf cannot rebuild into pages, poppler reads: its reconstruction is written back and
+    /// placed as any PDF (the pages keep their unembedded Helvetica: never redrawn), with a
+    /// warning. A file neither can read fails, naming both reasons.
+    @Test(arguments: ["one line", "two trailers", "no trailer"])
+    func aPDFQpdfCannotRebuildIsReadByPoppler(kind: String) throws {
+        let dir = try temporaryDirectory()
+        try Self.damagedPDF(kind).write(to: URL(fileURLWithPath: dir + "/damaged.pdf"))
+        let r = try swiftprint(["convert", dir + "/damaged.pdf", "-o", dir + "/o.pdf"])
+        guard kind != "no trailer" else {
+            #expect(r.status == 65, "\(r.stderr)")
+            #expect(r.stderr.contains("damaged.pdf") && r.stderr.contains("damaged beyond repair") && r.stderr.contains("qpdf")
+                    && r.stderr.contains("poppler"), "\(r.stderr)")
+            #expect(try FileManager.default.contentsOfDirectory(atPath: dir) == ["damaged.pdf"], "nothing half-written")
+            return
+        }
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stderr.contains("warning") && r.stderr.contains("poppler recovered"), "\(r.stderr)")
+        #expect(try PDF.pageCount(dir + "/o.pdf") == 2)
+        let text = try PDF.text(dir + "/o.pdf")
+        #expect(text.contains("Recovered one") && text.contains("Recovered two"))
+        let fonts = try Tool.run("pdffonts", [dir + "/o.pdf"]).text
+        #expect(fonts.contains("Helvetica") && fonts.contains(" no "), "placed as it was, not redrawn: \(fonts)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir).sorted() == ["damaged.pdf", "o.pdf"], "no repair file left")
+    }
+
     /// Pages placed on n-up sheets become form XObjects: a page with one content stream keeps
     /// its stored data; an encrypted one is decrypted on the way; a page of several content
     /// streams (qpdf's overlay makes one) is joined into one.

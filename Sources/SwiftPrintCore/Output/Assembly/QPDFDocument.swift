@@ -11,8 +11,9 @@ package final class QPDFDocument {
     /// How many problems qpdf repaired while reading it (a rebuilt cross-reference table …).
     package private(set) var repairs = 0
 
-    /// Reads the PDF at `path`.
-    package init(path: String, password: String? = nil) throws {
+    /// Reads the PDF at `path`, named `reportedPath` in messages (a repaired copy is named as
+    /// the file it was made from).
+    package init(path: String, password: String? = nil, reportedPath: String? = nil) throws {
         engine = try QPDFEngine.functions()
         var repairs: Int32 = 0, kind: Int32 = 0
         var error: UnsafeMutablePointer<CChar>?
@@ -23,13 +24,13 @@ package final class QPDFDocument {
                 throw PrintError(.passwordRequired, path: path,
                                  password == nil ? "the PDF is encrypted; give its password with --password" : "the password is not right for this PDF")
             case Int(SPQ_ERROR_DAMAGED):
-                throw PrintError(.invalidInput, path: path, "the PDF is damaged beyond repair (\(message))")
+                throw PrintError(.invalidInput, path: path, "qpdf cannot rebuild it (\(message))")
             default:
                 throw PrintError(.invalidInput, path: path, "cannot read the PDF: \(message)")
             }
         }
         handle = h
-        self.path = path
+        self.path = reportedPath ?? path
         self.repairs = Int(repairs)
     }
 

@@ -13,24 +13,8 @@ package enum QPDFEngine {
 
     package static func functions() throws -> SPQFunctions { try loaded.get() }
 
-    /// Where the library may be: `$SWIFTPRINT_QPDF_LIBRARY` (alone, when set); beside the running executable (as
-    /// `swift build` leaves it); in `lib/swiftprint` of the folder above it, or above that, and
-    /// so on — an installation's prefix, whether the executable is in `bin/`, `libexec/swiftprint/`
-    /// or elsewhere below it; then /usr/local/lib/swiftprint and /usr/lib/swiftprint.
-    static var candidates: [String] {
-        // Named explicitly, it is the only place looked at: no silent fallback to another copy.
-        if let path = ProcessInfo.processInfo.environment["SWIFTPRINT_QPDF_LIBRARY"] { return [path] }
-        var paths: [String] = []
-        if let exe = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
-            var dir = URL(fileURLWithPath: exe).deletingLastPathComponent()
-            paths.append(dir.appendingPathComponent(libraryName).path)
-            while dir.path != "/" {
-                dir.deleteLastPathComponent()
-                paths.append(dir.appendingPathComponent("lib/swiftprint/\(libraryName)").path)
-            }
-        }
-        return paths + ["/usr/local/lib/swiftprint/\(libraryName)", "/usr/lib/swiftprint/\(libraryName)"]
-    }
+    /// Where the library may be (see `EngineLibrary.candidates`); `$SWIFTPRINT_QPDF_LIBRARY` names it.
+    static var candidates: [String] { EngineLibrary.candidates(libraryName, override: "SWIFTPRINT_QPDF_LIBRARY") }
 
     private static func load() -> Result<SPQFunctions, PrintError> {
         // A program linked with the SwiftPrintQPDF product already has the engine.
@@ -45,6 +29,28 @@ package enum QPDFEngine {
         }
         let why = reasons.isEmpty ? "it is not installed beside swiftprint (or set SWIFTPRINT_QPDF_LIBRARY)" : reasons.joined(separator: "; ")
         return .failure(PrintError(.notAvailable, "cannot assemble PDFs without \(libraryName): \(why)"))
+    }
+}
+
+/// Where the engines swiftprint opens at run time are installed.
+package enum EngineLibrary {
+    /// Where the library `name` may be: `$override` (alone, when set: no silent fallback to
+    /// another copy); beside the running executable (as `swift build` leaves it); in
+    /// `lib/swiftprint` of the folder above it, or above that, and so on — an installation's
+    /// prefix, whether the executable is in `bin/`, `libexec/swiftprint/` or elsewhere below it;
+    /// then /usr/local/lib/swiftprint and /usr/lib/swiftprint.
+    package static func candidates(_ name: String, override: String) -> [String] {
+        if let path = ProcessInfo.processInfo.environment[override] { return [path] }
+        var paths: [String] = []
+        if let exe = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
+            var dir = URL(fileURLWithPath: exe).deletingLastPathComponent()
+            paths.append(dir.appendingPathComponent(name).path)
+            while dir.path != "/" {
+                dir.deleteLastPathComponent()
+                paths.append(dir.appendingPathComponent("lib/swiftprint/\(name)").path)
+            }
+        }
+        return paths + ["/usr/local/lib/swiftprint/\(name)", "/usr/lib/swiftprint/\(name)"]
     }
 }
 

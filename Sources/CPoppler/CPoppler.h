@@ -1,0 +1,1 @@
+// poppler's core headers are C++ (PDFDoc.h, XRef.h …); CPDFRepairShim includes them itself.
