@@ -164,7 +164,9 @@ public struct Installer {
         say("write \(target)")
         guard !dryRun else { return true }
         let temporary = target + ".swiftprint-new"
-        guard fm.createFile(atPath: temporary, contents: data, attributes: [.posixPermissions: mode]) else {
+        // Written plainly, then renamed: FileManager.createFile writes atomically by itself, and on
+        // Linux that leaves an empty TemporaryDirectory.* folder in /tmp every time.
+        do { try data.write(to: URL(fileURLWithPath: temporary)) } catch {
             throw PrintError(.outputFailed, path: target, "cannot be written (are you root?)")
         }
         try fm.setAttributes([.posixPermissions: mode, .ownerAccountID: 0, .groupOwnerAccountID: 0], ofItemAtPath: temporary)
