@@ -87,6 +87,8 @@ package final class GridTextLine {
         var natural: Int32
         /// Cells before it on the line, in visual order.
         var cellOffset = 0
+        /// A space (U+0020 or the ideographic space): its gap is a word break.
+        var isSpace = false
     }
     private var units: [Unit] = []
     private var runs: [UnsafeMutablePointer<PangoGlyphItem>] = []
@@ -142,9 +144,10 @@ package final class GridTextLine {
             let g1 = Int(backward ? iter.start_glyph : iter.end_glyph - 1)
             var natural: Int32 = 0
             if g1 >= g0 { for g in g0...g1 { natural += glyphs[g].geometry.width } }
-            var cells = 0, first: UInt32 = 0, emoji = false
+            var cells = 0, first: UInt32 = 0, emoji = false, spaces = true
             GridCells.forEachScalar(in: UnsafeBufferPointer(start: bytes + byteStart, count: byteEnd - byteStart)) { offset, scalar in
                 if offset == 0 { first = scalar }
+                if scalar != 0x20 && scalar != 0x3000 { spaces = false }
                 if scalar == GridCells.emojiPresentation { emoji = true }
                 cells += GridCells.of(scalar)
             }
@@ -161,7 +164,7 @@ package final class GridTextLine {
                 units[units.count - 1] = last
             } else {
                 units.append(Unit(run: index, byteStart: byteStart, byteEnd: byteEnd, firstGlyph: g0, lastGlyph: g1,
-                                  cells: cells, natural: natural))
+                                  cells: cells, natural: natural, isSpace: spaces))
             }
             previousJoins = clusterJoins
             more = pango_glyph_item_iter_next_cluster(&iter)
@@ -197,14 +200,7 @@ package final class GridTextLine {
             guard end > first, let copy = pango_glyph_item_copy(run) else { continue }
             let glyphs = copy.pointee.glyphs!.pointee.glyphs!
             let y = origin.y - Double(run.pointee.y_offset) / scale
-            // Unscaled units: each glyph moved so that the unit is centred in its cells, the
-            // unit's last glyph advancing to the end of them.
-            for u in units[first..<end] where u.natural <= cellsWidth(u) && u.lastGlyph >= u.firstGlyph {
-                let target = cellsWidth(u)
-                let shift = (target - u.natural) / 2
-                for g in u.firstGlyph...u.lastGlyph { glyphs[g].geometry.x_offset += shift }
-                glyphs[u.lastGlyph].geometry.width += target - u.natural
-            }
+            centre(units[first..<end], in: copy, glyphs: glyphs)
             // Pieces, in logical order: runs of unscaled units drawn together, each scaled unit
             // alone under its scale.
             var piece = first
@@ -235,6 +231,88 @@ package final class GridTextLine {
                 piece = last + 1
             }
         }
+    }
+
+    /// Centres each unscaled unit of a run (a copy, about to be drawn) in its cells.
+    ///
+    /// A unit much narrower than its cells (an ideograph in two cells of a Latin monospace font)
+    /// leaves a gap that text extractors, which break words at a tenth of the font size, take for
+    /// a space: "日 本 語". So a stretch of such units (spaces end it: their gaps are word breaks)
+    /// in a left-to-right run becomes one cluster
+    /// with an invisible space glyph of its font at each end of its cells: cairo writes it as one
+    /// span of text (ActualText) exactly as wide as its cells, read as "日本語". Inside it, and in
+    /// every other unit, glyphs are moved to the middle of their cells, and a unit's last glyph
+    /// advances to the end of them.
+    private func centre(_ units: ArraySlice<Unit>, in copy: UnsafeMutablePointer<PangoGlyphItem>,
+                        glyphs: UnsafeMutablePointer<PangoGlyphInfo>) {
+        let leftToRight = copy.pointee.item.pointee.analysis.level & 1 == 0
+        let space = leftToRight ? Self.spaceGlyph(of: copy.pointee.item.pointee.analysis.font) : nil
+        let threshold = Int32(cellWidth * Double(PANGO_SCALE) / 10)
+        // Stretches of gapped units, as glyph ranges with their cells' margins at each end.
+        var stretches: [(first: Int, last: Int, lead: Int32, trail: Int32)] = []
+        for u in units where u.natural <= cellsWidth(u) && u.lastGlyph >= u.firstGlyph {
+            let target = cellsWidth(u)
+            let shift = (target - u.natural) / 2
+            let gapped = space != nil && !u.isSpace && target - u.natural > threshold
+            if gapped, let last = stretches.last, last.last + 1 == u.firstGlyph {
+                // Joins the stretch before it: that one's trailing margin and this one's leading
+                // margin become advance of its last glyph.
+                glyphs[last.last].geometry.width += last.trail + shift
+                stretches[stretches.count - 1] = (last.first, u.lastGlyph, last.lead, target - u.natural - shift)
+            } else if gapped {
+                stretches.append((u.firstGlyph, u.lastGlyph, shift, target - u.natural - shift))
+            } else {
+                for g in u.firstGlyph...u.lastGlyph { glyphs[g].geometry.x_offset += shift }
+                glyphs[u.lastGlyph].geometry.width += target - u.natural
+            }
+        }
+        guard let space, !stretches.isEmpty else { return }
+        let old = copy.pointee.glyphs!
+        let count = Int(old.pointee.num_glyphs)
+        let new = pango_glyph_string_new()!
+        pango_glyph_string_set_size(new, Int32(count + 2 * stretches.count))
+        var j = 0
+        func put(_ info: PangoGlyphInfo, cluster: Int32) {
+            new.pointee.glyphs[j] = info
+            new.pointee.log_clusters[j] = cluster
+            j += 1
+        }
+        func filler(width: Int32, offset: Int32) -> PangoGlyphInfo {
+            var info = PangoGlyphInfo()
+            info.glyph = space.glyph
+            info.geometry.width = width
+            info.geometry.x_offset = offset
+            return info
+        }
+        var g = 0
+        for stretch in stretches {
+            while g < stretch.first { put(old.pointee.glyphs[g], cluster: old.pointee.log_clusters[g]); g += 1 }
+            // One cluster: the stretch's text, from its first glyph's.
+            let cluster = old.pointee.log_clusters[stretch.first]
+            var lead = filler(width: stretch.lead, offset: 0)
+            lead.attr.is_cluster_start = 1
+            put(lead, cluster: cluster)
+            while g <= stretch.last {
+                var info = old.pointee.glyphs[g]
+                info.attr.is_cluster_start = 0
+                put(info, cluster: cluster)
+                g += 1
+            }
+            // Ending exactly at the cells' end (over the last glyph when the space is wider than
+            // what is left: it draws nothing).
+            put(filler(width: stretch.trail, offset: stretch.trail - space.advance), cluster: cluster)
+        }
+        while g < count { put(old.pointee.glyphs[g], cluster: old.pointee.log_clusters[g]); g += 1 }
+        copy.pointee.glyphs = new
+        pango_glyph_string_free(old)
+    }
+
+    /// The space glyph of `font` and its advance in pango units; nil when it has none.
+    private static func spaceGlyph(of font: UnsafeMutablePointer<PangoFont>?) -> (glyph: PangoGlyph, advance: Int32)? {
+        guard let font, let hb = pango_font_get_hb_font(font) else { return nil }
+        var glyph: hb_codepoint_t = 0
+        guard hb_font_get_nominal_glyph(hb, 0x20, &glyph) != 0 else { return nil }
+        return (glyph, hb_font_get_glyph_h_advance(hb, glyph))
     }
 
     /// The width of a unit's cells in pango units, from its place on the line.
