@@ -145,8 +145,9 @@ public enum PGM {
     }
 }
 
-/// A fresh temporary folder for one test, inside the run's own folder. `scripts/test` gives the
-/// run a temporary folder of its own (TMPDIR) and removes it with all the tests made in it.
+/// A fresh temporary folder for one test, inside the test process's own folder, which goes when
+/// the process exits. (`scripts/test` also gives the run a TMPDIR of its own and removes it,
+/// with whatever the programs the tests start leave there.)
 /// Its path is short: a Unix socket made in it (the shared markup renderer's) must fit in 108 bytes.
 public func temporaryDirectory() throws -> String {
     var bytes = Array((TestRun.root + "/XXXXXX").utf8CString)
@@ -159,15 +160,24 @@ public func temporaryDirectory() throws -> String {
 
 /// The test process's own temporary folder.
 public enum TestRun {
-    /// Made on first use, open to the CUPS tests' filters (which run as lp).
+    /// Made on first use, open to the CUPS tests' filters (which run as lp); removed with all it
+    /// holds when the process exits.
     public static let root: String = {
         let base = ProcessInfo.processInfo.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
         var bytes = Array((base + "/swiftprint-tests-XXXXXX").utf8CString)
         guard let made = mkdtemp(&bytes) else { fatalError("cannot make a folder in \(base): \(String(cString: strerror(errno)))") }
         chmod(made, 0o755)
+        rootForExit = strdup(made)
+        atexit {
+            guard let root = rootForExit else { return }
+            try? FileManager.default.removeItem(atPath: String(cString: root))
+        }
         return String(cString: made)
     }()
 }
+
+/// The run's folder as C text, for the exit handler (which captures nothing).
+nonisolated(unsafe) private var rootForExit: UnsafeMutablePointer<CChar>?
 
 /// The fonts the tests render with: exactly the font packages `scripts/apt-packages.txt`
 /// installs for swiftprint (its lines before the tests' section), through a fontconfig file
