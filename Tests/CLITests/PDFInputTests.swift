@@ -243,6 +243,22 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir).sorted() == ["damaged.pdf", "o.pdf"], "no repair file left")
     }
 
+    /// Only a damaged PDF opens the repair engine: with none to be found, text, a sound PDF and a
+    /// PDF qpdf repairs print as before, and the damaged one fails, saying what is missing.
+    @Test func onlyADamagedPDFNeedsTheRepairEngine() throws {
+        let dir = try temporaryDirectory()
+        let env = ["SWIFTPRINT_PDF_REPAIR_LIBRARY": dir + "/none/libSwiftPrintPDFRepair.so"]
+        try Self.damagedPDF("one line").write(to: URL(fileURLWithPath: dir + "/damaged.pdf"))
+        for input in [examples + "/server.log", try makePDF(pages: 2)] {
+            let r = try swiftprint(["convert", input, "-o", dir + "/o.pdf"], env: env)
+            #expect(r.status == 0, "\(r.stderr)")
+        }
+        let r = try swiftprint(["convert", dir + "/damaged.pdf", "-o", dir + "/d.pdf"], env: env)
+        #expect(r.status == 65, "\(r.stderr)")
+        #expect(r.stderr.contains("damaged.pdf") && r.stderr.contains("libSwiftPrintPDFRepair.so"), "\(r.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: dir + "/d.pdf"))
+    }
+
     /// Pages placed on n-up sheets become form XObjects: a page with one content stream keeps
     /// its stored data; an encrypted one is decrypted on the way; a page of several content
     /// streams (qpdf's overlay makes one) is joined into one.

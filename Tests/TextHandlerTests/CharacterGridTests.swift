@@ -18,9 +18,14 @@ import Testing
         return tops
     }
 
-    @Test(arguments: [nil, 6.0, 8.0])
-    func everyLineHasThePitchWhateverItsFonts(lpi: Double?) throws {
-        let options: HandlerOptions = lpi.map { ["lpi": String($0)] } ?? [:]
+    @Test(arguments: [(nil, nil), (6.0, nil), (8.0, nil), (6.0, "DejaVu Sans 10"), (nil, "DejaVu Serif 12 --cpi")] as [(Double?, String?)])
+    func everyLineHasThePitchWhateverItsFonts(lpi: Double?, font: String?) throws {
+        // --lpi fixes the pitch in any font; a proportional font with --cpi is on the grid.
+        var options: HandlerOptions = lpi.map { ["lpi": String($0)] } ?? [:]
+        if let font {
+            options["font"] = font.replacingOccurrences(of: " --cpi", with: "")
+            if font.hasSuffix("--cpi") { options["cpi"] = "12" }
+        }
         let (pdf, _, _) = try convert(PrintInput(path: TextTests.multilingual), options: options)
         let tops = try lineTops(pdf)
         try #require(tops.count >= 12, "\(tops)")

@@ -24,11 +24,16 @@ package enum GridCells {
     /// The emoji variation selector: the character before it is shown as an emoji.
     static let emojiPresentation: UInt32 = 0xFE0F
 
-    /// The cells of UTF-8 `bytes` (valid UTF-8, as the text reader hands on), counting each
-    /// character alone.
+    /// The cells of UTF-8 `bytes` (valid UTF-8, as the text reader hands on): each character's,
+    /// and one more for a one-cell character the emoji variation selector follows.
     package static func of(utf8 bytes: UnsafeBufferPointer<UInt8>) -> Int {
-        var cells = 0
-        forEachScalar(in: bytes) { _, scalar in cells += of(scalar) }
+        var cells = 0, previous = 0
+        forEachScalar(in: bytes) { _, scalar in
+            let width = of(scalar)
+            if scalar == emojiPresentation && previous == 1 { cells += 1 }
+            cells += width
+            previous = width
+        }
         return cells
     }
 
@@ -67,7 +72,8 @@ package enum GridCells {
 /// between such words are units of their own, so they stay on the grid too.
 ///
 /// A unit narrower than its cells is centred in them; a wider one (a fallback glyph bigger than
-/// the primary font's cell) is scaled down to fit them, on its baseline.
+/// the primary font's cell) is scaled down to fit them, on its baseline: condensed when that
+/// takes off less than 40 % of its width, shrunk whole otherwise.
 package final class GridTextLine {
     package let layout: TextLayout
     package let cellWidth: Double
@@ -171,6 +177,12 @@ package final class GridTextLine {
         }
     }
 
+    /// A unit too wide for its cells is condensed (scaled across only) down to this fraction of
+    /// its width, and shrunk whole beyond it. Condensed, a letter keeps its height, and its word
+    /// stays one word to text extractors (pdftotext starts a new word where the font size
+    /// changes); squeezed further, it would be unreadable.
+    static let narrowestCondensing = 0.6
+
     /// Scripts whose letters join or reorder when shaped: their words are set as wholes.
     static let joiningScripts: Set<Int> = Set(([
         G_UNICODE_SCRIPT_ARABIC, G_UNICODE_SCRIPT_SYRIAC, G_UNICODE_SCRIPT_THAANA, G_UNICODE_SCRIPT_NKO,
@@ -221,7 +233,7 @@ package final class GridTextLine {
                     let s = Double(cellsWidth(u)) / Double(u.natural)
                     cairo_save(cr)
                     cairo_translate(cr, x, y)
-                    cairo_scale(cr, s, s)
+                    cairo_scale(cr, s, s >= Self.narrowestCondensing ? 1 : s)
                     layout.showGlyphItem(part, text: text, at: CGPoint(x: 0, y: 0), on: cr)
                     cairo_restore(cr)
                 } else {
@@ -380,9 +392,11 @@ package enum GridLineBreaker {
         return result
     }
 
-    /// The bytes of the longest start of `text` that fits in `columns` cells, cut between clusters.
+    /// The bytes of the longest start of `text` that fits in `columns` cells, cut between
+    /// clusters, without the spaces it ends with.
     package static func prefix(of text: UnsafeBufferPointer<UInt8>, fitting columns: Int) -> Int {
-        let lines = lines(of: text, columns: columns, mode: .char)
-        return lines.first?.upperBound ?? 0
+        var end = lines(of: text, columns: max(1, columns), mode: .char).first?.upperBound ?? 0
+        while end > 0 && text[end - 1] == 0x20 { end -= 1 }
+        return end
     }
 }
