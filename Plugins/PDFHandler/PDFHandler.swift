@@ -82,9 +82,8 @@ public final class PDFPrintFormatter: PrintFormatter {
         } catch let error as PrintError where error.code == .invalidInput {
             qpdfFailure = error
         }
-        let dir = ProcessInfo.processInfo.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
-        guard let (fd, scratch) = TemporaryFiles.make(in: dir, prefix: "swiftprint-repair-") else {
-            throw PrintError.system(.outputFailed, path: dir, "cannot create a temporary file", errno: errno)
+        guard let (fd, scratch) = TemporaryFiles.make(in: TemporaryFiles.folder, prefix: "swiftprint-repair-") else {
+            throw PrintError.system(.outputFailed, path: TemporaryFiles.folder, "cannot create a temporary file", errno: errno)
         }
         close(fd)
         // qpdf keeps the file open as it reads it: once open, its name can go.

@@ -86,28 +86,23 @@ extension TextLayout {
     func drawRunsCutting(_ line: UnsafeMutablePointer<PangoLayoutLine>, baselineOrigin origin: CGPoint,
                          on cairo: OpaquePointer, cuts: LargeFontCuts) -> Bool {
         guard pango_layout_get_attributes(pointer) == nil else { return false }
-        var runs: [(run: UnsafeMutablePointer<PangoGlyphItem>, cut: OpaquePointer?)] = []
+        var runs: [UnsafeMutablePointer<PangoGlyphItem>] = []
         var anyCut = false
         var node = line.pointee.runs
         while let n = node {
             let run = n.pointee.data.assumingMemoryBound(to: PangoGlyphItem.self)
             let item = run.pointee.item.pointee
             guard item.analysis.flags & UInt8(PANGO_ANALYSIS_FLAG_CENTERED_BASELINE) == 0 else { return false }
-            let cut = cuts.cut(for: item.analysis.font)
-            anyCut = anyCut || cut != nil
-            runs.append((run, cut))
+            anyCut = anyCut || cuts.cut(for: item.analysis.font) != nil
+            runs.append(run)
             node = n.pointee.next
         }
         guard anyCut, let text = pango_layout_get_text(pointer) else { return false }
         let scale = Double(PANGO_SCALE)
         var x = origin.x
-        for (run, cut) in runs {
+        for run in runs {
             x += Double(run.pointee.start_x_offset) / scale
-            let y = origin.y - Double(run.pointee.y_offset) / scale
-            if cut == nil || !SPFontSubsetShowGlyphItem(cut, cairo, text, run, x, y) {
-                cairo_move_to(cairo, x, y)
-                pango_cairo_show_glyph_item(cairo, text, run)
-            }
+            showGlyphItem(run, text: text, at: CGPoint(x: x, y: origin.y - Double(run.pointee.y_offset) / scale), on: cairo)
             x += Double(pango_glyph_string_get_width(run.pointee.glyphs) + run.pointee.end_x_offset) / scale
         }
         return true

@@ -32,8 +32,7 @@ package final class OutputFile {
     /// A scratch file in the temporary folder (TMPDIR): written like an output, kept after
     /// `commit()` so that it can be read back, deleted by `removeScratch()` or on a signal.
     package static func scratch(prefix: String) throws -> OutputFile {
-        let dir = ProcessInfo.processInfo.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
-        return try OutputFile(scratchIn: dir, prefix: prefix)
+        try OutputFile(scratchIn: TemporaryFiles.folder, prefix: prefix)
     }
 
     private init(scratchIn dir: String, prefix: String) throws {
@@ -202,9 +201,14 @@ public enum TemporaryFiles {
         return (fd, template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) })
     }
 
-    /// Creates a new folder, readable by its owner only, in $TMPDIR (or /tmp), with mkdtemp(3).
+    /// The temporary folder: $TMPDIR, or /tmp.
+    package static var folder: String {
+        ProcessInfo.processInfo.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+    }
+
+    /// Creates a new folder, readable by its owner only, in `folder`, with mkdtemp(3).
     package static func makePrivateDirectory(prefix: String) throws -> String {
-        let base = ProcessInfo.processInfo.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+        let base = folder
         var template = Array("\(base)/\(prefix)\(String(repeating: "X", count: 6))".utf8CString)
         guard template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) != nil else {
             throw PrintError.system(.outputFailed, path: base, "cannot make a private temporary folder", errno: errno)

@@ -2,65 +2,6 @@ import CCairo
 import CPango
 import Foundation
 
-/// How many cells of a character grid a character takes: as a terminal gives it (wcwidth, by
-/// Unicode's East Asian Width), read from GLib's tables, which GNOME's terminal uses too.
-///
-/// - Wide (W) and fullwidth (F) characters: 2 — ideographs, kana, Hangul syllables, fullwidth
-///   Latin, and emoji shown as emoji (East Asian Width gives those W).
-/// - Combining marks (Mn, Me), format characters (Cf: joiners, direction marks, variation
-///   selectors), Hangul medial vowels and final consonants, and the zero-width space: 0.
-/// - Everything else, East Asian Ambiguous included (Greek, Cyrillic, box drawing): 1.
-///
-/// One addition terminals now make too: a character followed by the emoji variation selector
-/// (U+FE0F), which asks for it to be shown as emoji, takes 2 cells (see `GridTextLine`).
-package enum GridCells {
-    @inline(__always)
-    package static func of(_ scalar: UInt32) -> Int {
-        if scalar < 0x7F { return scalar >= 0x20 ? 1 : 0 }
-        if g_unichar_iszerowidth(scalar) != 0 { return 0 }
-        return g_unichar_iswide(scalar) != 0 ? 2 : 1
-    }
-
-    /// The emoji variation selector: the character before it is shown as an emoji.
-    static let emojiPresentation: UInt32 = 0xFE0F
-
-    /// The cells of UTF-8 `bytes` (valid UTF-8, as the text reader hands on): each character's,
-    /// and one more for a one-cell character the emoji variation selector follows.
-    package static func of(utf8 bytes: UnsafeBufferPointer<UInt8>) -> Int {
-        var cells = 0, previous = 0
-        forEachScalar(in: bytes) { _, scalar in
-            let width = of(scalar)
-            if scalar == emojiPresentation && previous == 1 { cells += 1 }
-            cells += width
-            previous = width
-        }
-        return cells
-    }
-
-    /// Calls `body` with each scalar of UTF-8 `bytes` and the offset of its first byte.
-    @inline(__always)
-    package static func forEachScalar(in bytes: UnsafeBufferPointer<UInt8>, _ body: (Int, UInt32) -> Void) {
-        var i = 0
-        let n = bytes.count
-        while i < n {
-            let b = UInt32(bytes[i])
-            var scalar = b, length = 1
-            if b >= 0xF0, i + 3 < n {
-                scalar = (b & 0x07) << 18 | (UInt32(bytes[i + 1]) & 0x3F) << 12 | (UInt32(bytes[i + 2]) & 0x3F) << 6 | (UInt32(bytes[i + 3]) & 0x3F)
-                length = 4
-            } else if b >= 0xE0, i + 2 < n {
-                scalar = (b & 0x0F) << 12 | (UInt32(bytes[i + 1]) & 0x3F) << 6 | (UInt32(bytes[i + 2]) & 0x3F)
-                length = 3
-            } else if b >= 0xC0, i + 1 < n {
-                scalar = (b & 0x1F) << 6 | (UInt32(bytes[i + 1]) & 0x3F)
-                length = 2
-            }
-            body(i, scalar)
-            i += length
-        }
-    }
-}
-
 /// One line of text set on a character grid: pango shapes it (fallback fonts, right-to-left,
 /// complex scripts), then every unit of it is put in the cells its characters take, so that
 /// columns line up whatever fonts the line needed.
@@ -150,14 +91,12 @@ package final class GridTextLine {
             let g1 = Int(backward ? iter.start_glyph : iter.end_glyph - 1)
             var natural: Int32 = 0
             if g1 >= g0 { for g in g0...g1 { natural += glyphs[g].geometry.width } }
-            var cells = 0, first: UInt32 = 0, emoji = false, spaces = true
-            GridCells.forEachScalar(in: UnsafeBufferPointer(start: bytes + byteStart, count: byteEnd - byteStart)) { offset, scalar in
+            var cells = 0, first: UInt32 = 0, spaces = true
+            GridCells.forEachCell(in: UnsafeBufferPointer(start: bytes + byteStart, count: byteEnd - byteStart)) { offset, scalar, width in
                 if offset == 0 { first = scalar }
                 if scalar != 0x20 && scalar != 0x3000 { spaces = false }
-                if scalar == GridCells.emojiPresentation { emoji = true }
-                cells += GridCells.of(scalar)
+                cells += width
             }
-            if emoji && cells < 2 { cells = 2 }
             // A mark with nothing to sit on still shows (on a dotted circle): one cell.
             if cells == 0 && natural > 0 { cells = 1 }
             let clusterJoins = joins && Int(g_unichar_get_script(first).rawValue) == script
@@ -210,9 +149,8 @@ package final class GridTextLine {
             while end < units.count, units[end].run == index { end += 1 }
             defer { first = end }
             guard end > first, let copy = pango_glyph_item_copy(run) else { continue }
-            let glyphs = copy.pointee.glyphs!.pointee.glyphs!
             let y = origin.y - Double(run.pointee.y_offset) / scale
-            centre(units[first..<end], in: copy, glyphs: glyphs)
+            centre(units[first..<end], in: copy)
             // Pieces, in logical order: runs of unscaled units drawn together, each scaled unit
             // alone under its scale.
             var piece = first
@@ -255,8 +193,8 @@ package final class GridTextLine {
     /// span of text (ActualText) exactly as wide as its cells, read as "日本語". Inside it, and in
     /// every other unit, glyphs are moved to the middle of their cells, and a unit's last glyph
     /// advances to the end of them.
-    private func centre(_ units: ArraySlice<Unit>, in copy: UnsafeMutablePointer<PangoGlyphItem>,
-                        glyphs: UnsafeMutablePointer<PangoGlyphInfo>) {
+    private func centre(_ units: ArraySlice<Unit>, in copy: UnsafeMutablePointer<PangoGlyphItem>) {
+        let glyphs = copy.pointee.glyphs!.pointee.glyphs!
         let leftToRight = copy.pointee.item.pointee.analysis.level & 1 == 0
         let space = leftToRight ? Self.spaceGlyph(of: copy.pointee.item.pointee.analysis.font) : nil
         let threshold = Int32(cellWidth * Double(PANGO_SCALE) / 10)
@@ -330,73 +268,5 @@ package final class GridTextLine {
     /// The width of a unit's cells in pango units, from its place on the line.
     @inline(__always) private func cellsWidth(_ u: Unit) -> Int32 {
         position(ofCell: u.cellOffset + u.cells) - position(ofCell: u.cellOffset)
-    }
-}
-
-/// Where a paragraph set on a grid breaks into lines of at most `columns` cells.
-package enum GridLineBreaker {
-    package enum Mode { case word, char }
-
-    /// The byte ranges of the lines of `text` (UTF-8). Spaces at a break stay on the line
-    /// they end and may hang past its last cell; a word longer than a line breaks between
-    /// characters (never inside a cluster); every line takes at least one cluster.
-    package static func lines(of text: UnsafeBufferPointer<UInt8>, columns: Int, mode: Mode) -> [Range<Int>] {
-        var offsets: [Int] = [], widths: [Int] = [], isSpace: [Bool] = []
-        offsets.reserveCapacity(text.count)
-        GridCells.forEachScalar(in: text) { offset, scalar in
-            offsets.append(offset)
-            widths.append(GridCells.of(scalar))
-            isSpace.append(scalar == 0x20 || scalar == 0x3000)
-        }
-        let n = offsets.count
-        guard n > 0 else { return [0..<0] }
-        // Emoji shown as emoji take two cells (see GridCells).
-        for i in 1..<max(1, n) where widths[i] == 0 {
-            let b = offsets[i]
-            if text.count >= b + 3, text[b] == 0xEF, text[b + 1] == 0xB8, text[b + 2] == 0x8F, widths[i - 1] == 1 { widths[i - 1] = 2 }
-        }
-        var attrs = [PangoLogAttr](repeating: PangoLogAttr(), count: n + 1)
-        text.withMemoryRebound(to: CChar.self) { chars in
-            pango_get_log_attrs(chars.baseAddress, Int32(chars.count), -1, pango_language_get_default(), &attrs, Int32(n + 1))
-        }
-        var result: [Range<Int>] = []
-        var start = 0
-        while start < n {
-            var used = 0, i = start
-            var wordBreak = -1, clusterBreak = -1
-            while i < n {
-                if i > start {
-                    if attrs[i].is_line_break != 0 { wordBreak = i }
-                    if attrs[i].is_cursor_position != 0 { clusterBreak = i }
-                }
-                if used + widths[i] > columns && !isSpace[i] && i > start { break }
-                used += widths[i]
-                i += 1
-            }
-            if i == n {
-                result.append(offsets[start]..<text.count)
-                break
-            }
-            var end: Int
-            if mode == .word && wordBreak > start {
-                end = wordBreak
-            } else if clusterBreak > start {
-                end = clusterBreak
-            } else {
-                end = start + 1
-                while end < n && attrs[end].is_cursor_position == 0 { end += 1 }
-            }
-            result.append(offsets[start]..<(end < n ? offsets[end] : text.count))
-            start = end
-        }
-        return result
-    }
-
-    /// The bytes of the longest start of `text` that fits in `columns` cells, cut between
-    /// clusters, without the spaces it ends with.
-    package static func prefix(of text: UnsafeBufferPointer<UInt8>, fitting columns: Int) -> Int {
-        var end = lines(of: text, columns: max(1, columns), mode: .char).first?.upperBound ?? 0
-        while end > 0 && text[end - 1] == 0x20 { end -= 1 }
-        return end
     }
 }
