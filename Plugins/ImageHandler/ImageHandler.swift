@@ -15,24 +15,20 @@ public struct ImageHandler: ContentHandler {
 
     public init() {}
 
-    /// Options read, by name: `print-scaling` (auto = fit, auto-fit, fit, fill, none),
-    /// `scaling` (CUPS's percent of the printable area, 1–800; replaces print-scaling),
-    /// `position` (center, top, bottom-left …), `ppi` (the resolution for natural size; default
-    /// the file's, else 72), `natural-scaling` (percent of natural size), `mirror` (true/false),
-    /// `max-pixels` (the decompression-bomb limit), `gif-frames` (first or all), `photo-grid`
-    /// (true: the job puts several images on a sheet, so each turns to suit its cell).
-    public func makeFormatter(for input: PrintInput, options: HandlerOptions, info: PrintInfo) throws -> PrintFormatter {
+    /// Reads `settings.placement` (`scaling` auto means fit, as a photo print does) and, in a
+    /// photo grid (`photosPerSheet`), turns each image to suit its cell.
+    public func makeFormatter(for input: PrintInput, settings: JobSettings) throws -> PrintFormatter {
         let formatter = ImagePrintFormatter()
-        func bad(_ name: String, _ value: String) -> PrintError { PrintError(.invalidOption, "\(name) \"\(value)\" is not valid") }
-        if let s = try options.choice("print-scaling", as: PrintScaling.self) { formatter.scaling = s }
-        if let p = try options.choice("position", as: ContentPosition.self) { formatter.position = p }
-        formatter.percentOfArea = try PrintScaling.percentOfArea(in: options)
-        if let v = options["ppi"] { guard let n = Double(v), n > 0, n <= 10000 else { throw bad("ppi", v) }; formatter.ppi = n }
-        if let v = options["natural-scaling"] { guard let n = Double(v), n > 0, n <= 1000 else { throw bad("natural-scaling", v) }; formatter.naturalScaling = n / 100 }
+        let placement = settings.placement
+        if let v = placement.scaling { formatter.scaling = v }
+        if let v = placement.position { formatter.position = v }
+        formatter.percentOfArea = placement.percentOfArea
+        formatter.ppi = placement.ppi
+        if let v = placement.naturalScaling { formatter.naturalScaling = v / 100 }
         var limits = ImageLimits()
-        if let v = options["max-pixels"] { guard let n = Int(v), n > 0 else { throw bad("max-pixels", v) }; limits.maxPixels = n }
-        if let v = options["gif-frames"] { guard ["first", "all"].contains(v) else { throw bad("gif-frames", v) }; formatter.allGIFFrames = v == "all" }
-        formatter.turnsToFitCells = options["photo-grid"] == "true"
+        if let v = placement.maxPixels { limits.maxPixels = v }
+        formatter.allGIFFrames = placement.gifFrames == .all
+        formatter.turnsToFitCells = settings.photosPerSheet != nil
         try formatter.add(path: input.path, limits: limits)
         return formatter
     }

@@ -4,17 +4,8 @@ import SwiftPrintCore
 /// Maps: GeoJSON and GPX drawn over a basemap that covers them, a map description
 /// (`org.swiftprint.map-description`), and an MBTiles file's overview.
 ///
-/// Options read, by name: `map-tiles` (an MBTiles file or a `{z}/{x}/{y}` folder; the offline
-/// world basemap shipped in Config/basemap when unset), `map-scale` (N of 1:N), `map-dpi`
-/// (default 300), `map-tile-dpi` (tile pixels per inch on paper when not map-dpi: 96 keeps
-/// labels their screen size), `map-missing-tiles` (placeholder, blank or fail), `map-max-tiles`
-/// (default 2000), `map-max-points` (points per file, default 1,000,000), `local-files` (`none`,
-/// which the CUPS filter sets: no file but the document and the shipped basemap is read, and no
-/// tile is fetched from the network). With an http(s) URL template as `map-tiles`:
-/// `map-attribution`, `map-max-zoom` (default 19), `map-user-agent`, `map-tile-cache` (a folder,
-/// or `none`; default ~/.cache/swiftprint/tiles). Posters: `map-poster` (`3x2`: columns × rows),
-/// `map-poster-overlap` (default 10mm), `map-max-sheets` (default 64). `map-grid`: `auto`, `off`
-/// or a spacing in degrees for lines of latitude and longitude.
+/// Reads `settings.map` and `settings.localFiles` (`none`, which the CUPS filter sets: no file
+/// but the document and the shipped basemap is read, and no tile is fetched from the network).
 public struct MapHandler: ContentHandler {
     public let name = "map"
     public let contentTypes = ["public.geojson", "com.topografix.gpx", "org.swiftprint.map-description", "org.mapbox.mbtiles"]
@@ -27,18 +18,18 @@ public struct MapHandler: ContentHandler {
         ConfigFiles.directory.map { $0 + "/basemap/world.mbtiles" }.flatMap { FileManager.default.fileExists(atPath: $0) ? $0 : nil }
     }
 
-    public func makeFormatter(for input: PrintInput, options: HandlerOptions, info: PrintInfo) throws -> PrintFormatter {
-        let path = input.path
-        let pointLimit = try Self.integer(options, "map-max-points") ?? 1_000_000
+    public func makeFormatter(for input: PrintInput, settings: JobSettings) throws -> PrintFormatter {
+        let path = input.path, options = settings.map
+        let pointLimit = options.maxPoints ?? 1_000_000
         let type = URL(fileURLWithPath: path).pathExtension.lowercased()
         // The head is enough to tell the kinds apart; an MBTiles file may be gigabytes.
         let head = ContentDetector.head(of: path)
         var description: MapDescription?
         var features: [MapFeature] = []
-        var tilesPath = options["map-tiles"]
+        var tilesPath = options.tiles
         // A CUPS job (local-files none) may name no other file: the filter runs as lp and reads
         // what lp can, which includes other users' spooled jobs.
-        let confined = options["local-files"] == "none"
+        let confined = settings.localFiles == .none
         if confined, let t = tilesPath {
             throw PrintError(.invalidOption, path: path, Self.isURL(t)
                 ? "a print job cannot fetch map tiles from the network (map-tiles); print it with swiftprint convert"
@@ -84,7 +75,7 @@ public struct MapHandler: ContentHandler {
         let framing: MapPrintFormatter.Framing
         if let description {
             framing = try description.framing(path: path, features: features)
-        } else if let scale = try Self.number(options, "map-scale"), let box = GeoBox(covering: features.flatMap(\.coordinates)) {
+        } else if let scale = options.scale, let box = GeoBox(covering: features.flatMap(\.coordinates)) {
             framing = .scale(center: box.center, scale: scale)
         } else if let box = GeoBox(covering: features.flatMap(\.coordinates)) {
             framing = .fit(box)
@@ -96,26 +87,24 @@ public struct MapHandler: ContentHandler {
         // A description says its own title (none when it gives none); an MBTiles overview is named after the set.
         formatter.title = description != nil ? description?.title : (features.isEmpty ? source.info.name : nil)
         formatter.attribution = description?.attribution
-        if let v = try Self.number(options, "map-dpi") ?? description?.dpi { formatter.dpi = v }
-        formatter.tileDPI = try Self.number(options, "map-tile-dpi") ?? description?.tileDPI
-        if let v = options["map-missing-tiles"] ?? description?.missingTiles {
+        if let v = options.dpi ?? description?.dpi { formatter.dpi = v }
+        formatter.tileDPI = options.tileDPI ?? description?.tileDPI
+        if let policy = options.missingTiles {
+            formatter.missingTiles = policy
+        } else if let v = description?.missingTiles {
             guard let policy = MissingTilePolicy(rawValue: v) else {
-                throw PrintError(.invalidOption, "map-missing-tiles \"\(v)\" is not valid (placeholder, blank or fail)")
+                throw PrintError(.invalidInput, path: path, "missingTiles \"\(v)\" is not valid (placeholder, blank or fail)")
             }
             formatter.missingTiles = policy
         }
-        if let v = try Self.integer(options, "map-max-tiles") ?? description?.maxTiles { formatter.tileLimit = v }
+        if let v = options.maxTiles ?? description?.maxTiles { formatter.tileLimit = v }
         formatter.poster = try description?.mapPoster(path: path)
-        if let v = options["map-poster"] {
-            guard let p = MapPoster(v) else { throw PrintError(.invalidOption, "map-poster \"\(v)\" is not COLUMNSxROWS (such as 3x2)") }
-            formatter.poster = p
-        }
-        if let v = options["map-poster-overlap"] {
-            guard let p = Length.points(from: v) else { throw PrintError(.invalidOption, "map-poster-overlap \"\(v)\" is not a length (such as 10mm)") }
+        if let grid = options.poster { formatter.poster = MapPoster(columns: grid.columns, rows: grid.rows) }
+        if let p = options.posterOverlap {
             guard formatter.poster != nil else { throw PrintError(.invalidOption, "map-poster-overlap needs a poster (map-poster)") }
             formatter.poster?.overlap = p
         }
-        if let v = try Self.integer(options, "map-max-sheets") { formatter.sheetLimit = v }
+        if let v = options.maxSheets { formatter.sheetLimit = v }
         switch description?.grid {
         case .on(true)?: formatter.showGrid()
         case .degrees(let d)?:
@@ -123,14 +112,11 @@ public struct MapHandler: ContentHandler {
             formatter.showGrid(spacing: d)
         default: break
         }
-        if let v = options["map-grid"] {
-            switch v.lowercased() {
-            case "auto", "on", "yes", "true": formatter.showGrid()
-            case "off", "none", "no", "false": formatter.grid = nil
-            default:
-                guard let d = Double(v), d > 0, d <= 90 else { throw PrintError(.invalidOption, "map-grid \"\(v)\" is auto, off, or a spacing in degrees") }
-                formatter.showGrid(spacing: d)
-            }
+        switch options.grid {
+        case .auto?: formatter.showGrid()
+        case .off?: formatter.grid = nil
+        case .degrees(let d)?: formatter.showGrid(spacing: d)
+        case nil: break
         }
         if let d = description {
             formatter.pageSetup = try DocumentPageSetup.named(paper: d.paper, orientation: d.orientation, path: path)
@@ -154,31 +140,19 @@ public struct MapHandler: ContentHandler {
         return lower.hasPrefix("http://") || lower.hasPrefix("https://")
     }
 
-    static func openSource(_ path: String, options: HandlerOptions, description: MapDescription?) throws -> TileSource {
+    static func openSource(_ path: String, options: MapSettings, description: MapDescription?) throws -> TileSource {
         if isURL(path) {
             var settings = HTTPTileSource.Settings()
-            settings.userAgent = options["map-user-agent"]
-            if let folder = options["map-tile-cache"] { settings.cacheFolder = folder == "none" ? nil : folder }
+            settings.userAgent = options.userAgent
+            if let folder = options.tileCache { settings.cacheFolder = folder == "none" ? nil : folder }
             return try HTTPTileSource(template: path, settings: settings,
-                                      attribution: options["map-attribution"] ?? description?.attribution,
-                                      maxZoom: try integer(options, "map-max-zoom") ?? description?.maxZoom)
+                                      attribution: options.attribution ?? description?.attribution,
+                                      maxZoom: options.maxZoom ?? description?.maxZoom)
         }
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else {
             throw PrintError(.inputUnreadable, path: path, "no such tile source")
         }
         return isFolder.boolValue ? try TileFolderSource(path: path) : try MBTilesSource(path: path)
-    }
-
-    static func number(_ options: HandlerOptions, _ key: String) throws -> Double? {
-        guard let v = options[key] else { return nil }
-        guard let d = Double(v), d > 0, d.isFinite else { throw PrintError(.invalidOption, "\(key) \"\(v)\" is not a positive number") }
-        return d
-    }
-
-    static func integer(_ options: HandlerOptions, _ key: String) throws -> Int? {
-        guard let v = options[key] else { return nil }
-        guard let i = Int(v), i > 0 else { throw PrintError(.invalidOption, "\(key) \"\(v)\" is not a positive whole number") }
-        return i
     }
 }

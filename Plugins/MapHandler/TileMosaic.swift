@@ -2,15 +2,8 @@ import CGdkPixbuf
 import Foundation
 import SwiftPrintCore
 
-/// What to do where a tile is missing.
-public enum MissingTilePolicy: String, Sendable, CaseIterable {
-    /// A grey hatched square, so the gap is plain on paper (the default).
-    case placeholder
-    /// White.
-    case blank
-    /// The job fails, naming the tile.
-    case fail
-}
+/// What to do where a tile is missing (declared with the map options).
+public typealias MissingTilePolicy = MapSettings.MissingTiles
 
 /// The tiles under a map, put together on one integer pixel grid at one zoom: one image, which
 /// the PDF scales to the map's rect, so tiles are resampled once and never meet at a seam.

@@ -7,31 +7,31 @@ import SwiftPrintCore
 /// MBTiles, libxml2 for GPX, gdk-pixbuf for tiles, tile downloads) then loads only for map jobs;
 /// every other job starts without it (~3 MB less at its peak), and untrusted map files are parsed
 /// outside the job's process. The helper draws each sheet's map as a PDF page, which this places
-/// by reference, never redrawn. Options are the engine's, passed on as they are.
+/// by reference, never redrawn. The job's settings go to the helper as JSON, typed as they are.
 public struct MapProcessHandler: ContentHandler {
     public let name = "map"
     public let contentTypes = ["public.geojson", "com.topografix.gpx", "org.swiftprint.map-description", "org.mapbox.mbtiles"]
 
     public init() {}
 
-    public func makeFormatter(for input: PrintInput, options: HandlerOptions, info: PrintInfo) throws -> PrintFormatter {
-        MapProcessFormatter(path: input.path, options: options)
+    public func makeFormatter(for input: PrintInput, settings: JobSettings) throws -> PrintFormatter {
+        MapProcessFormatter(path: input.path, settings: settings)
     }
 }
 
 /// Lays out the helper's pages: one per sheet (a poster's sheets, or the one map).
 final class MapProcessFormatter: PrintFormatter {
     let path: String
-    let options: HandlerOptions
+    let settings: JobSettings
     /// The helper's drawings by content area and margin, kept for the job's second pass (a job
     /// that counts pages first) and for every sheet of a poster.
     private var drawings: [Drawing: QPDFDocument] = [:]
     struct Drawing: Hashable { var width, height, margin: Double }
     private let logger = Logger(label: "swiftprint.map")
 
-    init(path: String, options: HandlerOptions) {
+    init(path: String, settings: JobSettings) {
         self.path = path
-        self.options = options
+        self.settings = settings
         super.init()
     }
 
@@ -90,8 +90,10 @@ final class MapProcessFormatter: PrintFormatter {
     /// The helper's drawing of every sheet for `drawing`'s content area and margin.
     func document(for drawing: Drawing) throws -> QPDFDocument {
         if let document = drawings[drawing] { return document }
-        var arguments = ["--area", "\(drawing.width),\(drawing.height)", "--margin", "\(drawing.margin)"]
-        for (key, value) in options.sorted(by: { $0.key < $1.key }) { arguments += ["--option", "\(key)=\(value)"] }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        let arguments = ["--area", "\(drawing.width),\(drawing.height)", "--margin", "\(drawing.margin)",
+                         "--settings", String(decoding: try encoder.encode(settings), as: UTF8.self)]
         let (document, result) = try HelperProgram.makePDF(
             "swiftprint-map", environmentVariable: "SWIFTPRINT_MAP_HELPER", doing: "draw maps",
             input: path, arguments: arguments) { [path] result in

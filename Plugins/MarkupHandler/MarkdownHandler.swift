@@ -6,7 +6,7 @@ import SwiftPrintCore
 /// print stylesheet of swiftprint's (its @page margins apply unless the job sets its own) and
 /// is loaded as if it sat where the Markdown file is, so relative images work.
 ///
-/// Options read: those of `MarkupHandler`. The file is read as UTF-8 (a UTF-8 BOM is skipped;
+/// Reads what `MarkupHandler` reads. The file is read as UTF-8 (a UTF-8 BOM is skipped;
 /// bytes that are not UTF-8 show as U+FFFD).
 public struct MarkdownHandler: ContentHandler {
     public let name = "markdown"
@@ -14,7 +14,7 @@ public struct MarkdownHandler: ContentHandler {
 
     public init() {}
 
-    public func makeFormatter(for input: PrintInput, options: HandlerOptions, info: PrintInfo) throws -> PrintFormatter {
+    public func makeFormatter(for input: PrintInput, settings: JobSettings) throws -> PrintFormatter {
         guard let bytes = FileManager.default.contents(atPath: input.path) else {
             throw PrintError.system(.inputUnreadable, path: input.path, "cannot read the file", errno: errno)
         }
@@ -22,10 +22,10 @@ public struct MarkdownHandler: ContentHandler {
         if text.hasPrefix("\u{FEFF}") { text.removeFirst() }
         let html = Self.html(markdown: text, title: input.displayName)
         let formatter = MarkupTextPrintFormatter(markupText: html, madeFrom: input.path)
-        if try MarkupHandler.readsOwnFolder(options) {
+        if settings.localFiles == .documentFolder {
             formatter.baseURL = URL(fileURLWithPath: input.path).standardizedFileURL
         }
-        try MarkupHandler.configure(formatter, options: options)
+        MarkupHandler.configure(formatter, settings: settings.markup)
         return formatter
     }
 

@@ -4,38 +4,24 @@ import SwiftPrintCore
 /// HTML documents, laid out by WebKitGTK offscreen in swiftprint-markup (started on the first
 /// markup document and reused), as `MarkupTextPrintFormatter` pages.
 ///
-/// Options read, by name: `scripts` (the page's own scripts run; off by default),
-/// `markup-timeout` (seconds for loading, and for laying out, each; default 60), `local-files`
-/// (`folder`, the default: the page may read files in its own folder; `none`: nothing local,
-/// which the CUPS filter always sets).
+/// Reads `settings.markup` (scripts, the timeout for loading and for laying out, each 60 s by
+/// default) and `settings.localFiles` (the page may read files in its own folder, or, in a CUPS
+/// job, nothing local).
 public struct MarkupHandler: ContentHandler {
     public let name = "markup"
     public let contentTypes = ["public.html"]
 
     public init() {}
 
-    public func makeFormatter(for input: PrintInput, options: HandlerOptions, info: PrintInfo) throws -> PrintFormatter {
+    public func makeFormatter(for input: PrintInput, settings: JobSettings) throws -> PrintFormatter {
         let formatter = MarkupTextPrintFormatter(file: input.path, displayName: input.displayName,
-                                                 readsOwnFolder: try Self.readsOwnFolder(options))
-        try Self.configure(formatter, options: options)
+                                                 readsOwnFolder: settings.localFiles == .documentFolder)
+        Self.configure(formatter, settings: settings.markup)
         return formatter
     }
 
-    static func readsOwnFolder(_ options: HandlerOptions) throws -> Bool {
-        switch options["local-files"] ?? "folder" {
-        case "folder": return true
-        case "none": return false
-        case let v: throw PrintError(.invalidOption, "local-files \"\(v)\" is not valid (folder or none)")
-        }
-    }
-
-    static func configure(_ formatter: MarkupTextPrintFormatter, options: HandlerOptions) throws {
-        formatter.scriptsEnabled = options["scripts"] == "true"
-        if let t = options["markup-timeout"] {
-            guard let seconds = Double(t), seconds > 0, seconds <= 3600 else {
-                throw PrintError(.invalidOption, "markup-timeout \"\(t)\" is not valid (seconds, more than 0, at most 3600)")
-            }
-            formatter.timeout = seconds
-        }
+    static func configure(_ formatter: MarkupTextPrintFormatter, settings: MarkupSettings) {
+        formatter.scriptsEnabled = settings.scripts
+        if let seconds = settings.timeout { formatter.timeout = seconds }
     }
 }

@@ -13,10 +13,10 @@ public struct ExternalConverterHandler: ContentHandler {
 
     public init(command: [String]) { self.command = command }
 
-    /// Options read, by name: `converter-timeout` (seconds, default 120), and the PDF
-    /// handler's options for the result.
-    public func makeFormatter(for input: PrintInput, options: HandlerOptions, info: PrintInfo) throws -> PrintFormatter {
-        let timeout = options["converter-timeout"].flatMap(Double.init) ?? 120
+    /// Reads `settings.placement.converterTimeout` (seconds, default 120), and what the PDF
+    /// handler reads for the result.
+    public func makeFormatter(for input: PrintInput, settings: JobSettings) throws -> PrintFormatter {
+        let timeout = settings.placement.converterTimeout ?? 120
         let scratch = try OutputFile.scratch(prefix: "swiftprint-converted-")
         defer { scratch.removeScratch() }
         try scratch.commit()
@@ -26,7 +26,7 @@ public struct ExternalConverterHandler: ContentHandler {
         converted.displayName = input.displayName
         do {
             // qpdf maps the file, so the scratch copy can go as soon as it is open.
-            return try PDFHandler().makeFormatter(for: converted, options: options, info: info)
+            return try PDFHandler().makeFormatter(for: converted, settings: settings)
         } catch var error as PrintError {
             error.path = input.path
             error.message = "the converter \(command[0]) did not produce a usable PDF: \(error.message)"

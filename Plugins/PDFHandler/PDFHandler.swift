@@ -16,19 +16,18 @@ public struct PDFHandler: ContentHandler {
 
     public init() {}
 
-    /// Options read, by name: `password` (user or owner password), `print-scaling`
-    /// (auto, auto-fit, fit, fill, none), `scaling` (CUPS's percent of the printable area),
-    /// `position` (where a page sits on the paper when it does not fill it).
-    public func makeFormatter(for input: PrintInput, options: HandlerOptions, info: PrintInfo) throws -> PrintFormatter {
-        let scaling = try options.choice("print-scaling", as: PrintScaling.self)
-        let position = try options.choice("position", as: ContentPosition.self)
-        let percentOfArea = try PrintScaling.percentOfArea(in: options)
-        let formatter = try PDFPrintFormatter(input: input, password: options["password"])
+    /// Reads `settings.placement`: the password (user or owner), the scaling, CUPS's percent
+    /// of the printable area, and where a page sits when it does not fill the paper.
+    public func makeFormatter(for input: PrintInput, settings: JobSettings) throws -> PrintFormatter {
+        let placement = settings.placement
+        let formatter = try PDFPrintFormatter(input: input, password: placement.password)
         // A paper, scaling or position asked for puts pages on the job's paper; otherwise each
         // page keeps its size (and so has nowhere to move).
-        if scaling != nil || percentOfArea != nil || position != nil || info.media != nil { formatter.scaling = scaling ?? .auto }
-        formatter.percentOfArea = percentOfArea
-        if let position { formatter.position = position }
+        if placement.scaling != nil || placement.percentOfArea != nil || placement.position != nil || settings.info.media != nil {
+            formatter.scaling = placement.scaling ?? .auto
+        }
+        formatter.percentOfArea = placement.percentOfArea
+        if let position = placement.position { formatter.position = position }
         return formatter
     }
 }

@@ -13,7 +13,7 @@ public final class SimpleTextPrintFormatter: PrintFormatter {
     public var font: Font { get { style.font } set { style.font = newValue } }
     public var color: Color { get { style.color } set { style.color = newValue } }
     public var textAlignment: TextAlignment { get { style.alignment } set { style.alignment = newValue } }
-    public var lineBreakMode: TextStyle.LineBreakMode { get { style.lineBreakMode } set { style.lineBreakMode = newValue } }
+    public var lineBreakMode: LineBreakMode { get { style.lineBreakMode } set { style.lineBreakMode = newValue } }
 
     /// Characters no installed font could draw, in the layouts made so far.
     public var unknownGlyphCount: Int { coverage.unknownGlyphCount }
@@ -62,23 +62,20 @@ public struct TextHandler: ContentHandler {
 
     public init() {}
 
-    /// Options read, by name: `font`, `color`, `alignment`, `line-break`, `columns`, `cpi`, `lpi`,
-    /// `tab-width`, `line-numbers` (true/false), `encoding`.
-    public func makeFormatter(for input: PrintInput, options: HandlerOptions, info: PrintInfo) throws -> PrintFormatter {
-        let formatter = SimpleTextPrintFormatter(input: input, encodingName: options["encoding"])
+    /// Reads `settings.text`.
+    public func makeFormatter(for input: PrintInput, settings: JobSettings) throws -> PrintFormatter {
+        let text = settings.text
+        let formatter = SimpleTextPrintFormatter(input: input, encodingName: text.encoding)
         var style = TextStyle()
-        func bad(_ name: String, _ value: String) -> PrintError {
-            PrintError(.invalidOption, "\(name) \"\(value)\" is not valid")
-        }
-        if let v = options["font"] { guard let f = Font(v) else { throw bad("font", v) }; style.font = f }
-        if let v = options["color"] { guard let c = Color(parsing: v) else { throw bad("color", v) }; style.color = c }
-        if let a = try options.choice("alignment", as: TextAlignment.self) { style.alignment = a }
-        if let m = try options.choice("line-break", as: TextStyle.LineBreakMode.self) { style.lineBreakMode = m }
-        if let v = options["columns"] { guard let n = Int(v), (1...8).contains(n) else { throw bad("columns", v) }; style.columns = n }
-        if let v = options["cpi"] { guard let n = Double(v), n > 0, n <= 100 else { throw bad("cpi", v) }; style.charactersPerInch = n }
-        if let v = options["lpi"] { guard let n = Double(v), n > 0, n <= 100 else { throw bad("lpi", v) }; style.linesPerInch = n }
-        if let v = options["tab-width"] { guard let n = Int(v), (1...32).contains(n) else { throw bad("tab-width", v) }; style.tabWidth = n }
-        if let v = options["line-numbers"] { style.lineNumbers = v == "true" }
+        if let v = text.font { style.font = v }
+        if let v = text.color { style.color = v }
+        if let v = text.alignment { style.alignment = v }
+        if let v = text.effectiveLineBreak { style.lineBreakMode = v }
+        if let v = text.columns { style.columns = v }
+        style.charactersPerInch = text.charactersPerInch
+        style.linesPerInch = text.linesPerInch
+        if let v = text.tabWidth { style.tabWidth = v }
+        if let v = text.lineNumbers { style.lineNumbers = v }
         formatter.style = style
         try formatter.open()
         return formatter

@@ -3,18 +3,6 @@ import SwiftPrintCore
 /// How plain text is set, as the CLI's text options and SimpleTextPrintFormatter's
 /// properties say it.
 public struct TextStyle: Sendable {
-    /// UIKit's NSLineBreakMode, the cases a printer needs.
-    public enum LineBreakMode: String, Sendable, CaseIterable {
-        /// Wrap between words; a word longer than the line breaks between characters.
-        case word
-        /// Wrap between any two characters.
-        case char
-        /// No wrapping: what does not fit is cut off at the margin.
-        case clip
-        /// No wrapping: a line that does not fit ends with "…".
-        case truncate
-    }
-
     public var font: Font = .monospace
     public var color: Color = .black
     public var alignment: TextAlignment = .left

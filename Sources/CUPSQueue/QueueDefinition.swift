@@ -130,11 +130,13 @@ public struct QueueDefinition {
         for (media, name) in papers {
             lines.append("*PaperDimension \(name)/\(label(media.displayName)): \"\(number(media.size.width)) \(number(media.size.height))\"")
         }
-        for option in QueueOption.all {
-            lines.append("*OpenUI *\(option.name)/\(option.label): PickOne")
+        // swiftprint's own options, as their declarations say the PPD offers them.
+        for option in JobSettings.ppdOptions {
+            guard let ppd = option.ppd else { continue }
+            lines.append("*OpenUI *\(option.name)/\(ppd.label): PickOne")
             lines.append("*OrderDependency: 20 AnySetup *\(option.name)")
-            lines.append("*Default\(option.name): \(option.defaultKeyword)")
-            for choice in option.choices { lines.append("*\(option.name) \(choice.keyword)/\(choice.label): \"\"") }
+            lines.append("*Default\(option.name): \(ppd.defaultKeyword)")
+            for choice in ppd.choices { lines.append("*\(option.name) \(choice.keyword)/\(choice.label): \"\"") }
             lines.append("*CloseUI: *\(option.name)")
         }
         return lines.joined(separator: "\n") + "\n"

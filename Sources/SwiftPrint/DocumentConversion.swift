@@ -6,22 +6,23 @@ import Logging
 /// templates are drawn around them, and the paginator writes the sheets. `swiftprint convert`
 /// and the CUPS filter both run this, so the same options give the same output.
 public struct DocumentConversion {
-    public var options: JobOptions
+    public var settings: JobSettings
     public var dispatcher: Dispatcher
     /// Called after each page is done.
     public var progress: ((JobProgress) -> Void)?
     public var logger = Logger(label: "swiftprint.job")
 
-    public init(options: JobOptions, dispatcher: Dispatcher) {
-        self.options = options
+    public init(settings: JobSettings, dispatcher: Dispatcher) {
+        self.settings = settings
         self.dispatcher = dispatcher
     }
 
     /// Prints `inputs` to `destination`. Errors name the input they concern (its `path`).
     public func run(_ inputs: [PrintInput], to destination: OutputDestination) throws -> JobReport {
         guard let first = inputs.first else { throw PrintError(.noContent, "no documents to print") }
-        var info = options.info
-        if info.jobName == nil { info.jobName = first.displayName }
+        var settings = self.settings
+        if settings.info.jobName == nil { settings.info.jobName = first.displayName }
+        let info = settings.info
         var spools: [SpooledInput] = []
         var formatters: [PrintFormatter] = []
         for input in inputs {
@@ -31,7 +32,7 @@ public struct DocumentConversion {
             do {
                 let (type, handler) = try dispatcher.route(spooled.input)
                 logger.debug("\(input.displayName): \(type.type?.identifier ?? "?") (\(type.mimeType), by \(type.method)) → \(handler.name)")
-                let formatter = try handler.makeFormatter(for: spooled.input, options: options.handlerOptions, info: info)
+                let formatter = try handler.makeFormatter(for: spooled.input, settings: settings)
                 if let t = formatter as? SimpleTextPrintFormatter, let e = t.detectedEncoding {
                     logger.debug("\(input.displayName): reading as \(e)")
                 }
@@ -45,16 +46,16 @@ public struct DocumentConversion {
         do { setup = try formatters[0].documentPageSetup() } catch let e as PrintError {
             throw Self.named(e, by: spools, inputs, concerning: first)
         }
-        let paper = options.paper(document: setup)
+        let paper = settings.paper(document: setup)
         let date = DocumentMetadata.fromEnvironment(title: nil).creationDate ?? Date()
         let renderer = TemplatePageRenderer(
-            header: options.header, footer: options.footer, font: Font("Sans 9")!,
+            header: settings.header, footer: settings.footer, font: Font("Sans 9")!,
             values: .init(title: info.jobName ?? first.displayName, file: first.displayName, date: date,
-                          user: options.user ?? ProcessInfo.processInfo.userName),
-            onSheet: options.headerOnSheet && (options.header != nil || options.footer != nil))
+                          user: settings.user ?? ProcessInfo.processInfo.userName),
+            onSheet: settings.headerOnSheet && (settings.header != nil || settings.footer != nil))
         renderer.addPrintFormatter(formatters.count == 1 ? formatters[0] : PrintItemsFormatter(formatters), startingAtPageAt: 0)
         let job = PrintJob(renderer: renderer, info: info, paper: paper)
-        job.imposition = options.imposition
+        job.imposition = settings.imposition
         if renderer.onSheet {
             let margins = paper.margins
             job.sheetDecoration = SheetDecoration(bands: renderer.sheetBands(margins: margins)) { context, side, sides, size in

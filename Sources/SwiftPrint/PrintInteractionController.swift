@@ -133,20 +133,20 @@ public final class PrintInteractionController: Observable, @unchecked Sendable {
         guard let content else {
             throw PrintError(.noContent, "nothing to print: set printingItems, printFormatter or printPageRenderer")
         }
-        var options = JobOptions()
-        options.info = info
-        options.queueMedia = printerMedia
-        if let chosen = delegate?.printInteractionController(self, choosePaper: papers) { options.info.media = chosen.media }
+        var settings = JobSettings()
+        settings.info = info
+        settings.queueMedia = printerMedia
+        if let chosen = delegate?.printInteractionController(self, choosePaper: papers) { settings.info.media = chosen.media }
         switch content {
         case .items(let items):
             let dispatcher = Dispatcher.standard
-            return try DocumentConversion(options: options, dispatcher: dispatcher).run(items, to: destination)
+            return try DocumentConversion(settings: settings, dispatcher: dispatcher).run(items, to: destination)
         case .formatter(let formatter):
             let renderer = PrintPageRenderer()
             renderer.addPrintFormatter(formatter, startingAtPageAt: 0)
-            return try PrintJob(renderer: renderer, info: options.info, paper: options.paper()).writePDF(to: destination)
+            return try PrintJob(renderer: renderer, info: settings.info, paper: settings.paper()).writePDF(to: destination)
         case .renderer(let renderer):
-            return try PrintJob(renderer: renderer, info: options.info, paper: options.paper()).writePDF(to: destination)
+            return try PrintJob(renderer: renderer, info: settings.info, paper: settings.paper()).writePDF(to: destination)
         }
     }
 

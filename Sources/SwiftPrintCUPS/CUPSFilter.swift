@@ -1,7 +1,6 @@
 import Foundation
 import Logging
 import SwiftPrint
-import CUPSQueue
 import SwiftPrintSpool
 
 /// The CUPS filter: `swiftprint job-id user title copies options [file]`, installed as
@@ -29,12 +28,8 @@ public enum CUPSFilter {
         input.displayName = title.isEmpty ? (arguments.count == 7 ? input.displayName : "stdin") : title
         input.declaredMIMEType = environment["CONTENT_TYPE"]
         do {
-            let options = try jobOptions(arguments: arguments, environment: environment)
-            for item in options.notSupported {
-                report("INFO", "\(input.displayName): \(item) is not supported yet and was ignored")
-            }
-            let dispatcher = Dispatcher.standard
-            var conversion = DocumentConversion(options: options, dispatcher: dispatcher)
+            let settings = try settings(arguments: arguments, environment: environment)
+            var conversion = DocumentConversion(settings: settings, dispatcher: Dispatcher.standard)
             conversion.progress = { progress in
                 if progress.page == 1 || progress.page % 50 == 0 { report("INFO", "\(input.displayName): page \(progress.page)") }
             }
@@ -54,47 +49,39 @@ public enum CUPSFilter {
         }
     }
 
-    /// The job's settings: the PPD's defaults (the environment's PPD), then argv[5], then argv[4]'s copies.
-    public static func jobOptions(arguments: [String], environment: [String: String]) throws -> JobOptions {
-        var pairs: [(name: String, value: String)] = []
-        var queueMedia: MediaSize?
+    /// The job's settings: the PPD's defaults (the environment's PPD), then argv[5], then
+    /// argv[4]'s copies, each read by the option declarations for where it comes from.
+    public static func settings(arguments: [String], environment: [String: String]) throws -> JobSettings {
+        var settings = JobSettings()
         var queuePageSize: String?
-        var unprintable = EdgeInsets.zero
         let ppd = try environment["PPD"].map { try PPDFile(path: $0) }
-        if let ppd {
-            for (name, value) in ppd.defaults {
-                if name == "PageSize" {
-                    queuePageSize = value
-                    queueMedia = MediaSize.named(value) ?? ppd.paper(named: value).map { MediaSize.custom(points: $0.size) }
-                } else if name.hasPrefix("swiftprint-") || name == "ColorModel" {
-                    pairs.append((name, value))
-                }
+        for (name, value) in ppd?.defaults ?? [] {
+            if name == "PageSize" {
+                queuePageSize = value
+                settings.queueMedia = MediaSize.named(value) ?? ppd?.paper(named: value).map { MediaSize.custom(points: $0.size) }
+            } else if let option = JobSettings.option(named: name), option.sources.contains(.queueDefaults) {
+                try option.apply(text: value, to: &settings)
             }
         }
         let jobOptions = CUPSOptions.parse(arguments[5])
-        pairs += jobOptions
+        for (name, value) in jobOptions { try settings.apply(name: name, value: value, from: .printJob) }
         // cupsd says utf-8 unless the sender named a charset (document-format=text/plain;charset=…):
         // only a named one overrides swiftprint's own detection.
         if let charset = environment["CHARSET"], !charset.isEmpty, charset.lowercased() != "utf-8",
-           !jobOptions.contains(where: { $0.name == "swiftprint-encoding" }) {
-            pairs.append(("swiftprint-encoding", charset))
+           !jobOptions.contains(where: { TextOptions.encoding.answers(to: $0.name) }) {
+            settings.text.encoding = charset
         }
-        if let copies = Int(arguments[4]), copies > 1 { pairs.append(("copies", String(copies))) }
-        // The PPD's choice keywords stand for values (Title → "{title}", None → no header).
-        let resolved = pairs.map { (name: $0.name, value: QueueOption.resolve(name: $0.name, value: $0.value)) }
-        var options = try JobOptions(parsing: resolved)
-        options.queueMedia = queueMedia
-        let mediaName = jobOptions.last { ["media", "PageSize", "PageRegion"].contains($0.name) }?.value
-            ?? queuePageSize
+        if let copies = Int(arguments[4]), copies > 1 { try PaperOptions.copies.apply(text: arguments[4], to: &settings) }
+        settings.resolve()
+        let mediaName = jobOptions.last { PaperOptions.media.answers(to: $0.name) }?.value ?? queuePageSize
         if let ppd, let mediaName, let paper = ppd.paper(named: mediaName.split(separator: ",").first.map(String.init) ?? mediaName) {
-            unprintable = paper.unprintable
+            settings.unprintableEdges = paper.unprintable
         }
-        options.unprintableEdges = unprintable
-        options.user = arguments[2]
+        settings.user = arguments[2]
         // A job's page may read no local file at all: the spool folder holds other users' jobs
         // under guessable names. Not an option a job can change.
-        options.handlerOptions["local-files"] = "none"
-        return options
+        settings.localFiles = .none
+        return settings
     }
 
     static func report(_ level: String, _ message: String) { SpoolBackend.report(level, message) }

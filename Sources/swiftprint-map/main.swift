@@ -3,11 +3,11 @@
 // (SQLite, libxml2, gdk-pixbuf, libcurl) load only for map jobs, and untrusted map files are
 // parsed outside the job.
 //
-//   swiftprint-map INPUT OUTPUT.pdf --area WIDTH,HEIGHT [--margin POINTS] [--option KEY=VALUE]…
+//   swiftprint-map INPUT OUTPUT.pdf --area WIDTH,HEIGHT [--margin POINTS] [--settings JSON]
 //
 // Each page of OUTPUT is one sheet's map: the content area, WIDTH × HEIGHT points, with MARGIN
-// points around it, where a poster prints its marks. The options are the map handler's
-// (`map-tiles`, `map-scale`, `local-files`, …). Warnings (missing tiles) go to standard error,
+// points around it, where a poster prints its marks. JSON is the job's `JobSettings` (the map
+// engine reads `map` and `localFiles`). Warnings (missing tiles) go to standard error,
 // one per line. Exit codes: 0 done; 1 failed, with the error as JSON on standard output
 // (`HelperFailure`); 64 usage.
 import Foundation
@@ -26,7 +26,7 @@ struct WarningLines: LogHandler {
 }
 
 func usage() -> Never {
-    FileHandle.standardError.write(Data("usage: swiftprint-map INPUT OUTPUT.pdf --area WIDTH,HEIGHT [--margin POINTS] [--option KEY=VALUE]…\n".utf8))
+    FileHandle.standardError.write(Data("usage: swiftprint-map INPUT OUTPUT.pdf --area WIDTH,HEIGHT [--margin POINTS] [--settings JSON]\n".utf8))
     exit(64)
 }
 
@@ -35,7 +35,7 @@ var arguments = Array(CommandLine.arguments.dropFirst())
 var positional: [String] = []
 var area: CGSize?
 var margin = 0.0
-var options: HandlerOptions = [:]
+var settings = JobSettings()
 while !arguments.isEmpty {
     let next = arguments.removeFirst()
     guard next.hasPrefix("--") else { positional.append(next); continue }
@@ -49,16 +49,16 @@ while !arguments.isEmpty {
     case "--margin":
         guard let m = Double(value), m >= 0 else { usage() }
         margin = m
-    case "--option":
-        guard let equals = value.firstIndex(of: "=") else { usage() }
-        options[String(value[..<equals])] = String(value[value.index(after: equals)...])
+    case "--settings":
+        guard let decoded = try? JSONDecoder().decode(JobSettings.self, from: Data(value.utf8)) else { usage() }
+        settings = decoded
     default: usage()
     }
 }
 guard positional.count == 2, let area else { usage() }
 
 do {
-    let formatter = try MapHandler().makeFormatter(for: PrintInput(path: positional[0]), options: options, info: PrintInfo())
+    let formatter = try MapHandler().makeFormatter(for: PrintInput(path: positional[0]), settings: settings)
     let renderer = PrintPageRenderer()
     renderer.addPrintFormatter(formatter, startingAtPageAt: 0)
     let sheet = CGSize(width: area.width + 2 * margin, height: area.height + 2 * margin)

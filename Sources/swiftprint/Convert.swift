@@ -46,9 +46,9 @@ struct Convert: ParsableCommand {
         let started = Date()
         do {
             let dispatcher = Dispatcher.standard
-            let options = try job.jobOptions()
-            try job.presets.saveIfAsked(options.info)
-            var conversion = DocumentConversion(options: options, dispatcher: dispatcher)
+            let settings = try job.settings()
+            try job.presets.saveIfAsked(settings.info)
+            var conversion = DocumentConversion(settings: settings, dispatcher: dispatcher)
             let progress = ProgressLine(quiet: global.quiet)
             conversion.progress = { progress.update(page: $0.page, of: $0.estimatedPages, estimate: $0.isEstimate) }
             let report = try conversion.run(inputs.map(PrintInput.init(path:)), to: OutputDestination(path: output))

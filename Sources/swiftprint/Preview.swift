@@ -46,7 +46,7 @@ struct Preview: ParsableCommand {
             let scratch = try TemporaryFiles.makePrivateDirectory(prefix: "swiftprint-preview-")
             defer { try? FileManager.default.removeItem(atPath: scratch) }
             let pdf = scratch + "/job.pdf"
-            let report = try DocumentConversion(options: try job.jobOptions(), dispatcher: dispatcher)
+            let report = try DocumentConversion(settings: try job.settings(), dispatcher: dispatcher)
                 .run(inputs.map(PrintInput.init(path:)), to: OutputDestination(path: pdf))
             guard page <= report.sheetsWritten else {
                 throw PrintError(.invalidOption, "--page \(page): the job prints \(report.sheetsWritten) side\(report.sheetsWritten == 1 ? "" : "s")")

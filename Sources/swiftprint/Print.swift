@@ -47,19 +47,19 @@ struct Print: ParsableCommand {
         TemporaryFiles.removeOnTerminationSignals()
         let submitted: SubmittedJob
         do {
-            var options = try job.jobOptions()
-            let delivery = try PrinterDelivery(printer: destination ?? options.info.printerID)
-            options.info.printerID = delivery.printer
-            if options.queueMedia == nil { options.queueMedia = delivery.defaultMedia }
-            try job.presets.saveIfAsked(options.info)
+            var settings = try job.settings()
+            let delivery = try PrinterDelivery(printer: destination ?? settings.info.printerID)
+            settings.info.printerID = delivery.printer
+            if settings.queueMedia == nil { settings.queueMedia = delivery.defaultMedia }
+            try job.presets.saveIfAsked(settings.info)
             let dispatcher = Dispatcher.standard
-            let conversion = DocumentConversion(options: options, dispatcher: dispatcher)
+            let conversion = DocumentConversion(settings: settings, dispatcher: dispatcher)
             let documents = inputs.map(PrintInput.init(path:))
             // --title names the job on the printer too.
-            let name = options.info.jobName ?? documents[0].displayName
-            submitted = try delivery.send(title: name, info: options.info) { destination, info in
+            let name = settings.info.jobName ?? documents[0].displayName
+            submitted = try delivery.send(title: name, info: settings.info) { destination, info in
                 var drawn = conversion
-                drawn.options.info = info
+                drawn.settings.info = info
                 return try drawn.run(documents, to: destination)
             }
         } catch let e as PrintError {

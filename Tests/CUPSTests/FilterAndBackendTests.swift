@@ -14,18 +14,18 @@ struct FilterAndBackendTests {
         ("media=iso_a4_210x297mm,tray-1 'swiftprint-header=Title {title}'", "iso_a4_210x297mm", nil),
     ] as [(String, String, String?)])
     func options(text: String, media: String, ranges: String?) throws {
-        let o = try CUPSFilter.jobOptions(arguments: ["swiftprint", "1", "u", "t", "1", text], environment: [:])
+        let o = try CUPSFilter.settings(arguments: ["swiftprint", "1", "u", "t", "1", text], environment: [:])
         #expect(o.info.media?.pwgName == media)
         #expect(o.info.pageRanges.map { "\($0)" } == ranges)
     }
 
     @Test func copiesComeFromArgvAndColourModeFromItsIPPName() throws {
-        let o = try CUPSFilter.jobOptions(arguments: ["swiftprint", "1", "u", "t", "3", "print-color-mode=monochrome fit-to-page scaling=50 position=top-left"],
+        let o = try CUPSFilter.settings(arguments: ["swiftprint", "1", "u", "t", "3", "print-color-mode=monochrome fit-to-page scaling=50 position=top-left"],
                                           environment: [:])
         #expect(o.info.copies == 3)
         #expect(o.info.outputType == .grayscale)
-        #expect(o.handlerOptions["print-scaling"] == "fit")
-        #expect(o.handlerOptions["scaling"] == "50" && o.handlerOptions["position"] == "top-left")
+        #expect(o.placement.scaling == .fit)
+        #expect(o.placement.percentOfArea == 50 && o.placement.position == .topLeft)
     }
 
     @Test func everyDocumentNameOfAJob() {
@@ -34,15 +34,15 @@ struct FilterAndBackendTests {
     }
 
     @Test func aCharsetTheSenderNamedIsTheTextEncoding() throws {
-        let named = try CUPSFilter.jobOptions(arguments: ["swiftprint", "1", "u", "t", "1", ""], environment: ["CHARSET": "shift_jis"])
-        #expect(named.handlerOptions["encoding"] == "shift_jis")
-        let usual = try CUPSFilter.jobOptions(arguments: ["swiftprint", "1", "u", "t", "1", ""], environment: ["CHARSET": "utf-8"])
-        #expect(usual.handlerOptions["encoding"] == nil)
+        let named = try CUPSFilter.settings(arguments: ["swiftprint", "1", "u", "t", "1", ""], environment: ["CHARSET": "shift_jis"])
+        #expect(named.text.encoding == "shift_jis")
+        let usual = try CUPSFilter.settings(arguments: ["swiftprint", "1", "u", "t", "1", ""], environment: ["CHARSET": "utf-8"])
+        #expect(usual.text.encoding == nil)
     }
 
     @Test func aBadValueIsAnErrorNamingTheOption() {
         #expect(throws: PrintError.self) {
-            try CUPSFilter.jobOptions(arguments: ["swiftprint", "1", "u", "t", "1", "media=Postcard-Size-Z"], environment: [:])
+            try CUPSFilter.settings(arguments: ["swiftprint", "1", "u", "t", "1", "media=Postcard-Size-Z"], environment: [:])
         }
     }
 
@@ -53,13 +53,42 @@ struct FilterAndBackendTests {
         ppd = ppd.replacingOccurrences(of: "*Defaultswiftprint-header: None", with: "*Defaultswiftprint-header: TitlePage")
         let path = try temporaryDirectory() + "/q.ppd"
         try ppd.write(toFile: path, atomically: false, encoding: .utf8)
-        let o = try CUPSFilter.jobOptions(arguments: ["swiftprint", "1", "u", "t", "1", ""], environment: ["PPD": path])
+        let o = try CUPSFilter.settings(arguments: ["swiftprint", "1", "u", "t", "1", ""], environment: ["PPD": path])
         #expect(o.queueMedia?.pwgName == "na_letter_8.5x11in")
         #expect(o.header == "{title}||{page}/{pages}")
         // The job's own option wins over the queue's default.
-        let job = try CUPSFilter.jobOptions(arguments: ["swiftprint", "1", "u", "t", "1", "swiftprint-header=None media=A4"], environment: ["PPD": path])
+        let job = try CUPSFilter.settings(arguments: ["swiftprint", "1", "u", "t", "1", "swiftprint-header=None media=A4"], environment: ["PPD": path])
         #expect(job.header == nil)
         #expect(job.paper().media.pwgName == "iso_a4_210x297mm")
+    }
+
+    /// Each option the PPD offers is in it with every choice, and each choice set as the queue's
+    /// default means what the same keyword means in a job (`lp -o`).
+    @Test(arguments: JobSettings.ppdOptions.map(\.name))
+    func aPPDOptionMeansWhatTheSameJobOptionMeans(name: String) throws {
+        let option = try #require(JobSettings.option(named: name))
+        let presentation = try #require(option.ppd)
+        let definition = QueueDefinition(printable: [("public.plain-text", ["text/plain"])], cupsTypes: ["text/plain"],
+                                         rules: "", defaultMedia: .letter)
+        let ppd = definition.ppd
+        #expect(ppd.contains("*OpenUI *\(name)/\(presentation.label): PickOne"))
+        #expect(ppd.contains("*Default\(name): \(presentation.defaultKeyword)"))
+        let folder = try temporaryDirectory()
+        let queue = folder + "/queue.ppd"
+        try ppd.write(toFile: queue, atomically: false, encoding: .utf8)
+        var meanings: [JobSettings] = []
+        for choice in presentation.choices {
+            #expect(ppd.contains("*\(name) \(choice.keyword)/\(choice.label): \"\""))
+            let path = folder + "/\(choice.keyword).ppd"
+            try ppd.replacingOccurrences(of: "*Default\(name): \(presentation.defaultKeyword)", with: "*Default\(name): \(choice.keyword)")
+                .write(toFile: path, atomically: false, encoding: .utf8)
+            let fromQueue = try CUPSFilter.settings(arguments: ["swiftprint", "1", "u", "t", "1", ""], environment: ["PPD": path])
+            let fromJob = try CUPSFilter.settings(arguments: ["swiftprint", "1", "u", "t", "1", "\(name)=\(choice.keyword)"],
+                                                  environment: ["PPD": queue])
+            #expect(fromQueue == fromJob, "\(name)=\(choice.keyword)")
+            meanings.append(fromJob)
+        }
+        #expect(Set(meanings.map { "\($0)" }).count == presentation.choices.count, "two choices of \(name) mean the same")
     }
 
     @Test func theQueueRoutesEveryPrintableTypeCUPSCanRecognise() {

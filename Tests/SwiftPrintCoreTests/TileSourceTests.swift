@@ -41,7 +41,9 @@ struct TileSourceTests {
         let spec = dir + "/net.map.json"
         try #"{ "swiftprint-map": 1, "center": { "lat": 50, "lon": 8 }, "zoom": 10, "tiles": "https://tile.example.org/{z}/{x}/{y}.png" }"#
             .write(toFile: spec, atomically: false, encoding: .utf8)
-        #expect { try MapHandler().makeFormatter(for: PrintInput(path: spec), options: ["local-files": "none"], info: PrintInfo()) }
+        var settings = JobSettings()
+        settings.localFiles = .none
+        #expect { try MapHandler().makeFormatter(for: PrintInput(path: spec), settings: settings) }
             throws: { "\($0)".contains("cannot fetch tiles from the network") }
     }
 

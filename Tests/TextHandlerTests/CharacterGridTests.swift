@@ -21,7 +21,7 @@ import Testing
     @Test(arguments: [(nil, nil), (6.0, nil), (8.0, nil), (6.0, "DejaVu Sans 10"), (nil, "DejaVu Serif 12 --cpi")] as [(Double?, String?)])
     func everyLineHasThePitchWhateverItsFonts(lpi: Double?, font: String?) throws {
         // --lpi fixes the pitch in any font; a proportional font with --cpi is on the grid.
-        var options: HandlerOptions = lpi.map { ["lpi": String($0)] } ?? [:]
+        var options: [String: String] = lpi.map { ["lpi": String($0)] } ?? [:]
         if let font {
             options["font"] = font.replacingOccurrences(of: " --cpi", with: "")
             if font.hasSuffix("--cpi") { options["cpi"] = "12" }
@@ -80,7 +80,7 @@ import Testing
             let parts = row.split(separator: "|", omittingEmptySubsequences: false)
             return "| " + parts[1].trimmingCharacters(in: .whitespaces).padding(toLength: 6, withPad: " ", startingAt: 0) + " |" + parts[2...].joined(separator: "|")
         }.joined(separator: "\n") + "\n"
-        let options: HandlerOptions = font.map { ["font": $0] } ?? [:]
+        let options: [String: String] = font.map { ["font": $0] } ?? [:]
         let (pdf, _, _) = try convert(textFile(Array(text.utf8)), options: options)
         let rows = try separators(pdf)
         try #require(rows.count == 11, "\(rows)")

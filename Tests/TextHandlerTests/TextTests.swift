@@ -4,11 +4,14 @@ import TestSupport
 import Testing
 
 /// Converts `text` (or a file) with the library and returns the PDF's path and the job report.
-func convert(_ input: PrintInput, options: HandlerOptions = [:], info: PrintInfo = .unset,
+/// `options` are named as in a print job (`lp -o`), read through their declarations.
+func convert(_ input: PrintInput, options: [String: String] = [:], info: PrintInfo = .unset,
              media: MediaSize = .a4, margins: EdgeInsets = EdgeInsets(all: 36),
              renderer: PrintPageRenderer = PrintPageRenderer(),
              configure: (SimpleTextPrintFormatter) -> Void = { _ in }) throws -> (path: String, report: JobReport, formatter: SimpleTextPrintFormatter) {
-    let formatter = try TextHandler().makeFormatter(for: input, options: options, info: info) as! SimpleTextPrintFormatter
+    var settings = try JobSettings(parsing: options.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }, from: .printJob)
+    settings.info = info
+    let formatter = try TextHandler().makeFormatter(for: input, settings: settings) as! SimpleTextPrintFormatter
     configure(formatter)
     renderer.addPrintFormatter(formatter, startingAtPageAt: 0)
     let path = try temporaryDirectory() + "/out.pdf"

@@ -22,24 +22,6 @@ public struct PrintInput: Sendable {
     }
 }
 
-/// Options a handler reads besides PrintInfo: the CLI's and CUPS's `swiftprint-*` settings,
-/// by name. Handlers document the names they read.
-public typealias HandlerOptions = [String: String]
-
-extension Dictionary where Key == String, Value == String {
-    /// Handler option `name` as one of `T`'s values (nil when not given); an invalid value is
-    /// refused naming the valid ones.
-    package func choice<T: RawRepresentable & CaseIterable>(_ name: String, as type: T.Type) throws -> T?
-    where T.RawValue == String {
-        guard let v = self[name] else { return nil }
-        guard let value = T(rawValue: v) else {
-            let names = T.allCases.map(\.rawValue)
-            throw PrintError(.invalidOption, "\(name) \"\(v)\" is not valid (\(names.dropLast().joined(separator: ", ")) or \(names.last!))")
-        }
-        return value
-    }
-}
-
 /// A content handler: reads inputs of some types and lays them out as a print formatter.
 /// Handlers live under `Plugins/` and are registered in one place (`HandlerRegistry.standard`).
 public protocol ContentHandler: Sendable {
@@ -47,9 +29,10 @@ public protocol ContentHandler: Sendable {
     var name: String { get }
     /// The UTIs this handler reads, most specific first: `public.plain-text`.
     var contentTypes: [String] { get }
-    /// Opens `input` and returns a formatter for it. Called off the caller's thread is fine;
-    /// the formatter is then used on one thread.
-    func makeFormatter(for input: PrintInput, options: HandlerOptions, info: PrintInfo) throws -> PrintFormatter
+    /// Opens `input` and returns a formatter for it, set up by the job's `settings` (each
+    /// handler reads its part: `settings.text`, `settings.placement`, …). Called off the caller's
+    /// thread is fine; the formatter is then used on one thread.
+    func makeFormatter(for input: PrintInput, settings: JobSettings) throws -> PrintFormatter
 }
 
 /// The handlers swiftprint knows, in one list.

@@ -124,7 +124,7 @@ public final class IndexedPageStream: FormattedPageStream, ProgressEstimating {
 
 /// A document's own page setup — an HTML document's CSS `@page` — which the job's paper follows
 /// where the job sets nothing: the job's option > the document's own > the queue's default >
-/// the locale (`JobOptions.paper(document:)`).
+/// the locale (`JobSettings.paper(document:)`).
 public struct DocumentPageSetup: Equatable, Sendable {
     /// The page size in points, turned as the document says; nil when it names none.
     public var size: CGSize?

@@ -37,18 +37,6 @@ public enum PrintScaling: String, Codable, Sendable, CaseIterable {
     }
 }
 
-extension PrintScaling {
-    /// CUPS's `scaling=N` from a handler's options: a percent of the printable area, 1 to 800
-    /// as CUPS takes it (nil when not given).
-    public static func percentOfArea(in options: HandlerOptions) throws -> Double? {
-        guard let v = options["scaling"] else { return nil }
-        guard let n = Double(v), n >= 1, n <= 800 else {
-            throw PrintError(.invalidOption, "scaling \"\(v)\" is not valid (a percent of the printable area, 1 to 800)")
-        }
-        return n
-    }
-}
-
 /// Where content smaller (or larger) than its area sits, like IPP's `position` (CUPS `position`).
 public enum ContentPosition: String, Codable, Sendable, CaseIterable {
     case center, top, bottom, left, right

@@ -3,17 +3,18 @@ import Foundation
 import SwiftPrint
 
 /// Presets: a job's settings saved as JSON (PrintInfo, the printer included) and used again.
-struct PresetOptions: ParsableArguments {
+/// Both name files, so they are the command line's own, never a print job's options.
+struct PresetFlags: ParsableArguments {
     @Option(help: ArgumentHelp("Start from the settings saved in this preset; options given here override them.", valueName: "file"))
     var preset: String?
 
     @Option(name: .customLong("save-preset"), help: ArgumentHelp("Save this job's settings (and printer) to this preset file.", valueName: "file"))
     var savePreset: String?
 
-    /// `info` over the preset's settings, when there is a preset.
-    func applied(to info: PrintInfo) throws -> PrintInfo {
-        guard let preset else { return info }
-        return info.overriding(try PrintInfo(presetAt: preset))
+    /// The preset's settings as the base the flags then override.
+    func apply(to settings: inout JobSettings) throws {
+        guard let preset else { return }
+        settings.info = try PrintInfo(presetAt: preset)
     }
 
     /// Writes `info` to the --save-preset file, replacing it whole or not at all.
