@@ -3,7 +3,6 @@
 //
 // Layout (see README.md):
 //   Sources/C*         one systemLibrary target per C library (module map + one-line header)
-//   Sources/SPShims    C shims for the macros Swift cannot import, and a fontconfig preload (prefixed SP…)
 //   Sources/CFontSubset  small cuts of very large CFF fonts, so cairo never copies them whole
 //   Sources/CQPDF      the assembler engine's C interface: a table of functions, found at run time
 //   Sources/CQPDFShim  libqpdf (C++) behind that table: the engine, a shared library of its own
@@ -71,7 +70,10 @@ let package = Package(
         .systemLibrary(name: "CWebKit", pkgConfig: "webkit2gtk-4.1", providers: [.apt(["libwebkit2gtk-4.1-dev"])]),
         .systemLibrary(name: "CGtkUnixPrint", pkgConfig: "gtk+-unix-print-3.0", providers: [.apt(["libgtk-3-dev"])]),
         .target(name: "CWebKitShim", dependencies: ["CWebKit", "CGtkUnixPrint"]),
-        .target(name: "SPShims", dependencies: ["CPango", "CCairo"], linkerSettings: [.linkedLibrary("fontconfig")]),
+        // pango's cast macros and a fontconfig preload thread, in C (CPangoShim.h says why).
+        .target(name: "CPangoShim", dependencies: ["CPango", "CCairo"], linkerSettings: [.linkedLibrary("fontconfig")]),
+        // glibc's GNU-only spawn helpers, for ChildProcess (CSpawnShim.h says why).
+        .target(name: "CSpawnShim"),
         // Small cuts of very large CFF fonts for cairo to embed; libharfbuzz-subset is opened on first use.
         .systemLibrary(name: "CFreeType", pkgConfig: "freetype2", providers: [.apt(["libfreetype-dev"])]),
         .target(
@@ -102,45 +104,54 @@ let package = Package(
             linkerSettings: [.linkedLibrary("poppler"), .unsafeFlags(["-nostartfiles", "-static-stdlib"])]
         ),
 
-        // The library
-        .target(
-            name: "SwiftPrintCore",
-            dependencies: [
-                "CCairo", "CPango", "SPShims", "CFontSubset", "CQPDF", "CPDFRepair", "CMagic",
-                .product(name: "Logging", package: "swift-log"),
-            ]
-        ),
+        // The core, in layers: each imports only the layers above it in this list (LayeringTests
+        // reads every import and fails on one that reaches down the list).
+        .target(name: "PrintModel", path: "Sources/Model"),
+        .target(name: "PrintSupport", dependencies: ["PrintModel", "CSpawnShim"], path: "Sources/Support"),
+        .target(name: "ContentDetection", dependencies: ["PrintModel", "PrintSupport", "CMagic"], path: "Sources/Detection"),
+        .target(name: "PDFObjects", dependencies: ["PrintModel", "PrintSupport", "CQPDF", "CPDFRepair"], path: "Sources/PDFObjects"),
+        .target(name: "PrintHelpers", dependencies: ["PrintModel", "PrintSupport", "PDFObjects"], path: "Sources/Helpers"),
+        .target(name: "PrintGraphics", dependencies: ["PrintModel", "PDFObjects", "CCairo", "CPango", "CPangoShim", "CFontSubset"],
+                path: "Sources/Graphics"),
+        .target(name: "PrintOptions", dependencies: ["PrintModel", "PrintGraphics"], path: "Sources/Options"),
+        .target(name: "PageLayout", dependencies: ["PrintModel", "PrintGraphics", "PrintOptions"], path: "Sources/Layout"),
+        .target(name: "PDFOutput", dependencies: ["PrintModel", "PrintSupport", "PDFObjects", "PrintGraphics", "CCairo"],
+                path: "Sources/Output"),
+        // What a content handler builds on, in one import (the layers above, without PrintJobs).
+        .target(name: "HandlerSupport", dependencies: ["PrintModel", "PrintSupport", "ContentDetection", "PDFObjects", "PrintHelpers",
+                                                       "PrintGraphics", "PrintOptions", "PageLayout", "PDFOutput"]),
+
         .target(
             name: "TextHandler",
-            dependencies: ["SwiftPrintCore", "CCairo", "CPango", "CUchardet"],
+            dependencies: ["HandlerSupport", "CCairo", "CPango", "CUchardet"],
             path: "Plugins/TextHandler"
         ),
         .target(
             name: "PDFHandler",
-            dependencies: ["SwiftPrintCore", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["HandlerSupport", .product(name: "Logging", package: "swift-log")],
             path: "Plugins/PDFHandler"
         ),
         .target(
             name: "ImageHandler",
-            dependencies: ["SwiftPrintCore", "CPNGShim", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["HandlerSupport", "CPNGShim", .product(name: "Logging", package: "swift-log")],
             path: "Plugins/ImageHandler"
         ),
         // Decoders for the image formats that need big libraries; run by swiftprint-image in its
         // own process so that other jobs never load them.
         .target(
             name: "ImageDecoders",
-            dependencies: ["SwiftPrintCore", "CTIFFShim", "CGif", "CWebP", "CHeifShim", "CRsvg", "CGdkPixbuf", "CCairo"],
+            dependencies: ["HandlerSupport", "CTIFFShim", "CGif", "CWebP", "CHeifShim", "CRsvg", "CGdkPixbuf", "CCairo"],
             path: "Plugins/ImageDecoders"
         ),
-        .executableTarget(name: "swiftprint-image", dependencies: ["ImageDecoders", "SwiftPrintCore"]),
+        .executableTarget(name: "swiftprint-image", dependencies: ["ImageDecoders", "HandlerSupport"]),
         // HTML and Markdown: laid out by WebKit in swiftprint-markup, a process of its own that
         // only markup jobs start; its PDF pages are placed by the assembler like a PDF's.
         .target(
             name: "MarkupHandler",
-            dependencies: ["SwiftPrintCore", .product(name: "Ink", package: "Ink"), .product(name: "Logging", package: "swift-log")],
+            dependencies: ["HandlerSupport", .product(name: "Ink", package: "Ink"), .product(name: "Logging", package: "swift-log")],
             path: "Plugins/MarkupHandler"
         ),
-        .executableTarget(name: "swiftprint-markup", dependencies: ["MarkupHandler", "SwiftPrintCore", "CWebKitShim"]),
+        .executableTarget(name: "swiftprint-markup", dependencies: ["MarkupHandler", "HandlerSupport", "CWebKitShim"]),
         // libcurl's variadic setters behind plain C, loaded with dlopen (curl.h only at build time).
         .target(name: "CCurlShim"),
         // Maps: tiles (MBTiles through GRDB, tile folders, http(s) URL templates) under GeoJSON
@@ -149,14 +160,14 @@ let package = Package(
         // libxml2 or gdk-pixbuf.
         .target(
             name: "MapHandler",
-            dependencies: ["SwiftPrintCore", "CGdkPixbuf", "CCurlShim", .product(name: "GRDB", package: "GRDB.swift"),
+            dependencies: ["HandlerSupport", "CGdkPixbuf", "CCurlShim", .product(name: "GRDB", package: "GRDB.swift"),
                            .product(name: "Logging", package: "swift-log")],
             path: "Plugins/MapHandler"
         ),
-        .executableTarget(name: "swiftprint-map", dependencies: ["MapHandler", "SwiftPrintCore", .product(name: "Logging", package: "swift-log")]),
+        .executableTarget(name: "swiftprint-map", dependencies: ["MapHandler", "HandlerSupport", "PrintJobs", .product(name: "Logging", package: "swift-log")]),
         .target(
             name: "MapProcessHandler",
-            dependencies: ["SwiftPrintCore", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["HandlerSupport", .product(name: "Logging", package: "swift-log")],
             path: "Plugins/MapProcessHandler"
         ),
         // Draws Config/basemap/world.mbtiles from Natural Earth (scripts/make-basemap); not installed.
@@ -167,14 +178,16 @@ let package = Package(
         // Printers and jobs (the printer picker, printToPrinter, the Print Center): libcups's
         // client side, opened at run time so that `convert` never loads libcups.
         .target(name: "CCupsClientShim"),
-        .target(name: "CUPSClient", dependencies: ["SwiftPrintCore", "CCupsClientShim"]),
-        .target(name: "SwiftPrint", dependencies: ["SwiftPrintCore", "TextHandler", "PDFHandler", "ImageHandler", "MarkupHandler",
+        .target(name: "CUPSClient", dependencies: ["HandlerSupport", "CCupsClientShim"]),
+        // Job orchestration: the dispatcher, the paginator, one job from inputs to a PDF.
+        .target(name: "PrintJobs", dependencies: ["HandlerSupport", .product(name: "Logging", package: "swift-log")], path: "Sources/Jobs"),
+        .target(name: "SwiftPrint", dependencies: ["HandlerSupport", "PrintJobs", "TextHandler", "PDFHandler", "ImageHandler", "MarkupHandler",
                                                    "MapProcessHandler", "CUPSClient"]),
 
         // CUPS: the queue's files and the installer (no libcups, so the CLI does not load it);
         // the filter's logic (libcups for options and the PPD); the backend's and libcups's
         // option parser (it runs as root: it reads its arguments and a byte stream, no content).
-        .target(name: "CUPSQueue", dependencies: ["SwiftPrintCore"]),
+        .target(name: "CUPSQueue", dependencies: ["HandlerSupport"]),
         .target(
             name: "SwiftPrintCUPS",
             dependencies: ["SwiftPrint", "CUPSQueue", "SwiftPrintSpool", "CCups", .product(name: "Logging", package: "swift-log")]
@@ -200,6 +213,8 @@ let package = Package(
 
         // Tests: they use the real libraries, fonts and poppler's command-line tools.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
+        // Reads the sources: no module imports a layer above its own.
+        .testTarget(name: "ArchitectureTests", dependencies: ["TestSupport"]),
         .testTarget(name: "SwiftPrintCoreTests", dependencies: ["SwiftPrint", "MapHandler", "TestSupport", "swiftprint-markup", "swiftprint-map"]),
         // Fixtures/ and Golden/ are read by path, beside the tests.
         .testTarget(name: "TextHandlerTests", dependencies: ["SwiftPrint", "TestSupport"], exclude: ["Fixtures"]),

@@ -1,5 +1,5 @@
 import Foundation
-import SwiftPrintCore
+import HandlerSupport
 
 /// Pixels a decoder made: 8-bit RGBA, rows top to bottom.
 package struct RGBAImage {

@@ -1,6 +1,6 @@
 import CGif
 import Foundation
-import SwiftPrintCore
+import HandlerSupport
 
 /// GIF through giflib: the first frame by default, every frame (each on its own page, composed
 /// as a browser shows the animation) when asked.

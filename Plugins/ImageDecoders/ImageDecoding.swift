@@ -1,5 +1,5 @@
 import Foundation
-import SwiftPrintCore
+import HandlerSupport
 
 /// Turns an image file of a format that must be decoded (GIF, TIFF, WebP, HEIF, BMP) or drawn
 /// (SVG) into a PDF of one page per image: the image object filling a page one point per pixel,

@@ -3,7 +3,7 @@ import CHeifShim
 import CTIFFShim
 import CWebP
 import Foundation
-import SwiftPrintCore
+import HandlerSupport
 
 /// TIFF through libtiff: every page becomes a page, alpha kept.
 package enum TIFFDecoder {

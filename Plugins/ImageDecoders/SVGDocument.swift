@@ -1,7 +1,7 @@
 import CCairo
 import CRsvg
 import Foundation
-import SwiftPrintCore
+import HandlerSupport
 
 /// An SVG drawn as vectors through librsvg into the page's cairo context: text and shapes stay
 /// sharp at any size. librsvg resolves references only to files beside the SVG (or below),

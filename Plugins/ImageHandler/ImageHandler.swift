@@ -1,6 +1,6 @@
 import Foundation
 import Logging
-import SwiftPrintCore
+import HandlerSupport
 
 /// Images: each is one page (each page of a TIFF, each frame of a GIF when asked), placed as an
 /// image object — a JPEG byte for byte (no re-encoding), other formats losslessly — with its ICC

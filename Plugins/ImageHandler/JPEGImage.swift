@@ -1,5 +1,5 @@
 import Foundation
-import SwiftPrintCore
+import HandlerSupport
 
 /// What a JPEG's markers say, read without decoding a pixel: enough to store the file byte for
 /// byte as a PDF image (DCTDecode) with the right colour space, ICC profile and orientation.

@@ -1,6 +1,6 @@
 import CPNGShim
 import Foundation
-import SwiftPrintCore
+import HandlerSupport
 
 /// A PNG decoded by libpng and stored losslessly (Flate), row by row so that a large image
 /// never sits in memory uncompressed. 16-bit samples stay 16-bit; an alpha channel becomes a

@@ -1,7 +1,7 @@
 import CCurlShim
 import Foundation
 import Logging
-import SwiftPrintCore
+import HandlerSupport
 
 /// Tiles from a tile server, by URL template: `https://tile.example.org/{z}/{x}/{y}.png`.
 /// Placeholders: `{z}` `{x}` `{y}`, `{-y}` (the TMS row), and `{r}`, which stays empty (standard

@@ -1,5 +1,5 @@
 import Foundation
-import SwiftPrintCore
+import HandlerSupport
 
 /// A map description (`trip.map.json`): what to print, as data. Its format is in the README.
 ///

@@ -2,7 +2,7 @@ import Foundation
 #if canImport(FoundationXML)
 import FoundationXML
 #endif
-import SwiftPrintCore
+import HandlerSupport
 
 /// What is drawn over the tiles: lines, areas and points, with a style.
 public struct MapFeature: Sendable {

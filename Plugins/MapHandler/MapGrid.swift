@@ -1,5 +1,5 @@
 import Foundation
-import SwiftPrintCore
+import HandlerSupport
 
 /// Lines of latitude and longitude over the map, labelled at its left and top edges. In Web
 /// Mercator they are straight: meridians vertical, parallels horizontal. The spacing is the

@@ -1,5 +1,5 @@
 import Foundation
-import SwiftPrintCore
+import HandlerSupport
 
 /// Maps: GeoJSON and GPX drawn over a basemap that covers them, a map description
 /// (`org.swiftprint.map-description`), and an MBTiles file's overview.

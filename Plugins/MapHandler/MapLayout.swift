@@ -1,5 +1,5 @@
 import Foundation
-import SwiftPrintCore
+import HandlerSupport
 
 /// Where the world falls on the page: the map's centre and scale, the tile zoom, the pixel
 /// window of tiles under the map, and the projection from coordinates to page points.

@@ -1,5 +1,5 @@
 import Foundation
-import SwiftPrintCore
+import HandlerSupport
 
 /// A map printed over columns × rows sheets, to be trimmed and pasted together. The map is laid
 /// out once on a canvas as large as the sheets' printable areas side by side less the overlaps;

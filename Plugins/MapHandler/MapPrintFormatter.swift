@@ -1,6 +1,6 @@
 import Foundation
 import Logging
-import SwiftPrintCore
+import HandlerSupport
 
 /// A map: tiles from a `TileSource` under vector features, fitted to the page, with a scale bar,
 /// the numeric scale, a north arrow and the tiles' attribution (always printed). UIKit prints an

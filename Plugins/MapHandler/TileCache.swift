@@ -1,5 +1,5 @@
 import Foundation
-import SwiftPrintCore
+import HandlerSupport
 
 /// Downloaded tiles on disk, so that a map printed twice asks the server once: each tile is a
 /// file of bytes beside a small JSON record of where it came from and how long it stays fresh.

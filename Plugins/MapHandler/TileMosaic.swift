@@ -1,6 +1,6 @@
 import CGdkPixbuf
 import Foundation
-import SwiftPrintCore
+import HandlerSupport
 
 /// What to do where a tile is missing (declared with the map options).
 public typealias MissingTilePolicy = MapSettings.MissingTiles

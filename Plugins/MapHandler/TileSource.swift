@@ -1,6 +1,6 @@
 import Foundation
 import GRDB
-import SwiftPrintCore
+import HandlerSupport
 
 /// A tile's address in the XYZ scheme (y grows south), as tile servers number them.
 public struct TileID: Hashable, Sendable, CustomStringConvertible {

@@ -1,6 +1,6 @@
 import Foundation
 import Logging
-import SwiftPrintCore
+import HandlerSupport
 
 /// Maps — GeoJSON, GPX, map descriptions and MBTiles overviews — drawn by `swiftprint-map` in a
 /// process of its own. The map engine (`MapHandler` in Plugins/MapHandler: GRDB and SQLite for

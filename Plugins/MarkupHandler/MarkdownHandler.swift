@@ -1,6 +1,6 @@
 import Foundation
 import Ink
-import SwiftPrintCore
+import HandlerSupport
 
 /// Markdown, printed as HTML through the markup handler: Ink turns it into HTML, which gets a
 /// print stylesheet of swiftprint's (its @page margins apply unless the job sets its own) and

@@ -1,5 +1,5 @@
 import Foundation
-import SwiftPrintCore
+import HandlerSupport
 
 /// HTML documents, laid out by WebKitGTK offscreen in swiftprint-markup (started on the first
 /// markup document and reused), as `MarkupTextPrintFormatter` pages.

@@ -1,6 +1,6 @@
 import Foundation
 import Logging
-import SwiftPrintCore
+import HandlerSupport
 
 /// The connection to swiftprint-markup, WebKit's process: started on the first markup document
 /// and kept for the process's life, so that the display and WebKit start once and serve every

@@ -1,6 +1,6 @@
 import Foundation
 import Logging
-import SwiftPrintCore
+import HandlerSupport
 
 /// Lays out HTML, like UIKit's UIMarkupTextPrintFormatter: WebKit (in swiftprint-markup, a
 /// process of its own) lays the document out on pages exactly the size of the formatter's

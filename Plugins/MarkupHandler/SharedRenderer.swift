@@ -1,5 +1,5 @@
 import Foundation
-import SwiftPrintCore
+import HandlerSupport
 
 /// A markup renderer that outlives the run that started it, so that later runs of the same user
 /// skip starting the display, GTK and WebKit (about half a second). Asked for with

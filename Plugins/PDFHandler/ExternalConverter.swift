@@ -1,6 +1,6 @@
 import Foundation
 import Logging
-import SwiftPrintCore
+import HandlerSupport
 
 /// Prints a type an administrator added in types.tsv with a converter command, like a CUPS
 /// filter: the command runs with argv (never a shell), {in} and {out} replaced, with no input and

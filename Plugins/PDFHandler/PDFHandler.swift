@@ -1,6 +1,6 @@
 import Foundation
 import Logging
-import SwiftPrintCore
+import HandlerSupport
 
 /// PDF documents: every page reaches the output as the objects it is made of (text stays text,
 /// fonts and images as they were), placed by reference through the object-level assembler,

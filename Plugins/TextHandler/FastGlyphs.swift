@@ -1,5 +1,5 @@
 import CCairo
-import SwiftPrintCore
+import HandlerSupport
 
 /// Glyphs of printable ASCII (0x20…0x7E) in the primary font, looked up once.
 ///

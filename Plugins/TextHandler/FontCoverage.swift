@@ -1,6 +1,6 @@
 import Foundation
 import Logging
-import SwiftPrintCore
+import HandlerSupport
 
 /// Collects the characters no installed font could draw and says, once per formatter, which
 /// Debian packages would draw them.

@@ -1,5 +1,5 @@
 import Foundation
-import SwiftPrintCore
+import HandlerSupport
 
 /// Splits UTF-8 text into the lines a printer shows.
 ///

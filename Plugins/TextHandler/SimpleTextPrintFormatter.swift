@@ -1,6 +1,6 @@
 import Foundation
 import Logging
-import SwiftPrintCore
+import HandlerSupport
 
 /// Lays out plain text, like UIKit's UISimpleTextPrintFormatter: every script pango and the
 /// installed fonts can draw, right-to-left included, with per-character font fallback.
@@ -78,6 +78,7 @@ public struct TextHandler: ContentHandler {
         if let v = text.lineNumbers { style.lineNumbers = v }
         formatter.style = style
         try formatter.open()
+        if let encoding = formatter.detectedEncoding { formatter.logger.debug("\(input.displayName): reading as \(encoding)") }
         return formatter
     }
 }

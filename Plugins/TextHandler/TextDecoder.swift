@@ -1,5 +1,5 @@
 import Foundation
-import SwiftPrintCore
+import HandlerSupport
 
 /// Reads a file in chunks and hands them on as UTF-8.
 protocol UTF8ChunkSource: AnyObject {

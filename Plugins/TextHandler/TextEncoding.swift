@@ -1,6 +1,6 @@
 import CUchardet
 import Foundation
-import SwiftPrintCore
+import HandlerSupport
 
 /// The encoding of a text input, and how it was decided.
 ///

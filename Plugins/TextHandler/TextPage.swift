@@ -1,6 +1,6 @@
 import CCairo
 import Foundation
-import SwiftPrintCore
+import HandlerSupport
 
 /// One page of laid-out text, drawn with cairo glyphs (ASCII lines) and pango (the rest, on the
 /// character grid or flowing).

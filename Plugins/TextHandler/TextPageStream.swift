@@ -1,7 +1,7 @@
 import CCairo
 import Foundation
 import Logging
-import SwiftPrintCore
+import HandlerSupport
 
 /// Lays plain text out page by page: the lines of one page at a time, from a `LineReader`.
 /// Plain-ASCII paragraphs are broken with `FastGlyphs`; all others are shaped by pango, on the

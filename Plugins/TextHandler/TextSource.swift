@@ -1,5 +1,5 @@
 import Foundation
-import SwiftPrintCore
+import HandlerSupport
 
 /// A text input opened for reading, with its encoding decided. It can be read from the start
 /// as many times as a job needs (counting pages, then drawing; once per copy): standard input

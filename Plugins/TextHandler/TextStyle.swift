@@ -1,4 +1,4 @@
-import SwiftPrintCore
+import HandlerSupport
 
 /// How plain text is set, as the CLI's text options and SimpleTextPrintFormatter's
 /// properties say it.

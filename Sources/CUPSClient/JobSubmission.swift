@@ -1,6 +1,6 @@
 import CCupsClientShim
 import Foundation
-import SwiftPrintCore
+import HandlerSupport
 
 /// One document of a job: a file, the name the printer shows, and its MIME type.
 public struct JobDocument: Sendable {

@@ -1,5 +1,5 @@
 import CCupsClientShim
-import SwiftPrintCore
+import HandlerSupport
 
 /// libcups, opened on first use (see CCupsClientShim for why the executable does not link it).
 enum LibCUPS {

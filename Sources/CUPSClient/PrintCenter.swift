@@ -1,6 +1,6 @@
 import CCupsClientShim
 import Foundation
-import SwiftPrintCore
+import HandlerSupport
 
 /// A job as the Print Center shows it.
 public struct JobStatus: Hashable, Codable, Sendable {

@@ -1,5 +1,5 @@
 import CCupsClientShim
-import SwiftPrintCore
+import HandlerSupport
 
 /// The printer picker's source: every CUPS destination the server knows (queues, their
 /// instances, IPP Everywhere printers found on the network) through `cupsGetDests2`.

@@ -1,5 +1,5 @@
 import Foundation
-import SwiftPrintCore
+import HandlerSupport
 
 /// Where `swiftprint install` puts things. The defaults are the system's; tests point every
 /// folder and the CUPS server at a private cupsd of their own.

@@ -1,5 +1,5 @@
 import Foundation
-import SwiftPrintCore
+import HandlerSupport
 
 /// The files that make the `swiftprint` queue: its PPD, whose `*cupsFilter2` lines send every
 /// type swiftprint prints through the swiftprint filter (so only this queue changes), and a

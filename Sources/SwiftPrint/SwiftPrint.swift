@@ -1,6 +1,7 @@
 // SwiftPrint: the public library. It re-exports the core (paper, PrintInfo, formatters, page
 // renderers, the PDF writer) and every content handler, and registers the handlers in one place.
-@_exported import SwiftPrintCore
+@_exported import HandlerSupport
+@_exported import PrintJobs
 @_exported import TextHandler
 @_exported import PDFHandler
 @_exported import ImageHandler

@@ -1,6 +1,6 @@
 import CCups
 import Foundation
-import SwiftPrintCore
+import HandlerSupport
 
 /// A queue's PPD file, read by libcups: the defaults an administrator chose for the queue
 /// (`*DefaultPageSize`, `*Defaultswiftprint-header`, …) and the sizes and printable areas of

@@ -9,7 +9,7 @@
 // cannot be loaded, 64 usage.
 import Foundation
 import ImageDecoders
-import SwiftPrintCore
+import HandlerSupport
 
 var arguments = Array(CommandLine.arguments.dropFirst())
 func usage() -> Never {

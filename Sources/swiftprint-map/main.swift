@@ -13,7 +13,8 @@
 import Foundation
 import Logging
 import MapHandler
-import SwiftPrintCore
+import HandlerSupport
+import PrintJobs
 
 /// Warnings, one line each, which the handler that runs this passes on as its own.
 struct WarningLines: LogHandler {

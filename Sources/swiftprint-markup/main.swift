@@ -17,7 +17,7 @@
 import CWebKitShim
 import Foundation
 import MarkupHandler
-import SwiftPrintCore
+import HandlerSupport
 
 let runtime: String
 do {

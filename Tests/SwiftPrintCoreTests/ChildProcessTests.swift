@@ -1,5 +1,5 @@
 import Foundation
-import SwiftPrintCore
+import SwiftPrint
 import Testing
 
 /// Helper programs run through posix_spawn: what they write, how they end, and the clock.

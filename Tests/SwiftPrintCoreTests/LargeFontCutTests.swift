@@ -1,5 +1,5 @@
 import Foundation
-import SwiftPrintCore
+import SwiftPrint
 import TestSupport
 import Testing
 

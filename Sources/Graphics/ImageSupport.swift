@@ -1,0 +1,88 @@
+import Foundation
+import PDFObjects
+import PrintModel
+
+/// Refuses images whose header declares more pixels than a limit, before decoding a byte of
+/// them: a small file can declare 60000 × 60000 pixels and ask for gigabytes.
+package struct ImageLimits {
+    /// The most pixels an image may declare. The option `max-pixels` changes it.
+    package var maxPixels = 200_000_000
+
+    package init(maxPixels: Int = 200_000_000) { self.maxPixels = maxPixels }
+
+    package func check(width: Int, height: Int, path: String) throws {
+        guard width > 0, height > 0 else { throw PrintError(.invalidInput, path: path, "the image declares no size") }
+        guard width.multipliedReportingOverflow(by: height).partialValue <= maxPixels, width <= 1 << 20, height <= 1 << 20 else {
+            throw PrintError(.invalidInput, path: path,
+                             "the image declares \(width) × \(height) pixels, more than the limit of \(maxPixels) (option max-pixels)")
+        }
+    }
+}
+
+/// ICC profile headers name their colour space at bytes 16-19: a profile that does not match the
+/// image's samples would make the PDF invalid, so it is left out.
+package enum ICCProfile {
+    package static func matches(_ profile: Data, components: Int) -> Bool {
+        guard profile.count >= 128 else { return false }
+        let space = String(decoding: profile[profile.startIndex + 16 ..< profile.startIndex + 20], as: UTF8.self)
+        switch components {
+        case 1: return space == "GRAY"
+        case 3: return space == "RGB "
+        case 4: return space == "CMYK"
+        default: return false
+        }
+    }
+}
+
+/// EXIF orientation (1…8) as the matrix that turns the stored image's unit square into the
+/// upright one, in PDF orientation (origin bottom-left).
+package enum EXIFOrientation {
+    package static func matrix(_ orientation: Int) -> PDFMatrix {
+        switch orientation {
+        case 2: return PDFMatrix(a: -1, b: 0, c: 0, d: 1, e: 1, f: 0)  // mirrored left-right
+        case 3: return PDFMatrix(a: -1, b: 0, c: 0, d: -1, e: 1, f: 1)  // upside down
+        case 4: return PDFMatrix(a: 1, b: 0, c: 0, d: -1, e: 0, f: 1)  // mirrored top-bottom
+        case 5: return PDFMatrix(a: 0, b: -1, c: -1, d: 0, e: 1, f: 1)  // transposed
+        case 6: return PDFMatrix(a: 0, b: -1, c: 1, d: 0, e: 0, f: 1)  // needs a quarter turn clockwise
+        case 7: return PDFMatrix(a: 0, b: 1, c: 1, d: 0, e: 0, f: 0)  // transversed
+        case 8: return PDFMatrix(a: 0, b: 1, c: -1, d: 0, e: 1, f: 0)  // needs a quarter turn anticlockwise
+        default: return .identity
+        }
+    }
+
+    /// Whether the orientation swaps width and height.
+    package static func swapsAxes(_ orientation: Int) -> Bool { orientation >= 5 }
+}
+
+/// Reads a whole file (mapped), with a clear error naming it.
+package func readFile(_ path: String) throws -> Data {
+    do { return try Data(contentsOf: URL(fileURLWithPath: path), options: .alwaysMapped) } catch {
+        throw PrintError.system(.inputUnreadable, path: path, "cannot read the file", errno: errno == 0 ? EIO : errno)
+    }
+}
+
+/// The image formats swiftprint reads, told apart by their first bytes.
+package enum ImageFormat {
+    case jpeg, png, gif, tiff, webp, heif, bmp, svg
+
+    /// The format of a file starting with `head` (its first few kilobytes), or nil.
+    package init?(head: [UInt8]) {
+        if head.starts(with: [0xFF, 0xD8]) { self = .jpeg }
+        else if head.starts(with: [0x89, 0x50, 0x4E, 0x47]) { self = .png }
+        else if head.starts(with: Array("GIF8".utf8)) { self = .gif }
+        else if head.starts(with: [0x49, 0x49, 0x2A, 0x00]) || head.starts(with: [0x4D, 0x4D, 0x00, 0x2A]) { self = .tiff }
+        else if head.count >= 12, head.starts(with: Array("RIFF".utf8)), Array(head[8..<12]) == Array("WEBP".utf8) { self = .webp }
+        else if head.count >= 12, Array(head[4..<8]) == Array("ftyp".utf8) { self = .heif }
+        else if head.starts(with: Array("BM".utf8)) { self = .bmp }
+        else if String(decoding: head, as: UTF8.self).contains("<svg") { self = .svg }
+        else { return nil }
+    }
+
+    /// The first bytes of the file at `path` (empty when it cannot be read).
+    package static func head(of path: String) -> [UInt8] {
+        [UInt8]((try? FileHandle(forReadingFrom: URL(fileURLWithPath: path)).read(upToCount: 4096)) ?? Data())
+    }
+
+    /// What to say when a file is none of them.
+    package static let unknownMessage = "not an image format swiftprint reads (JPEG, PNG, GIF, TIFF, WebP, BMP, HEIF, SVG)"
+}

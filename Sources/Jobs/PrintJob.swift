@@ -1,0 +1,160 @@
+import Foundation
+import Logging
+import PageLayout
+import PDFOutput
+import PrintModel
+import PrintSupport
+
+/// What a finished job did.
+public struct JobReport: Sendable {
+    /// Logical pages laid out (counted), in the last pass.
+    public var pagesLaidOut = 0
+    /// Logical pages drawn, over all copies.
+    public var pagesDrawn = 0
+    /// Physical sheets written.
+    public var sheetsWritten = 0
+    /// Whether the document was laid out once just to count its pages before drawing.
+    public var countedBeforeDrawing = false
+    /// Bytes of output.
+    public var bytesWritten = 0
+    /// The paper the job was laid out on (the job's, the document's, the queue's or the locale's).
+    public var paper: PrintPaper?
+}
+
+/// Progress of a running job.
+public struct JobProgress: Sendable {
+    /// The page (from 1) just finished.
+    public var page: Int
+    /// The expected page count: exact when counted, else estimated, else nil.
+    public var estimatedPages: Int?
+    public var isEstimate: Bool
+}
+
+/// Runs a page renderer into a document: pages are laid out one at a time, pages outside the
+/// page ranges are counted but not drawn, copies are collated, and the output is written
+/// atomically (or streamed to standard output).
+public final class PrintJob {
+    public let renderer: PrintPageRenderer
+    public let info: PrintInfo
+    public let paper: PrintPaper
+    public var metadata: DocumentMetadata
+    /// How logical pages go onto sheets: one per sheet, or a grid of them (the photo grid).
+    public var imposition = Imposition.onePerSheet
+    /// Called after each page is done.
+    public var progress: ((JobProgress) -> Void)?
+    /// Drawn on each side of the sheet (a header and footer that number sides); the pages then
+    /// go onto sides through the assembler even one to a side.
+    public var sheetDecoration: SheetDecoration?
+    var logger = Logger(label: "swiftprint.job")
+
+    public init(renderer: PrintPageRenderer, info: PrintInfo, paper: PrintPaper, metadata: DocumentMetadata? = nil) {
+        self.renderer = renderer
+        self.info = info
+        self.paper = paper
+        self.metadata = metadata ?? .fromEnvironment(title: info.jobName)
+    }
+
+    /// Writes the document as PDF to `destination`.
+    ///
+    /// With n-up, a booklet, a page set, reverse order, mirroring, uncollated copies or two-sided
+    /// output, the pages drawn are logical pages that the assembler puts onto sides at the
+    /// object level (`SheetPlan`), copies included; otherwise each page is a sheet.
+    @discardableResult
+    public func writePDF(to destination: OutputDestination) throws -> JobReport {
+        let copies = max(1, info.copies ?? 1)
+        let twoSided = info.duplex?.isTwoSided ?? false
+        let imposing = !info.sheets.isNeutral || twoSided || (info.sheets.collate == false && copies > 1) || sheetDecoration != nil
+        return try writeSheets(to: OutputFile(destination), copies: imposing ? 1 : copies, imposing: imposing)
+    }
+
+    /// Lays out and draws the pages in the page ranges, `copies` times (collated), into
+    /// `output`; when `imposing`, through the assembler, which puts them onto sides.
+    private func writeSheets(to output: OutputFile, copies: Int, imposing: Bool) throws -> JobReport {
+        renderer.setPaper(paper)
+        var report = JobReport()
+        report.paper = paper
+        let ranges = info.pageRanges ?? .all
+
+        if renderer.needsPageCountBeforeDrawing {
+            logger.debug("laying the document out once to count its pages")
+            renderer.knownPageCount = try renderer.countPages()
+            report.countedBeforeDrawing = true
+        }
+        let total = renderer.knownPageCount
+        renderer.prepare(forDrawingPages: 0..<(total ?? Int.max))
+
+        let gray = info.outputType == .grayscale || info.outputType == .photoGrayscale
+        let writer: SheetWriter = renderer.placesContent || imposing
+            ? try AssemblingPDFWriter(output: output, metadata: metadata, fonts: renderer.fonts, grayscale: gray)
+            : try PDFWriter(output: output, metadata: metadata, fonts: renderer.fonts, grayscale: gray)
+        let assembler = SheetAssembler(writer: writer, imposition: imposition)
+        var drewAny = false
+        var starts: Set<Int> = []
+        for _ in 0..<copies {
+            let cursor = try PageCursor(renderer: renderer)
+            report.pagesLaidOut = 0
+            // A document whose first pages fall outside the ranges starts at its first drawn page.
+            var documentBegins = false
+            while let page = try cursor.next() {
+                report.pagesLaidOut += 1
+                let number = page.index + 1
+                if page.formatterPages.values.contains(where: \.startsDocument) { documentBegins = true }
+                if ranges.contains(number) {
+                    if documentBegins, report.pagesDrawn > 0 { starts.insert(report.pagesDrawn) }
+                    documentBegins = false
+                    renderer.currentPages = page.formatterPages
+                    let sheetPaper: PrintPaper
+                    var cell: CGRect?
+                    if imposition.pagesPerSheet > 1 {
+                        // In a grid the sheet is the job's paper and each page is its cell.
+                        sheetPaper = paper
+                        cell = imposition.cell(assembler.slot, in: paper.printableRect)
+                        renderer.setPaper(PrintPaper(media: paper.media).resized(to: cell!.size))
+                    } else {
+                        sheetPaper = self.sheetPaper(for: page)
+                        renderer.setPaper(sheetPaper)
+                    }
+                    try assembler.addPage(sheetSize: sheetPaper.paperSize, cell: cell) { ctx in
+                        try renderer.drawPage(at: page.index, in: renderer.printableRect, context: ctx)
+                    }
+                    renderer.currentPages = [:]
+                    report.pagesDrawn += 1
+                    drewAny = true
+                }
+                if let progress {
+                    let fraction = cursor.fractionDone
+                    let estimate = total ?? fraction.flatMap { $0 > 0.02 ? Int((Double(number) / $0).rounded()) : nil }
+                    progress(JobProgress(page: number, estimatedPages: estimate, isEstimate: total == nil))
+                }
+                // Pages after the last one asked for need not even be laid out.
+                if number >= ranges.lastPage, total == nil { break }
+            }
+        }
+        try assembler.finish()
+        if imposing, let assembling = writer as? AssemblingPDFWriter {
+            assembling.imposition = SheetImposition(info: info, paper: paper.paperSize, documentStarts: starts, decoration: sheetDecoration)
+        }
+        guard drewAny else {
+            output.abandon()
+            if report.pagesLaidOut == 0 { throw PrintError(.noContent, "the document has no pages") }
+            throw PrintError(.invalidOption, "the page ranges \(ranges) select none of the document's \(report.pagesLaidOut) pages")
+        }
+        do { try writer.finish() } catch { output.abandon(); throw error }
+        report.sheetsWritten = writer.sheetsWritten
+        report.bytesWritten = output.bytesWritten
+        return report
+    }
+
+    /// The paper for a page: the job's, unless the page asks for its own size or, when the job
+    /// leaves orientation open, for a turn.
+    private func sheetPaper(for page: PageCursor.Page) -> PrintPaper {
+        for formatted in page.formatterPages.values {
+            switch formatted.sheet {
+            case .jobPaper: continue
+            case .size(let size): return paper.resized(to: size)
+            case .orientation(let o): return info.orientation == nil ? paper.turned(to: o) : paper
+            }
+        }
+        return paper
+    }
+}

@@ -1,0 +1,125 @@
+import Foundation
+import PrintGraphics
+import PrintModel
+
+/// One laid-out page of a formatter's content, ready to draw.
+public protocol FormattedPage {
+    /// Draws the page's content into `rect` (the formatter's rect on that page).
+    func draw(in context: GraphicsContext, rect: CGRect) throws
+    /// The sheet this page asks for instead of the job's paper. Pages that ask for their own
+    /// are laid out when drawn, in the rect they get then.
+    var sheet: SheetRequest { get }
+    /// Whether a new document begins on this page (the second and later items of a
+    /// `PrintItemsFormatter`): printed two-sided, it starts on a front side.
+    var startsDocument: Bool { get }
+}
+
+extension FormattedPage {
+    public var sheet: SheetRequest { .jobPaper }
+    public var startsDocument: Bool { false }
+}
+
+/// What sheet a laid-out page wants.
+public enum SheetRequest: Hashable, Sendable {
+    /// The job's paper.
+    case jobPaper
+    /// A sheet of this size in points (a PDF page printed at its own size).
+    case size(CGSize)
+    /// The job's paper turned this way, when the job sets no orientation (a wide photo).
+    case orientation(PrintInfo.Orientation)
+}
+
+/// A formatter's pages, laid out one at a time so that a long document never lives in memory
+/// at once. Laying out a page must be much cheaper than drawing it: pages outside the job's
+/// page ranges are laid out (to count them) but never drawn.
+public protocol FormattedPageStream: AnyObject {
+    /// Lays out the next page in an area of `size` points; nil when no content is left.
+    func nextPage(fitting size: CGSize) throws -> FormattedPage?
+}
+
+/// Lays content out into pages, like UIKit's UIPrintFormatter, with the same layout semantics:
+/// `contentInsets.top` applies to the formatter's first page only and `contentInsets.bottom` is
+/// ignored; `perPageContentInsets` apply to every edge of every page; the content area is then
+/// capped by `maximumContentWidth`/`maximumContentHeight`, keeping its top-left corner.
+open class PrintFormatter {
+    public var contentInsets: EdgeInsets = .zero
+    public var perPageContentInsets: EdgeInsets = .zero
+    public var maximumContentWidth: Double = .greatestFiniteMagnitude
+    public var maximumContentHeight: Double = .greatestFiniteMagnitude
+    /// The renderer page (from 0) this formatter's content starts on.
+    public var startPage: Int = 0
+    /// Whether the pages place content by reference (`GraphicsContext.place`): pages of input
+    /// PDFs, images stored as they came. The job then assembles its output at the PDF-object level.
+    open var placesContent: Bool { false }
+    /// The document's own page setup (HTML's `@page`), for the job's paper; nil for most content.
+    /// It may have to read the document first, so it can fail and is asked for only when needed.
+    open func documentPageSetup() throws -> DocumentPageSetup? { nil }
+    /// The renderer this formatter draws for, set by `PrintPageRenderer.addPrintFormatter`.
+    public internal(set) weak var printPageRenderer: PrintPageRenderer?
+
+    public init() {}
+
+    /// Starts laying the content out from its beginning. Subclasses override this.
+    open func makePageStream() throws -> FormattedPageStream {
+        throw PrintError(.noContent, "\(type(of: self)) does not lay out any pages")
+    }
+
+    /// How many pages the content takes in its renderer (or on the default paper when it has
+    /// none). It lays the whole content out, so a long document pays for it once per call.
+    public var pageCount: Int {
+        let renderer = printPageRenderer ?? PrintPageRenderer.standalone(for: self)
+        return (try? renderer.countPages(of: self)) ?? 0
+    }
+
+    /// The content rect on renderer page `pageIndex` (from 0), per the UIKit rules above.
+    public func rectForPage(at pageIndex: Int) -> CGRect {
+        guard let renderer = printPageRenderer else { return .zero }
+        return contentRect(inPageArea: renderer.contentArea, isFirstPage: pageIndex == startPage)
+    }
+
+    /// The content rect inside a page's content area (printable rect less header and footer).
+    func contentRect(inPageArea area: CGRect, isFirstPage: Bool) -> CGRect {
+        var rect = area.inset(by: perPageContentInsets)
+        rect = rect.inset(by: EdgeInsets(top: isFirstPage ? contentInsets.top : 0,
+                                         left: contentInsets.left, bottom: 0, right: contentInsets.right))
+        rect.size.width = min(rect.width, maximumContentWidth)
+        rect.size.height = min(rect.height, maximumContentHeight)
+        return rect
+    }
+
+    /// Detaches the formatter from its renderer.
+    public func removeFromPrintPageRenderer() {
+        printPageRenderer?.removePrintFormatter(self)
+    }
+}
+
+extension FormattedPageStream {
+    /// How far through its content the stream is, 0…1, when it can tell; for progress only.
+    public var fractionDone: Double? { (self as? ProgressEstimating)?.fractionDone }
+}
+
+/// A stream that knows how far through its input it is.
+public protocol ProgressEstimating {
+    var fractionDone: Double? { get }
+}
+
+/// The pages of content whose pages are known by number up front (a PDF's pages, a list of
+/// images): page `i` is made when it is reached.
+public final class IndexedPageStream: FormattedPageStream, ProgressEstimating {
+    private let count: Int
+    private let page: (Int) throws -> FormattedPage
+    private var next = 0
+
+    public init(count: Int, page: @escaping (Int) throws -> FormattedPage) {
+        self.count = count
+        self.page = page
+    }
+
+    public func nextPage(fitting size: CGSize) throws -> FormattedPage? {
+        guard next < count else { return nil }
+        defer { next += 1 }
+        return try page(next)
+    }
+
+    public var fractionDone: Double? { Double(next) / Double(max(1, count)) }
+}

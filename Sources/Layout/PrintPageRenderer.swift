@@ -1,0 +1,177 @@
+import Foundation
+import PrintGraphics
+import PrintModel
+
+/// Draws pages, like UIKit's UIPrintPageRenderer: a header band, content, the print formatters
+/// that fall on each page, and a footer band. Subclass it and override the draw methods, or use
+/// it as it is with formatters. Page indexes count from 0.
+open class PrintPageRenderer {
+    /// Height of the header band at the top of the printable rect, in points.
+    public var headerHeight: Double = 0
+    /// Height of the footer band at the bottom of the printable rect, in points.
+    public var footerHeight: Double = 0
+    /// The whole paper, set by the system before drawing.
+    public internal(set) var paperRect: CGRect = CGRect(origin: .zero, size: MediaSize.a4.size)
+    /// The part of the paper to draw in, set by the system before drawing.
+    public internal(set) var printableRect: CGRect = CGRect(origin: .zero, size: MediaSize.a4.size)
+
+    public private(set) var printFormatters: [PrintFormatter] = []
+
+    /// The fonts of the renderer's jobs, shared by its formatters, its header and footer and the
+    /// PDF writer: one pango font map loads each font once.
+    package private(set) lazy var fonts = FontSystem()
+
+    /// The document's page count when the paginator counted it before drawing (because
+    /// `needsPageCountBeforeDrawing` said so); nil otherwise.
+    public package(set) var knownPageCount: Int?
+
+    public init() {}
+
+    /// Adds a formatter whose content starts on page `startPage`.
+    public func addPrintFormatter(_ formatter: PrintFormatter, startingAtPageAt startPage: Int) {
+        formatter.removeFromPrintPageRenderer()
+        formatter.startPage = startPage
+        formatter.printPageRenderer = self
+        printFormatters.append(formatter)
+    }
+
+    func removePrintFormatter(_ formatter: PrintFormatter) {
+        printFormatters.removeAll { $0 === formatter }
+        formatter.printPageRenderer = nil
+    }
+
+    /// The formatters that start on or before `pageIndex`.
+    public func printFormatters(forPageAt pageIndex: Int) -> [PrintFormatter] {
+        printFormatters.filter { $0.startPage <= pageIndex }
+    }
+
+    /// Whether drawing needs the total page count first (a footer saying "page 3 of 40").
+    /// Counting lays the document out twice, so only renderers that ask pay for it.
+    open var needsPageCountBeforeDrawing: Bool { false }
+
+    /// Whether pages place content by reference (`GraphicsContext.place`); true when any
+    /// formatter does. A subclass that places content itself overrides it.
+    open var placesContent: Bool { printFormatters.contains { $0.placesContent } }
+
+    /// The number of pages. With formatters it lays them all out; a subclass without formatters
+    /// overrides it to say how many pages it draws.
+    open var numberOfPages: Int {
+        if let knownPageCount { return knownPageCount }
+        return (try? countPages()) ?? 0
+    }
+
+    /// Called once before drawing, with the range of page indexes the job will draw.
+    open func prepare(forDrawingPages range: Range<Int>) {}
+
+    /// Draws page `pageIndex` into `printableRect`: header, content, formatters, footer.
+    open func drawPage(at pageIndex: Int, in printableRect: CGRect, context: GraphicsContext) throws {
+        if headerHeight > 0 {
+            drawHeaderForPage(at: pageIndex, in: CGRect(x: printableRect.minX, y: printableRect.minY,
+                                                        width: printableRect.width, height: headerHeight), context: context)
+        }
+        drawContentForPage(at: pageIndex, in: contentArea, context: context)
+        for formatter in printFormatters(forPageAt: pageIndex) {
+            try drawPrintFormatter(formatter, forPageAt: pageIndex, context: context)
+        }
+        if footerHeight > 0 {
+            drawFooterForPage(at: pageIndex, in: CGRect(x: printableRect.minX, y: printableRect.maxY - footerHeight,
+                                                        width: printableRect.width, height: footerHeight), context: context)
+        }
+    }
+
+    open func drawHeaderForPage(at pageIndex: Int, in headerRect: CGRect, context: GraphicsContext) {}
+    open func drawContentForPage(at pageIndex: Int, in contentRect: CGRect, context: GraphicsContext) {}
+    open func drawFooterForPage(at pageIndex: Int, in footerRect: CGRect, context: GraphicsContext) {}
+
+    /// Draws the part of `formatter` that falls on `pageIndex`, in its rect for that page.
+    open func drawPrintFormatter(_ formatter: PrintFormatter, forPageAt pageIndex: Int, context: GraphicsContext) throws {
+        guard let page = currentPages[ObjectIdentifier(formatter)] else { return }
+        try page.draw(in: context, rect: formatter.rectForPage(at: pageIndex))
+    }
+
+    // MARK: Pagination support
+
+    /// The printable rect less the header and footer bands.
+    var contentArea: CGRect {
+        printableRect.inset(by: EdgeInsets(top: headerHeight, left: 0, bottom: footerHeight, right: 0))
+    }
+
+    /// The laid-out formatter pages of the page being drawn.
+    package var currentPages: [ObjectIdentifier: FormattedPage] = [:]
+
+    package func setPaper(_ paper: PrintPaper) {
+        paperRect = CGRect(origin: .zero, size: paper.paperSize)
+        printableRect = paper.printableRect
+    }
+
+    /// Lays every page out without drawing and counts them.
+    package func countPages(of only: PrintFormatter? = nil) throws -> Int {
+        let cursor = try PageCursor(renderer: self, only: only)
+        var count = 0
+        while try cursor.next() != nil { count += 1 }
+        return count
+    }
+
+    /// A renderer for a formatter that has none, on the default paper.
+    static func standalone(for formatter: PrintFormatter) -> PrintPageRenderer {
+        let renderer = PrintPageRenderer()
+        renderer.setPaper(PrintPaper(media: PaperDefaults.media(for: .general)))
+        renderer.printFormatters = [formatter]
+        return renderer
+    }
+}
+
+/// Walks a renderer's pages in order, laying out each formatter's share of each page.
+package final class PageCursor {
+    package struct Page {
+        package let index: Int
+        package let formatterPages: [ObjectIdentifier: FormattedPage]
+    }
+
+    private final class Track {
+        let formatter: PrintFormatter
+        var stream: FormattedPageStream?
+        var pagesDone = 0
+        var finished = false
+        init(_ f: PrintFormatter) { formatter = f }
+    }
+
+    private let renderer: PrintPageRenderer
+    private let tracks: [Track]
+    private let fixedPageCount: Int?
+    private var index = 0
+
+    package init(renderer: PrintPageRenderer, only: PrintFormatter? = nil) throws {
+        self.renderer = renderer
+        let formatters = only.map { [$0] } ?? renderer.printFormatters
+        tracks = formatters.map(Track.init)
+        fixedPageCount = formatters.isEmpty ? renderer.numberOfPages : nil
+    }
+
+    /// How far the formatters are through their content, when they can tell.
+    package var fractionDone: Double? { tracks.compactMap { $0.stream?.fractionDone }.min() }
+
+    /// The next page, laid out; nil after the last.
+    package func next() throws -> Page? {
+        defer { index += 1 }
+        if let fixedPageCount {
+            return index < fixedPageCount ? Page(index: index, formatterPages: [:]) : nil
+        }
+        var pages: [ObjectIdentifier: FormattedPage] = [:]
+        var anyPending = false
+        for track in tracks where !track.finished {
+            let f = track.formatter
+            guard index >= f.startPage else { anyPending = true; continue }
+            if track.stream == nil { track.stream = try f.makePageStream() }
+            let rect = f.contentRect(inPageArea: renderer.contentArea, isFirstPage: track.pagesDone == 0)
+            if let page = try track.stream!.nextPage(fitting: rect.size) {
+                pages[ObjectIdentifier(f)] = page
+                track.pagesDone += 1
+            } else {
+                track.finished = true
+                track.stream = nil
+            }
+        }
+        return pages.isEmpty && !anyPending ? nil : Page(index: index, formatterPages: pages)
+    }
+}

@@ -1,0 +1,63 @@
+import Foundation
+
+/// How logical pages go onto sheets, by the names of their IPP/CUPS options (what cups-filters'
+/// pdftopdf does). Every field may be left unset: unset is the neutral choice.
+public struct SheetOptions: Hashable, Codable, Sendable {
+    /// IPP `number-up-layout`: the order cells fill, read on the sheet held so that its pages
+    /// are upright: lrtb is left to right, then top to bottom.
+    public enum Layout: String, Codable, Sendable, CaseIterable {
+        case lrtb, lrbt, rltb, rlbt, tblr, tbrl, btlr, btrl
+
+        /// Whether pages fill a row before the next row (lr…, rl…) rather than a column first.
+        package var rowsFirst: Bool {
+            switch self { case .lrtb, .lrbt, .rltb, .rlbt: true; case .tblr, .tbrl, .btlr, .btrl: false }
+        }
+        /// Whether rows run right to left.
+        package var rightToLeft: Bool {
+            switch self { case .rltb, .rlbt, .tbrl, .btrl: true; case .lrtb, .lrbt, .tblr, .btlr: false }
+        }
+        /// Whether columns fill bottom to top.
+        package var bottomToTop: Bool {
+            switch self { case .lrbt, .rlbt, .btlr, .btrl: true; case .lrtb, .rltb, .tblr, .tbrl: false }
+        }
+    }
+
+    /// CUPS `page-border`: a frame around each page of an n-up sheet.
+    public enum Border: String, Codable, Sendable, CaseIterable {
+        case none, single, singleThick = "single-thick", double, doubleThick = "double-thick"
+    }
+
+    /// CUPS `page-set`: which sides of the output to print, for duplex by hand.
+    public enum PageSet: String, Codable, Sendable, CaseIterable { case all, odd, even }
+
+    /// IPP `number-up`: logical pages per side (1, 2, 3, 4, 6, 8, 9, 10, 12, 15, 16).
+    public var numberUp: Int?
+    public var layout: Layout?
+    public var border: Border?
+    public var pageSet: PageSet?
+    /// IPP `output-order` reverse: the last sheet first.
+    public var reverse: Bool?
+    /// A booklet: pages two to a side, in the order that folds into a book.
+    public var booklet: Bool?
+    /// Pages per booklet signature (a multiple of 4); nil: the whole document is one.
+    public var bookletSignature: Int?
+    /// CUPS `mirror`: every side flipped left to right (for transfers).
+    public var mirror: Bool?
+    /// IPP `orientation-requested` 5 and 6 (reverse-landscape, reverse-portrait): every side
+    /// turned half a turn.
+    public var halfTurn: Bool?
+    /// IPP `multiple-document-handling`/`collate`: copies as whole sets (default) or each side
+    /// repeated.
+    public var collate: Bool?
+
+    public init() {}
+
+    /// The counts `number-up` accepts.
+    public static let numberUpCounts = [1, 2, 3, 4, 6, 8, 9, 10, 12, 15, 16]
+
+    /// Whether anything here changes how pages go onto sheets.
+    public var isNeutral: Bool {
+        (numberUp ?? 1) == 1 && (border ?? Border.none) == Border.none && (pageSet ?? .all) == .all && reverse != true
+            && booklet != true && mirror != true && halfTurn != true
+    }
+}

@@ -1,0 +1,153 @@
+import Foundation
+import PrintModel
+
+/// Where an option may be given. Each option says it once, in its declaration; every reader of
+/// options asks the declarations, never a list of its own.
+public struct OptionSources: OptionSet, Sendable, Hashable {
+    public let rawValue: Int
+    public init(rawValue: Int) { self.rawValue = rawValue }
+
+    /// A flag of `swiftprint convert`, `preview` and `print`.
+    public static let commandLine = OptionSources(rawValue: 1)
+    /// A print job's options: `lp -o name=value` (the CUPS filter's argv[5]).
+    public static let printJob = OptionSources(rawValue: 2)
+    /// The swiftprint queue's defaults: the PPD's `*Default…` keywords.
+    public static let queueDefaults = OptionSources(rawValue: 4)
+
+    /// Options a stranger's print job may set as well as the user at the command line.
+    public static let everywhere: OptionSources = [.commandLine, .printJob]
+}
+
+/// How the queue's PPD offers an option: its label and choices, so that `lpoptions -l` lists it
+/// and an administrator can set the queue's default. A choice's keyword stands for a value
+/// (`Title` → the header template `{title}`); a job may also give any value directly.
+public struct PPDPresentation: Sendable {
+    public struct Choice: Sendable {
+        public let keyword: String
+        public let label: String
+        /// What the keyword means; empty means none (no header).
+        public let value: String
+    }
+
+    public let label: String
+    public let defaultKeyword: String
+    public let choices: [Choice]
+
+    public init(_ label: String, default defaultKeyword: String, _ choices: [(keyword: String, label: String, value: String)]) {
+        self.label = label
+        self.defaultKeyword = defaultKeyword
+        self.choices = choices.map { Choice(keyword: $0.keyword, label: $0.label, value: $0.value) }
+    }
+
+    /// What `text` means: a choice's keyword becomes its value; anything else is itself.
+    func resolve(_ text: String) -> String {
+        choices.first { $0.keyword == text }?.value ?? text
+    }
+}
+
+/// How an option is written at the command line.
+public enum CommandLineForm: Sendable, Equatable {
+    /// `--name VALUE`.
+    case option
+    /// `--name`: on.
+    case flag
+    /// On by default; `--no-name` turns it off.
+    case invertedFlag
+}
+
+/// Everything a reader of options needs to know of one, whatever its value's type.
+public protocol DeclaredOption: Sendable {
+    /// The IPP/CUPS name (`number-up`, `print-color-mode`), or `swiftprint-…` where IPP has none.
+    var name: String { get }
+    /// Other names the same option answers to (`PageSize`, `wrap`).
+    var aliases: [String] { get }
+    /// The flag's name without `--` (`title` for `job-name`).
+    var commandLineName: String { get }
+    var commandLineForm: CommandLineForm { get }
+    var help: String { get }
+    /// Shown after the help in `--help`.
+    var discussion: String { get }
+    /// Stands for the value in `--help` (`n`, `lengths`).
+    var valueName: String? { get }
+    var sources: OptionSources { get }
+    var ppd: PPDPresentation? { get }
+    /// A value that changes the settings, for the test that follows every option to each place it
+    /// is declared for.
+    var example: String { get }
+    /// Sets the option from its written form; a value it does not take throws, naming it.
+    func apply(text: String, to settings: inout JobSettings) throws
+    /// Sets what the CLI parsed for it (see `JobOption.set(flagValue:in:)`).
+    func set(flagValue: Any, in settings: inout JobSettings) throws
+}
+
+extension DeclaredOption {
+    /// Whether `name` (any case) is this option's name or one of its aliases.
+    public func answers(to name: String) -> Bool {
+        let lower = name.lowercased()
+        return self.name == lower || aliases.contains { $0.lowercased() == lower }
+    }
+}
+
+/// One option, declared once: its names, its value's type, the values it takes, its help text,
+/// where it may come from, how the PPD offers it, and what it sets in `JobSettings`.
+public struct JobOption<Value: OptionValue>: DeclaredOption {
+    public let name: String
+    public let aliases: [String]
+    public let commandLineName: String
+    public let commandLineForm: CommandLineForm
+    public let help: String
+    public let discussion: String
+    public let valueName: String?
+    public let sources: OptionSources
+    public let ppd: PPDPresentation?
+    public let example: String
+    /// The values it takes, said in an error (`1 to 999`).
+    let expects: String
+    let parse: @Sendable (String) -> Value?
+    let isValid: @Sendable (Value) -> Bool
+    let store: @Sendable (inout JobSettings, Value) -> Void
+
+    public init(_ name: String, aliases: [String] = [], commandLine: String? = nil, form: CommandLineForm = .option,
+                sources: OptionSources = .everywhere, help: String, discussion: String = "", valueName: String? = nil,
+                ppd: PPDPresentation? = nil, expects: String, example: String,
+                parse: (@Sendable (String) -> Value?)? = nil, valid isValid: @escaping @Sendable (Value) -> Bool = { _ in true },
+                set store: @escaping @Sendable (inout JobSettings, Value) -> Void) {
+        self.name = name; self.aliases = aliases
+        commandLineName = commandLine ?? (name.hasPrefix("swiftprint-") ? String(name.dropFirst(11)) : name)
+        commandLineForm = form; self.sources = ppd == nil ? sources : sources.union(.queueDefaults); self.help = help; self.discussion = discussion
+        self.valueName = valueName; self.ppd = ppd; self.expects = expects; self.example = example
+        self.parse = parse ?? { Value(optionText: $0) }
+        self.isValid = isValid; self.store = store
+    }
+
+    /// Sets a typed value (the CLI's); nil leaves the settings as they are.
+    public func set(_ value: Value?, in settings: inout JobSettings) throws {
+        guard let value else { return }
+        guard isValid(value) else { throw invalid("\(value)", named: "--" + commandLineName) }
+        store(&settings, value)
+    }
+
+    /// Sets what a parsed flag holds: an optional value (nil sets nothing) or, for a flag, on or
+    /// off (its default sets nothing).
+    public func set(flagValue: Any, in settings: inout JobSettings) throws {
+        switch commandLineForm {
+        case .option: try set(flagValue as? Value, in: &settings)
+        case .flag, .invertedFlag:
+            guard let on = flagValue as? Bool, on == (commandLineForm == .flag), let value = on as? Value else { return }
+            store(&settings, value)
+        }
+    }
+
+    public func apply(text: String, to settings: inout JobSettings) throws {
+        let meant = ppd?.resolve(text) ?? text
+        guard let value = parse(meant), isValid(value) else { throw invalid(text) }
+        store(&settings, value)
+    }
+
+    /// Whether `value` is one this option takes (for the CLI's own checks).
+    public func accepts(_ value: Value) -> Bool { isValid(value) }
+
+    func invalid(_ text: String, named shownName: String? = nil) -> PrintError {
+        PrintError(.invalidOption, "\(shownName ?? name) \"\(text)\" is not valid (\(expects))")
+    }
+}

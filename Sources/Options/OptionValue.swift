@@ -1,0 +1,103 @@
+import Foundation
+import PrintGraphics
+import PrintModel
+
+/// A value an option takes, read from the text people write: `lp -o name=TEXT`, `--name TEXT`,
+/// a PPD default. The CLI reads its flags through the same initialiser, so a value means the same
+/// thing wherever it is written.
+public protocol OptionValue: Sendable, Equatable {
+    init?(optionText: String)
+}
+
+extension String: OptionValue {
+    public init?(optionText: String) { self = optionText }
+}
+
+extension Int: OptionValue {
+    public init?(optionText: String) { self.init(optionText.trimmingCharacters(in: .whitespaces)) }
+}
+
+extension Double: OptionValue {
+    public init?(optionText: String) {
+        guard let v = Double(optionText.trimmingCharacters(in: .whitespaces)), v.isFinite else { return nil }
+        self = v
+    }
+}
+
+extension Bool: OptionValue {
+    /// CUPS's booleans: `true`, `yes`, `on`, `1`, or the name alone (`lp -o booklet`); `false`,
+    /// `no`, `off`, `0`.
+    public init?(optionText: String) {
+        switch optionText.lowercased() {
+        case "", "true", "yes", "on", "1": self = true
+        case "false", "no", "off", "0": self = false
+        default: return nil
+        }
+    }
+}
+
+extension OptionValue where Self: RawRepresentable, RawValue == String {
+    /// A keyword, as written or in lower case (`single-thick`, `LRTB`).
+    public init?(optionText: String) {
+        guard let value = Self(rawValue: optionText) ?? Self(rawValue: optionText.lowercased()) else { return nil }
+        self = value
+    }
+}
+
+extension MediaSize: OptionValue {
+    /// A size by name (`A4`, `iso_a5_148x210mm`) or dimensions (`210x297mm`); a media list
+    /// (`A4,tray-1`) names the size first.
+    public init?(optionText: String) {
+        let size = optionText.split(separator: ",").first.map(String.init) ?? optionText
+        guard let media = MediaSize.named(size) else { return nil }
+        self = media
+    }
+}
+
+extension PageRanges: OptionValue {
+    public init?(optionText: String) { self.init(optionText) }
+}
+
+extension EdgeInsets: OptionValue {
+    /// One to four CSS lengths (top, right, bottom, left).
+    public init?(optionText: String) { self.init(cssLengths: optionText) }
+}
+
+extension Font: OptionValue {
+    public init?(optionText: String) { self.init(optionText) }
+}
+
+extension Color: OptionValue {
+    public init?(optionText: String) { self.init(parsing: optionText) }
+}
+
+/// A length people write (`10mm`, `0.5in`, `12`), in points.
+public struct Points: OptionValue, Hashable, Codable {
+    public var value: Double
+    public init(_ value: Double) { self.value = value }
+    public init?(optionText: String) {
+        guard let v = Length.points(from: optionText) else { return nil }
+        value = v
+    }
+}
+
+extension PrintInfo.OutputType: OptionValue {}
+extension SheetOptions.Layout: OptionValue {}
+extension SheetOptions.Border: OptionValue {}
+extension SheetOptions.PageSet: OptionValue {}
+extension PrintScaling: OptionValue {}
+extension ContentPosition: OptionValue {}
+extension TextAlignment: OptionValue {}
+extension LineBreakMode: OptionValue {}
+
+extension PrintInfo.Duplex: OptionValue {
+    /// IPP `sides` keywords and the PPD's `Duplex` choices.
+    public init?(optionText: String) {
+        switch optionText.lowercased() {
+        case "one-sided", "none": self = .none
+        case "two-sided-long-edge", "duplexnotumble": self = .longEdge
+        case "two-sided-short-edge", "duplextumble": self = .shortEdge
+        default: return nil
+        }
+    }
+}

@@ -1,0 +1,133 @@
+import Foundation
+import PrintModel
+
+/// Paper and job options, named after their IPP/CUPS attributes where one exists.
+public enum PaperOptions {
+    public static let media = JobOption<MediaSize>(
+        "media", aliases: ["PageSize", "PageRegion", "media-size-name"],
+        help: "Paper: A4, letter, A5, legal, 4x6, iso_a5_148x210mm, 210x297mm, 8.5x11in …",
+        discussion: "Default: PAPERSIZE, then the locale (LC_ALL, LC_PAPER, /etc/papersize, LANG): US Letter where Letter is used, A4 elsewhere.",
+        expects: "A4, letter, A5, legal, 4x6 or a size like 210x297mm", example: "A5") { $0.info.media = $1 }
+
+    public static let orientation = JobOption<OrientationRequested>(
+        "orientation-requested", aliases: ["orientation"], commandLine: "orientation",
+        help: "portrait, landscape, reverse-portrait or reverse-landscape (IPP orientation-requested 3–6; the reverse ones turn each side half a turn).",
+        expects: "portrait, landscape, reverse-portrait or reverse-landscape (3 to 6)", example: "landscape"
+    ) { settings, value in
+        settings.info.orientation = value.orientation
+        if value.isReversed { settings.info.sheets.halfTurn = true }
+    }
+
+    /// CUPS's `landscape` (`lp -o landscape`).
+    public static let landscape = JobOption<Bool>(
+        "landscape", sources: .printJob, help: "Landscape (CUPS).", expects: "true or false", example: "true"
+    ) { settings, on in if on { settings.info.orientation = .landscape } }
+
+    public static let pageRanges = JobOption<PageRanges>(
+        "page-ranges", help: "Pages to print, e.g. 1-3,7,10- (counting from 1).",
+        expects: "numbers from 1, like 1-3,7,10-", example: "2-3") { $0.info.pageRanges = $1 }
+
+    public static let copies = JobOption<Int>(
+        "copies", help: "Copies of the document, collated.", expects: "1 to 999", example: "2",
+        valid: { (1...999).contains($0) }) { $0.info.copies = $1 }
+
+    public static let margins = JobOption<EdgeInsets>(
+        "swiftprint-margins", aliases: ["margins"],
+        help: "Margins around the printable area: 1 to 4 lengths (top, right, bottom, left) in points or with mm, cm, in. Default 36 pt; 0 for photo output.",
+        valueName: "lengths", expects: "1 to 4 lengths like 36, 12.7mm or 0.5in", example: "10mm") { $0.margins = $1 }
+
+    /// cups-filters' text margins, in points each.
+    public static let edgeMargins: [JobOption<Double>] = [
+        ("page-top", \EdgeInsets.top), ("page-right", \.right), ("page-bottom", \.bottom), ("page-left", \.left),
+    ].map { name, edge in
+        JobOption<Double>(name, sources: .printJob, help: "The \(name.dropFirst(5)) margin in points (cups-filters).",
+                          expects: "points, 0 to 999", example: "20", valid: { $0 >= 0 && $0 < 1000 }) { settings, points in
+            var edges = settings.margins ?? EdgeInsets(all: 36)
+            edges[keyPath: edge] = points
+            settings.margins = edges
+        }
+    }
+
+    public static let outputType = JobOption<PrintInfo.OutputType>(
+        "swiftprint-output-type", aliases: ["output-type"],
+        help: "general, grayscale, photo or photoGrayscale (UIKit's output type): photo picks photo paper (4x6 in or A6) without margins; the grayscale types print grey.",
+        ppd: PPDPresentation("Output type", default: "general", [
+            ("general", "General", "general"), ("grayscale", "Grayscale", "grayscale"),
+            ("photo", "Photo (borderless photo paper)", "photo"), ("photoGrayscale", "Grayscale photo", "photoGrayscale"),
+        ]),
+        expects: "general, grayscale, photo or photoGrayscale", example: "photo") { $0.info.outputType = $1 }
+
+    public static let colorMode = JobOption<JobSettings.ColorMode>(
+        "print-color-mode", aliases: ["ColorModel"], sources: [.commandLine, .printJob, .queueDefaults],
+        help: "color or monochrome (IPP print-color-mode): monochrome prints every page in grey.",
+        expects: "color or monochrome", example: "monochrome") { $0.colorMode = $1 }
+
+    public static let header = JobOption<String>(
+        "swiftprint-header", aliases: ["header"],
+        help: "Header: left|center|right, each with {title} {file} {page} {pages} {date} {user}.", valueName: "template",
+        ppd: PPDPresentation("Header", default: "None", [
+            ("None", "None", ""), ("Title", "Title", "{title}"),
+            ("TitleDate", "Title and date", "{title}||{date}"),
+            ("TitlePage", "Title and page number", "{title}||{page}/{pages}"),
+        ]),
+        expects: "a template", example: "{title}") { $0.header = $1.isEmpty ? nil : $1 }
+
+    public static let footer = JobOption<String>(
+        "swiftprint-footer", aliases: ["footer"],
+        help: "Footer, like --header, e.g. \"{file}||page {page} of {pages}\".", valueName: "template",
+        ppd: PPDPresentation("Footer", default: "None", [
+            ("None", "None", ""), ("Page", "Page number", "|{page}|"),
+            ("PageOfPages", "Page x of y", "||page {page} of {pages}"),
+            ("FileDatePage", "File, date and page", "{file}|{date}|{page}/{pages}"),
+        ]),
+        expects: "a template", example: "|{page}|") { $0.footer = $1.isEmpty ? nil : $1 }
+
+    public static let headerOn = JobOption<HeaderPlacement>(
+        "header-on",
+        help: "page (default) or sheet: with sheet, the header and footer are printed once per side of the sheet, {page} and {pages} counting sides (n-up, booklets).",
+        valueName: "where", expects: "page or sheet", example: "sheet") { $0.headerOnSheet = $1 == .sheet }
+
+    /// `header-on` as the PPD offers it ("swiftprint-header-…" cannot be a PPD option's name:
+    /// one may not begin with another's whole name).
+    public static let sheetHeaders = JobOption<Bool>(
+        "swiftprint-sheet-headers", sources: .printJob, help: "Header and footer once per side of the sheet.",
+        ppd: PPDPresentation("Header and footer", default: "False", [
+            ("False", "On each page", "false"), ("True", "Once per side of the sheet (n-up)", "true"),
+        ]),
+        expects: "true or false", example: "true") { $0.headerOnSheet = $1 }
+
+    public static let title = JobOption<String>(
+        "job-name", aliases: ["title"], commandLine: "title",
+        help: "The job's title (PDF title, {title}); default: the input's file name.",
+        expects: "a title", example: "Minutes") { $0.info.jobName = $1 }
+
+    public static let all: [any DeclaredOption] =
+        [media, orientation, landscape, pageRanges, copies, margins] + edgeMargins
+        + [outputType, colorMode, header, footer, headerOn, sheetHeaders, title]
+}
+
+/// IPP `orientation-requested`: 3 portrait, 4 landscape, 5 reverse-landscape, 6 reverse-portrait.
+public enum OrientationRequested: String, Sendable, CaseIterable, OptionValue {
+    case portrait, landscape
+    case reverseLandscape = "reverse-landscape", reversePortrait = "reverse-portrait"
+
+    public init?(optionText: String) {
+        switch optionText.lowercased() {
+        case "3", "portrait": self = .portrait
+        case "4", "landscape": self = .landscape
+        case "5", "reverse-landscape": self = .reverseLandscape
+        case "6", "reverse-portrait": self = .reversePortrait
+        default: return nil
+        }
+    }
+
+    public var orientation: PrintInfo.Orientation {
+        self == .landscape || self == .reverseLandscape ? .landscape : .portrait
+    }
+
+    /// The reverse orientations turn each side half a turn.
+    public var isReversed: Bool { self == .reverseLandscape || self == .reversePortrait }
+}
+
+/// Where the header and footer go: on each page, or once on each side of the sheet.
+public enum HeaderPlacement: String, Sendable, CaseIterable, OptionValue { case page, sheet }

@@ -1,0 +1,171 @@
+import Foundation
+import PDFObjects
+import PrintGraphics
+import PrintModel
+import PrintSupport
+
+/// Writes sheets by assembling PDF objects: what is drawn goes through cairo into a scratch PDF;
+/// placed content (pages of input PDFs, images stored as they came) is referenced, never redrawn.
+/// At the end each sheet becomes a page of the output that shows its placed objects with cairo's
+/// drawing of the sheet on top (sheets nothing was drawn on have no page in the scratch PDF), or — when a sheet is exactly one input page, unchanged — a copy
+/// of that page with everything it had. Copies and repeated content share one object.
+package final class AssemblingPDFWriter: SheetWriter {
+    private struct Sheet {
+        var size: CGSize
+        var placements: [Placement]
+        /// The sheet's page in the scratch PDF of cairo's drawing; nil when nothing was drawn.
+        var drawnPage: Int?
+    }
+
+    private let output: OutputFile
+    private let scratch: OutputFile
+    private let drawn: PDFWriter
+    private let metadata: DocumentMetadata
+    private var sheets: [Sheet] = []
+    private var current: GraphicsContext?
+    private var currentSize = CGSize.zero
+    private var drawnPages = 0
+
+    /// Every sheet printed in shades of grey.
+    private let grayscale: Bool
+    /// When set, the sheets drawn are logical pages, put onto the output's sides by this
+    /// (n-up, booklets, two-sided padding, copies …) as they are assembled: one pass, no
+    /// intermediate PDF.
+    package var imposition: SheetImposition?
+    private var sidesWritten = 0
+
+    package init(output: OutputFile, metadata: DocumentMetadata, fonts: FontSystem, grayscale: Bool = false) throws {
+        self.output = output
+        self.grayscale = grayscale
+        self.metadata = metadata
+        scratch = try OutputFile.scratch(prefix: "swiftprint-drawn-")
+        drawn = try PDFWriter(output: scratch, metadata: DocumentMetadata(), fonts: fonts)
+    }
+
+    deinit { scratch.removeScratch() }
+
+    package var sheetsWritten: Int { imposition == nil ? sheets.count : sidesWritten }
+
+    package func beginSheet(size: CGSize) -> GraphicsContext {
+        let ctx = drawn.beginSheet(size: size)
+        ctx.placements = []
+        current = ctx
+        currentSize = size
+        return ctx
+    }
+
+    package func endSheet() throws {
+        guard let ctx = current else { return }
+        var sheet = Sheet(size: currentSize, placements: ctx.placements ?? [])
+        if ctx.marked {
+            try drawn.endSheet()
+            sheet.drawnPage = drawnPages
+            drawnPages += 1
+        } else {
+            drawn.discardSheet()
+        }
+        sheets.append(sheet)
+        ctx.placements = nil
+        current = nil
+    }
+
+    package func finish() throws {
+        defer { scratch.removeScratch() }
+        // Sides are planned before the drawing is finished: a decoration draws on each side.
+        let plan = imposition.map { $0.plan(pages: sheets.map { CGRect(origin: .zero, size: $0.size) }) }
+        var decorations: [Int: Int] = [:]
+        if let plan, let decoration = imposition?.decoration {
+            for (index, side) in plan.sides.enumerated() {
+                let ctx = drawn.beginSheet(size: side.size)
+                decoration.draw(ctx, index, plan.sides.count, side.size)
+                if ctx.marked {
+                    try drawn.endSheet()
+                    decorations[index] = drawnPages
+                    drawnPages += 1
+                } else {
+                    drawn.discardSheet()
+                }
+            }
+        }
+        try drawn.finish()
+        guard let drawnPath = scratch.scratchPath else { throw PrintError(.renderingFailed, "the drawn pages were lost") }
+        // Only sheets with drawing have a page in the scratch PDF; with none, it is not read.
+        let drawing = drawnPages > 0 ? try QPDFDocument(path: drawnPath) : nil
+        let document = try QPDFDocument()
+        var objects: [PlacedContent.Key: Int64] = [:]
+
+        func object(for content: PlacedContent) throws -> Int64 {
+            if let id = objects[content.key] { return id }
+            let id: Int64
+            switch content.source {
+            case .pdfPage(let source, let index, _): id = try document.formXObject(fromPage: index, of: source)
+            case .object(let object): id = try object.addObject(to: document)
+            }
+            objects[content.key] = id
+            return id
+        }
+
+        /// A logical sheet's objects, moved by `transform` (and kept inside its page when moved).
+        func placements(of sheet: Sheet, by transform: PDFMatrix) throws -> [(object: Int64, transform: PDFMatrix, clip: [CGPoint]?)] {
+            let moved = !transform.isClose(to: .identity)
+            let page = SheetPlan.corners(of: CGRect(origin: .zero, size: sheet.size), by: .identity)
+            var placed = try sheet.placements.map { p in
+                (object: try object(for: p.content), transform: p.matrix.concatenating(transform),
+                 clip: (p.clip ?? (moved ? page : nil))?.map(transform.apply(to:)))
+            }
+            if let page = sheet.drawnPage, let drawing {
+                placed.append((object: try document.formXObject(fromPage: page, of: drawing), transform: transform, clip: nil))
+            }
+            return placed
+        }
+
+        /// The input page a sheet is, exactly, when nothing was drawn over it and no grey layer
+        /// goes on it: copied whole, annotations and all.
+        func wholePage(_ sheet: Sheet) -> (QPDFDocument, Int)? {
+            sheet.drawnPage == nil && !grayscale ? Self.unchangedPage(on: sheet) : nil
+        }
+
+        if let imposition, let plan {
+            let framed = imposition.framesPages
+            for (index, side) in plan.sides.enumerated() {
+                if side.items.count == 1, !framed, decorations[index] == nil, let only = side.items.first, only.transform.isClose(to: .identity),
+                   side.size == sheets[only.page].size, let (source, page) = wholePage(sheets[only.page]) {
+                    try document.appendCopy(ofPage: page, from: source)
+                    continue
+                }
+                var placed = try side.items.flatMap { try placements(of: sheets[$0.page], by: $0.transform) }
+                if framed, !side.items.isEmpty {
+                    placed.append((try document.addDrawing(size: side.size, operators: SheetImposition.frames(side.items.map(\.corners), imposition.info.sheets.border ?? .none)),
+                                   .identity, nil))
+                }
+                if let page = decorations[index], let drawing {
+                    placed.append((try document.formXObject(fromPage: page, of: drawing), .identity, nil))
+                }
+                try document.appendSheet(size: side.size, placements: placed, grayscale: grayscale)
+            }
+            sidesWritten = plan.sides.count
+        } else {
+            for sheet in sheets {
+                if let (source, page) = wholePage(sheet) {
+                    try document.appendCopy(ofPage: page, from: source)
+                    continue
+                }
+                try document.appendSheet(size: sheet.size, placements: try placements(of: sheet, by: .identity), grayscale: grayscale)
+            }
+        }
+        try document.stamp(metadata)
+        try document.write(to: output)
+        try output.commit()
+    }
+
+    /// The input page a sheet shows exactly as it is (same size, not moved or scaled), if any.
+    private static func unchangedPage(on sheet: Sheet) -> (QPDFDocument, Int)? {
+        guard sheet.placements.count == 1, let only = sheet.placements.first, only.clip == nil,
+              case .pdfPage(let source, let index, let geometry) = only.content.source,
+              geometry.userUnit == 1 else { return nil }
+        let displayed = geometry.displayedSize
+        guard abs(displayed.width - sheet.size.width) < 0.01, abs(displayed.height - sheet.size.height) < 0.01,
+              only.matrix.isClose(to: geometry.formToDisplayed, tolerance: 0.001) else { return nil }
+        return (source, index)
+    }
+}
