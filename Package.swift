@@ -1,21 +1,15 @@
 // swift-tools-version:6.0
 // swiftprint: the iOS printing model on Linux, over cairo, pango and CUPS.
 //
-// Layout (see README.md):
-//   Sources/C*         one systemLibrary target per C library (module map + one-line header)
-//   Sources/CFontSubset  small cuts of very large CFF fonts, so cairo never copies them whole
-//   Sources/CQPDF      the assembler engine's C interface: a table of functions, found at run time
-//   Sources/CQPDFShim  libqpdf (C++) behind that table: the engine, a shared library of its own
-//   Sources/CPDFRepair, CPDFRepairShim  damaged PDFs qpdf cannot rebuild, rewritten by poppler's core
-//                      library in a shared library of its own, opened only for such a file
-//   Sources/CCurlShim  tile downloads through libcurl, opened at run time by map jobs that need it
-//   Sources/CCupsClientShim, CUPSClient  printers, jobs and printToPrinter through libcups, opened at run time
-//   Sources/SwiftPrintCore  geometry, paper, PrintInfo, formatters, renderer, paginator, PDF writer
-//   Plugins/<Handler>  one target per content type; registered in Sources/SwiftPrint/SwiftPrint.swift
-//   Sources/SwiftPrint the public library: re-exports the core and every handler
-//   Sources/CUPSQueue, SwiftPrintCUPS, SwiftPrintSpool  the queue's files and installer, the CUPS
-//                      filter's logic, the backend's (thin executables: swiftprint-filter, -backend)
-//   Sources/swiftprint the command-line tool
+// Where things are (README.md, "How it is built", draws the layers):
+//   Sources/C/          one module per C library: the system libraries, and shims whose headers
+//                       say why they exist (macros, varargs, longjmp, C++ engines opened at run time)
+//   Sources/Model … Jobs  the core, in layers (the targets below, in order; LayeringTests checks)
+//   Plugins/<Type>/     one folder per content type: its handler, and for the types drawn in a
+//                       process of their own (Image, Markup, Map) the engine and the helper program
+//   Sources/SwiftPrint  the public library: registers the handlers in one place
+//   Sources/CUPS/       Client (printers, jobs), Queue (PPD, installer), Common, Filter, Backend
+//   Sources/CLI         the swiftprint command, one file per subcommand
 // SwiftPM treats a top-level Plugins/ folder as package plugins, so handler targets name their path.
 import PackageDescription
 
@@ -32,7 +26,7 @@ let package = Package(
         .executable(name: "swiftprint-map", targets: ["swiftprint-map"]),
         // The map engine, for apps that draw maps in their own page renderers (MapPrintFormatter);
         // swiftprint's programs draw maps through swiftprint-map instead.
-        .library(name: "SwiftPrintMaps", targets: ["MapHandler"]),
+        .library(name: "SwiftPrintMaps", targets: ["MapEngine"]),
         // The object-level assembler's engine, opened on the first job that assembles a PDF
         // (install it beside the executables): text jobs never load libqpdf and its dependencies.
         .library(name: "SwiftPrintQPDF", type: .dynamic, targets: ["CQPDFShim"]),
@@ -47,46 +41,46 @@ let package = Package(
     ],
     targets: [
         // C libraries
-        .systemLibrary(name: "CCairo", pkgConfig: "cairo", providers: [.apt(["libcairo2-dev"])]),
-        .systemLibrary(name: "CPango", pkgConfig: "pangocairo", providers: [.apt(["libpango1.0-dev"])]),
-        .systemLibrary(name: "CUchardet", pkgConfig: "uchardet", providers: [.apt(["libuchardet-dev"])]),
-        .systemLibrary(name: "CMagic", pkgConfig: "libmagic", providers: [.apt(["libmagic-dev"])]),
-        .systemLibrary(name: "CLibPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
+        .systemLibrary(name: "CCairo", path: "Sources/C/CCairo", pkgConfig: "cairo", providers: [.apt(["libcairo2-dev"])]),
+        .systemLibrary(name: "CPango", path: "Sources/C/CPango", pkgConfig: "pangocairo", providers: [.apt(["libpango1.0-dev"])]),
+        .systemLibrary(name: "CUchardet", path: "Sources/C/CUchardet", pkgConfig: "uchardet", providers: [.apt(["libuchardet-dev"])]),
+        .systemLibrary(name: "CMagic", path: "Sources/C/CMagic", pkgConfig: "libmagic", providers: [.apt(["libmagic-dev"])]),
+        .systemLibrary(name: "CLibPNG", path: "Sources/C/CLibPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
         // libpng reports errors by longjmp: its shim catches them in C.
-        .target(name: "CPNGShim", dependencies: ["CLibPNG"]),
-        .systemLibrary(name: "CLibTIFF", pkgConfig: "libtiff-4", providers: [.apt(["libtiff-dev"])]),
+        .target(name: "CPNGShim", dependencies: ["CLibPNG"], path: "Sources/C/CPNGShim"),
+        .systemLibrary(name: "CLibTIFF", path: "Sources/C/CLibTIFF", pkgConfig: "libtiff-4", providers: [.apt(["libtiff-dev"])]),
         // libtiff's varargs getters and error handlers: its shim calls them in C.
-        .target(name: "CTIFFShim", dependencies: ["CLibTIFF"]),
-        .systemLibrary(name: "CGif", providers: [.apt(["libgif-dev"])]),
-        .systemLibrary(name: "CWebP", pkgConfig: "libwebp", providers: [.apt(["libwebp-dev"])]),
-        .systemLibrary(name: "CHeif", providers: [.apt(["libheif-dev"])]),
+        .target(name: "CTIFFShim", dependencies: ["CLibTIFF"], path: "Sources/C/CTIFFShim"),
+        .systemLibrary(name: "CGif", path: "Sources/C/CGif", providers: [.apt(["libgif-dev"])]),
+        .systemLibrary(name: "CWebP", path: "Sources/C/CWebP", pkgConfig: "libwebp", providers: [.apt(["libwebp-dev"])]),
+        .systemLibrary(name: "CHeif", path: "Sources/C/CHeif", providers: [.apt(["libheif-dev"])]),
         // libheif is loaded on first use (its HEVC decoder's start-up costs every run ~10 ms).
-        .target(name: "CHeifShim", dependencies: ["CHeif"]),
-        .systemLibrary(name: "CRsvg", pkgConfig: "librsvg-2.0", providers: [.apt(["librsvg2-dev"])]),
+        .target(name: "CHeifShim", dependencies: ["CHeif"], path: "Sources/C/CHeifShim"),
+        .systemLibrary(name: "CRsvg", path: "Sources/C/CRsvg", pkgConfig: "librsvg-2.0", providers: [.apt(["librsvg2-dev"])]),
         // libcups has no pkg-config file on Debian 12: linked by name.
-        .systemLibrary(name: "CCups", providers: [.apt(["libcups2-dev"])]),
-        .systemLibrary(name: "CGdkPixbuf", pkgConfig: "gdk-pixbuf-2.0", providers: [.apt(["libgdk-pixbuf-2.0-dev"])]),
+        .systemLibrary(name: "CCups", path: "Sources/C/CCups", providers: [.apt(["libcups2-dev"])]),
+        .systemLibrary(name: "CGdkPixbuf", path: "Sources/C/CGdkPixbuf", pkgConfig: "gdk-pixbuf-2.0", providers: [.apt(["libgdk-pixbuf-2.0-dev"])]),
         // WebKitGTK and GTK's Unix printing, driven from C (CWebKitShim) by swiftprint-markup only.
-        .systemLibrary(name: "CWebKit", pkgConfig: "webkit2gtk-4.1", providers: [.apt(["libwebkit2gtk-4.1-dev"])]),
-        .systemLibrary(name: "CGtkUnixPrint", pkgConfig: "gtk+-unix-print-3.0", providers: [.apt(["libgtk-3-dev"])]),
-        .target(name: "CWebKitShim", dependencies: ["CWebKit", "CGtkUnixPrint"]),
+        .systemLibrary(name: "CWebKit", path: "Sources/C/CWebKit", pkgConfig: "webkit2gtk-4.1", providers: [.apt(["libwebkit2gtk-4.1-dev"])]),
+        .systemLibrary(name: "CGtkUnixPrint", path: "Sources/C/CGtkUnixPrint", pkgConfig: "gtk+-unix-print-3.0", providers: [.apt(["libgtk-3-dev"])]),
+        .target(name: "CWebKitShim", dependencies: ["CWebKit", "CGtkUnixPrint"], path: "Sources/C/CWebKitShim"),
         // pango's cast macros and a fontconfig preload thread, in C (CPangoShim.h says why).
-        .target(name: "CPangoShim", dependencies: ["CPango", "CCairo"], linkerSettings: [.linkedLibrary("fontconfig")]),
+        .target(name: "CPangoShim", dependencies: ["CPango", "CCairo"], path: "Sources/C/CPangoShim", linkerSettings: [.linkedLibrary("fontconfig")]),
         // glibc's GNU-only spawn helpers, for ChildProcess (CSpawnShim.h says why).
-        .target(name: "CSpawnShim"),
+        .target(name: "CSpawnShim", path: "Sources/C/CSpawnShim"),
         // Small cuts of very large CFF fonts for cairo to embed; libharfbuzz-subset is opened on first use.
-        .systemLibrary(name: "CFreeType", pkgConfig: "freetype2", providers: [.apt(["libfreetype-dev"])]),
+        .systemLibrary(name: "CFreeType", path: "Sources/C/CFreeType", pkgConfig: "freetype2", providers: [.apt(["libfreetype-dev"])]),
         .target(
-            name: "CFontSubset", dependencies: ["CPango", "CCairo", "CFreeType"],
+            name: "CFontSubset", dependencies: ["CPango", "CCairo", "CFreeType"], path: "Sources/C/CFontSubset",
             linkerSettings: [.linkedLibrary("fontconfig"), .linkedLibrary("pangoft2-1.0"), .linkedLibrary("harfbuzz")]
         ),
         // libqpdf is C++: the object-level assembler reaches it through a table of C functions
         // (CQPDF), filled by CQPDFShim in libSwiftPrintQPDF.so and looked up on first use.
-        .target(name: "CQPDF"),
-        .systemLibrary(name: "CHarfBuzzSubset", pkgConfig: "harfbuzz-subset", providers: [.apt(["libharfbuzz-dev"])]),
+        .target(name: "CQPDF", path: "Sources/C/CQPDF"),
+        .systemLibrary(name: "CHarfBuzzSubset", path: "Sources/C/CHarfBuzzSubset", pkgConfig: "harfbuzz-subset", providers: [.apt(["libharfbuzz-dev"])]),
         .target(
             name: "CQPDFShim",
-            dependencies: ["CQPDF", "CHarfBuzzSubset"],
+            dependencies: ["CQPDF", "CHarfBuzzSubset"], path: "Sources/C/CQPDFShim",
             cxxSettings: [.define("POINTERHOLDER_TRANSITION", to: "4")],
             // The engine is C++ only: without these, swiftc links it to the toolchain's
             // libswiftCore.so (a second Swift runtime in a statically linked swiftprint, 2 MB
@@ -95,11 +89,11 @@ let package = Package(
         ),
 
         // poppler's core reads again a damaged PDF qpdf could not rebuild (CPDFRepair says why).
-        .systemLibrary(name: "CPoppler", pkgConfig: "poppler", providers: [.apt(["libpoppler-private-dev"])]),
-        .target(name: "CPDFRepair"),
+        .systemLibrary(name: "CPoppler", path: "Sources/C/CPoppler", pkgConfig: "poppler", providers: [.apt(["libpoppler-private-dev"])]),
+        .target(name: "CPDFRepair", path: "Sources/C/CPDFRepair"),
         .target(
             name: "CPDFRepairShim",
-            dependencies: ["CPDFRepair", "CPoppler"],
+            dependencies: ["CPDFRepair", "CPoppler"], path: "Sources/C/CPDFRepairShim",
             // C++ only, as CQPDFShim: no Swift runtime linked into it.
             linkerSettings: [.linkedLibrary("poppler"), .unsafeFlags(["-nostartfiles", "-static-stdlib"])]
         ),
@@ -124,77 +118,82 @@ let package = Package(
         .target(
             name: "TextHandler",
             dependencies: ["HandlerSupport", "CCairo", "CPango", "CUchardet"],
-            path: "Plugins/TextHandler"
+            path: "Plugins/Text"
         ),
         .target(
             name: "PDFHandler",
             dependencies: ["HandlerSupport", .product(name: "Logging", package: "swift-log")],
-            path: "Plugins/PDFHandler"
+            path: "Plugins/PDF"
         ),
         .target(
             name: "ImageHandler",
             dependencies: ["HandlerSupport", "CPNGShim", .product(name: "Logging", package: "swift-log")],
-            path: "Plugins/ImageHandler"
+            path: "Plugins/Image/Handler"
         ),
         // Decoders for the image formats that need big libraries; run by swiftprint-image in its
         // own process so that other jobs never load them.
         .target(
             name: "ImageDecoders",
             dependencies: ["HandlerSupport", "CTIFFShim", "CGif", "CWebP", "CHeifShim", "CRsvg", "CGdkPixbuf", "CCairo"],
-            path: "Plugins/ImageDecoders"
+            path: "Plugins/Image/Decoders"
         ),
-        .executableTarget(name: "swiftprint-image", dependencies: ["ImageDecoders", "HandlerSupport"]),
+        .executableTarget(name: "swiftprint-image", dependencies: ["ImageDecoders", "HandlerSupport"], path: "Plugins/Image/Helper"),
         // HTML and Markdown: laid out by WebKit in swiftprint-markup, a process of its own that
         // only markup jobs start; its PDF pages are placed by the assembler like a PDF's.
         .target(
             name: "MarkupHandler",
             dependencies: ["HandlerSupport", .product(name: "Ink", package: "Ink"), .product(name: "Logging", package: "swift-log")],
-            path: "Plugins/MarkupHandler"
+            path: "Plugins/Markup/Handler"
         ),
-        .executableTarget(name: "swiftprint-markup", dependencies: ["MarkupHandler", "HandlerSupport", "CWebKitShim"]),
+        .executableTarget(name: "swiftprint-markup", dependencies: ["MarkupHandler", "HandlerSupport", "CWebKitShim"], path: "Plugins/Markup/Helper"),
         // libcurl's variadic setters behind plain C, loaded with dlopen (curl.h only at build time).
-        .target(name: "CCurlShim"),
+        .target(name: "CCurlShim", path: "Sources/C/CCurlShim"),
         // Maps: tiles (MBTiles through GRDB, tile folders, http(s) URL templates) under GeoJSON
         // and GPX drawn as vectors. The engine runs in swiftprint-map, a process of its own that
-        // only map jobs start (MapProcessHandler runs it), so other jobs never load SQLite,
+        // only map jobs start (MapHandler runs it), so other jobs never load SQLite,
         // libxml2 or gdk-pixbuf.
         .target(
-            name: "MapHandler",
+            name: "MapEngine",
             dependencies: ["HandlerSupport", "CGdkPixbuf", "CCurlShim", .product(name: "GRDB", package: "GRDB.swift"),
                            .product(name: "Logging", package: "swift-log")],
-            path: "Plugins/MapHandler"
+            path: "Plugins/Map/Engine"
         ),
-        .executableTarget(name: "swiftprint-map", dependencies: ["MapHandler", "HandlerSupport", "PrintJobs", .product(name: "Logging", package: "swift-log")]),
+        .executableTarget(name: "swiftprint-map", dependencies: ["MapEngine", "HandlerSupport", "PrintJobs", .product(name: "Logging", package: "swift-log")],
+                          path: "Plugins/Map/Helper"),
         .target(
-            name: "MapProcessHandler",
+            name: "MapHandler",
             dependencies: ["HandlerSupport", .product(name: "Logging", package: "swift-log")],
-            path: "Plugins/MapProcessHandler"
+            path: "Plugins/Map/Handler"
         ),
         // Draws Config/basemap/world.mbtiles from Natural Earth (scripts/make-basemap); not installed.
         .executableTarget(
             name: "swiftprint-make-basemap",
-            dependencies: ["MapHandler", "CCairo", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["MapEngine", "CCairo", .product(name: "GRDB", package: "GRDB.swift")],
+            path: "Plugins/Map/Basemap"
         ),
         // Printers and jobs (the printer picker, printToPrinter, the Print Center): libcups's
         // client side, opened at run time so that `convert` never loads libcups.
-        .target(name: "CCupsClientShim"),
-        .target(name: "CUPSClient", dependencies: ["HandlerSupport", "CCupsClientShim"]),
+        .target(name: "CCupsClientShim", path: "Sources/C/CCupsClientShim"),
+        .target(name: "CUPSClient", dependencies: ["HandlerSupport", "CCupsClientShim"], path: "Sources/CUPS/Client"),
         // Job orchestration: the dispatcher, the paginator, one job from inputs to a PDF.
         .target(name: "PrintJobs", dependencies: ["HandlerSupport", .product(name: "Logging", package: "swift-log")], path: "Sources/Jobs"),
         .target(name: "SwiftPrint", dependencies: ["HandlerSupport", "PrintJobs", "TextHandler", "PDFHandler", "ImageHandler", "MarkupHandler",
-                                                   "MapProcessHandler", "CUPSClient"]),
+                                                   "MapHandler", "CUPSClient"]),
 
         // CUPS: the queue's files and the installer (no libcups, so the CLI does not load it);
-        // the filter's logic (libcups for options and the PPD); the backend's and libcups's
-        // option parser (it runs as root: it reads its arguments and a byte stream, no content).
-        .target(name: "CUPSQueue", dependencies: ["HandlerSupport"]),
+        // what filter and backend share (libcups's option parser, cupsd's message lines); the
+        // filter (options and the PPD, then the job); the backend (it runs as root: it reads its
+        // arguments and a byte stream, no content).
+        .target(name: "CUPSQueue", dependencies: ["HandlerSupport"], path: "Sources/CUPS/Queue"),
+        .target(name: "CUPSCommon", dependencies: ["CCups"], path: "Sources/CUPS/Common"),
         .target(
-            name: "SwiftPrintCUPS",
-            dependencies: ["SwiftPrint", "CUPSQueue", "SwiftPrintSpool", "CCups", .product(name: "Logging", package: "swift-log")]
+            name: "CUPSFilter",
+            dependencies: ["SwiftPrint", "CUPSCommon", "CCups", .product(name: "Logging", package: "swift-log")],
+            path: "Sources/CUPS/Filter"
         ),
-        .target(name: "SwiftPrintSpool", dependencies: ["CCups"]),
-        .executableTarget(name: "swiftprint-filter", dependencies: ["SwiftPrintCUPS"]),
-        .executableTarget(name: "swiftprint-backend", dependencies: ["SwiftPrintSpool"]),
+        .target(name: "CUPSBackend", dependencies: ["CUPSCommon"], path: "Sources/CUPS/Backend"),
+        .executableTarget(name: "swiftprint-filter", dependencies: ["CUPSFilter"], path: "Sources/CUPS/FilterProgram"),
+        .executableTarget(name: "swiftprint-backend", dependencies: ["CUPSBackend"], path: "Sources/CUPS/BackendProgram"),
 
         // The command-line tool
         .executableTarget(
@@ -203,7 +202,8 @@ let package = Package(
                 "SwiftPrint", "CUPSQueue",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
-            ]
+            ],
+            path: "Sources/CLI"
         ),
 
         // Examples/: the recipe renderer of the iOS printing guide and a receipt printed from a
@@ -215,12 +215,18 @@ let package = Package(
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         // Reads the sources: no module imports a layer above its own.
         .testTarget(name: "ArchitectureTests", dependencies: ["TestSupport"]),
-        .testTarget(name: "SwiftPrintCoreTests", dependencies: ["SwiftPrint", "MapHandler", "TestSupport", "swiftprint-markup", "swiftprint-map"]),
+        // One test target per module it tests, then the end-to-end suites (CLI, CUPS).
+        .testTarget(name: "PrintModelTests", dependencies: ["SwiftPrint", "TestSupport"]),
+        .testTarget(name: "PrintSupportTests", dependencies: ["SwiftPrint", "TestSupport"]),
+        .testTarget(name: "PDFObjectsTests", dependencies: ["SwiftPrint", "TestSupport"]),
+        .testTarget(name: "PrintGraphicsTests", dependencies: ["SwiftPrint", "TestSupport"]),
+        .testTarget(name: "PrintJobsTests", dependencies: ["SwiftPrint", "MapEngine", "TestSupport", "swiftprint-markup", "swiftprint-map"]),
+        .testTarget(name: "MapEngineTests", dependencies: ["SwiftPrint", "MapEngine", "TestSupport", "swiftprint-map"]),
         // Fixtures/ and Golden/ are read by path, beside the tests.
         .testTarget(name: "TextHandlerTests", dependencies: ["SwiftPrint", "TestSupport"], exclude: ["Fixtures"]),
         // TileServer/: a counting tile server the map tests start (Python, from the test).
         .testTarget(name: "CLITests", dependencies: ["swiftprint", "swiftprint-markup", "swiftprint-map", "recipe-example", "TestSupport"], exclude: ["TileServer", "Golden"]),
-        .testTarget(name: "CUPSTests", dependencies: ["SwiftPrintCUPS", "SwiftPrintSpool", "CUPSQueue", "TestSupport",
+        .testTarget(name: "CUPSTests", dependencies: ["CUPSFilter", "CUPSBackend", "CUPSCommon", "CUPSQueue", "TestSupport",
                                                       "swiftprint", "swiftprint-filter", "swiftprint-backend", "swiftprint-markup", "swiftprint-map",
                                                       "receipt-example", "recipe-example"]),
     ],

@@ -6,7 +6,7 @@
 @_exported import PDFHandler
 @_exported import ImageHandler
 @_exported import MarkupHandler
-@_exported import MapProcessHandler
+@_exported import MapHandler
 @_exported import CUPSClient
 
 extension HandlerRegistry {
@@ -18,7 +18,7 @@ extension HandlerRegistry {
         ImageHandler(),
         MarkupHandler(),
         MarkdownHandler(),
-        MapProcessHandler(),
+        MapHandler(),
     ])
 }
 

@@ -19,11 +19,12 @@ import Testing
         ["PageLayout"],                 // formatters, page renderers, the handler protocol
         ["PDFOutput"],                  // writers, sheet planning, imposition
         ["HandlerSupport"],             // the layers above, for handlers
-        ["TextHandler", "PDFHandler", "ImageHandler", "ImageDecoders", "MarkupHandler", "MapHandler", "MapProcessHandler"],
+        ["TextHandler", "PDFHandler", "ImageHandler", "ImageDecoders", "MarkupHandler", "MapEngine", "MapHandler"],
         ["PrintJobs"],                  // the dispatcher, the paginator, a job
-        ["CUPSClient", "CUPSQueue", "SwiftPrintSpool"],
+        ["CUPSClient", "CUPSQueue", "CUPSCommon"],
+        ["CUPSBackend"],               // the backend
         ["SwiftPrint"],                 // the public library
-        ["SwiftPrintCUPS"],             // the CUPS filter
+        ["CUPSFilter"],                 // the CUPS filter
         ["swiftprint", "swiftprint-filter", "swiftprint-backend", "swiftprint-image", "swiftprint-map", "swiftprint-markup",
          "swiftprint-make-basemap", "recipe-example", "receipt-example"],
     ]
@@ -36,7 +37,7 @@ import Testing
         "CQPDF": ["PDFObjects"],
         "CPDFRepair": ["PDFObjects"],
         "CPango": ["PrintGraphics", "TextHandler"],
-        "CCairo": ["PrintGraphics", "TextHandler", "PDFOutput", "ImageDecoders", "MapHandler", "swiftprint-make-basemap"],
+        "CCairo": ["PrintGraphics", "TextHandler", "PDFOutput", "ImageDecoders", "MapEngine", "swiftprint-make-basemap"],
         "CPangoShim": ["PrintGraphics"],
         "CFontSubset": ["PrintGraphics"],
         "CSpawnShim": ["PrintSupport"],
@@ -44,11 +45,11 @@ import Testing
         "CPNGShim": ["ImageHandler"],
         "CTIFFShim": ["ImageDecoders"], "CGif": ["ImageDecoders"], "CWebP": ["ImageDecoders"], "CHeifShim": ["ImageDecoders"],
         "CRsvg": ["ImageDecoders"],
-        "CGdkPixbuf": ["ImageDecoders", "MapHandler"],
-        "CCurlShim": ["MapHandler"],
+        "CGdkPixbuf": ["ImageDecoders", "MapEngine"],
+        "CCurlShim": ["MapEngine"],
         "CWebKitShim": ["swiftprint-markup"],
         "CCupsClientShim": ["CUPSClient"],
-        "CCups": ["SwiftPrintCUPS", "SwiftPrintSpool"],
+        "CCups": ["CUPSCommon", "CUPSFilter"],
     ]
 
     /// Each library and executable target's folder, read from Package.swift (`path:`, else

@@ -1,8 +1,9 @@
 import Foundation
 import Testing
 import TestSupport
-@testable import SwiftPrintCUPS
-@testable import SwiftPrintSpool
+@testable import CUPSFilter
+@testable import CUPSBackend
+import CUPSCommon
 import CUPSQueue
 import SwiftPrint
 
@@ -14,13 +15,13 @@ struct FilterAndBackendTests {
         ("media=iso_a4_210x297mm,tray-1 'swiftprint-header=Title {title}'", "iso_a4_210x297mm", nil),
     ] as [(String, String, String?)])
     func options(text: String, media: String, ranges: String?) throws {
-        let o = try CUPSFilter.settings(arguments: ["swiftprint", "1", "u", "t", "1", text], environment: [:])
+        let o = try PrintFilter.settings(arguments: ["swiftprint", "1", "u", "t", "1", text], environment: [:])
         #expect(o.info.media?.pwgName == media)
         #expect(o.info.pageRanges.map { "\($0)" } == ranges)
     }
 
     @Test func copiesComeFromArgvAndColourModeFromItsIPPName() throws {
-        let o = try CUPSFilter.settings(arguments: ["swiftprint", "1", "u", "t", "3", "print-color-mode=monochrome fit-to-page scaling=50 position=top-left"],
+        let o = try PrintFilter.settings(arguments: ["swiftprint", "1", "u", "t", "3", "print-color-mode=monochrome fit-to-page scaling=50 position=top-left"],
                                           environment: [:])
         #expect(o.info.copies == 3)
         #expect(o.info.outputType == .grayscale)
@@ -34,15 +35,15 @@ struct FilterAndBackendTests {
     }
 
     @Test func aCharsetTheSenderNamedIsTheTextEncoding() throws {
-        let named = try CUPSFilter.settings(arguments: ["swiftprint", "1", "u", "t", "1", ""], environment: ["CHARSET": "shift_jis"])
+        let named = try PrintFilter.settings(arguments: ["swiftprint", "1", "u", "t", "1", ""], environment: ["CHARSET": "shift_jis"])
         #expect(named.text.encoding == "shift_jis")
-        let usual = try CUPSFilter.settings(arguments: ["swiftprint", "1", "u", "t", "1", ""], environment: ["CHARSET": "utf-8"])
+        let usual = try PrintFilter.settings(arguments: ["swiftprint", "1", "u", "t", "1", ""], environment: ["CHARSET": "utf-8"])
         #expect(usual.text.encoding == nil)
     }
 
     @Test func aBadValueIsAnErrorNamingTheOption() {
         #expect(throws: PrintError.self) {
-            try CUPSFilter.settings(arguments: ["swiftprint", "1", "u", "t", "1", "media=Postcard-Size-Z"], environment: [:])
+            try PrintFilter.settings(arguments: ["swiftprint", "1", "u", "t", "1", "media=Postcard-Size-Z"], environment: [:])
         }
     }
 
@@ -53,11 +54,11 @@ struct FilterAndBackendTests {
         ppd = ppd.replacingOccurrences(of: "*Defaultswiftprint-header: None", with: "*Defaultswiftprint-header: TitlePage")
         let path = try temporaryDirectory() + "/q.ppd"
         try ppd.write(toFile: path, atomically: false, encoding: .utf8)
-        let o = try CUPSFilter.settings(arguments: ["swiftprint", "1", "u", "t", "1", ""], environment: ["PPD": path])
+        let o = try PrintFilter.settings(arguments: ["swiftprint", "1", "u", "t", "1", ""], environment: ["PPD": path])
         #expect(o.queueMedia?.pwgName == "na_letter_8.5x11in")
         #expect(o.header == "{title}||{page}/{pages}")
         // The job's own option wins over the queue's default.
-        let job = try CUPSFilter.settings(arguments: ["swiftprint", "1", "u", "t", "1", "swiftprint-header=None media=A4"], environment: ["PPD": path])
+        let job = try PrintFilter.settings(arguments: ["swiftprint", "1", "u", "t", "1", "swiftprint-header=None media=A4"], environment: ["PPD": path])
         #expect(job.header == nil)
         #expect(job.paper().media.pwgName == "iso_a4_210x297mm")
     }
@@ -82,8 +83,8 @@ struct FilterAndBackendTests {
             let path = folder + "/\(choice.keyword).ppd"
             try ppd.replacingOccurrences(of: "*Default\(name): \(presentation.defaultKeyword)", with: "*Default\(name): \(choice.keyword)")
                 .write(toFile: path, atomically: false, encoding: .utf8)
-            let fromQueue = try CUPSFilter.settings(arguments: ["swiftprint", "1", "u", "t", "1", ""], environment: ["PPD": path])
-            let fromJob = try CUPSFilter.settings(arguments: ["swiftprint", "1", "u", "t", "1", "\(name)=\(choice.keyword)"],
+            let fromQueue = try PrintFilter.settings(arguments: ["swiftprint", "1", "u", "t", "1", ""], environment: ["PPD": path])
+            let fromJob = try PrintFilter.settings(arguments: ["swiftprint", "1", "u", "t", "1", "\(name)=\(choice.keyword)"],
                                                   environment: ["PPD": queue])
             #expect(fromQueue == fromJob, "\(name)=\(choice.keyword)")
             meanings.append(fromJob)

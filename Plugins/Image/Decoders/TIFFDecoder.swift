@@ -1,0 +1,62 @@
+import CTIFFShim
+import Foundation
+import HandlerSupport
+
+/// TIFF through libtiff: every page becomes a page, alpha kept.
+package enum TIFFDecoder {
+    package static func open(path: String, limits: ImageLimits) throws -> [DecodedImage] {
+        let reader = try TIFFReader(path: path)
+        var pages: [DecodedImage] = []
+        for page in 0..<reader.pageCount {
+            let info = try reader.info(page: page)
+            try limits.check(width: info.width, height: info.height, path: path)
+            pages.append(DecodedImage(width: info.width, height: info.height, ppi: info.ppi) {
+                let reader = try TIFFReader(path: path)
+                let info = try reader.info(page: page)
+                var pixels = [UInt8](repeating: 0, count: info.width * info.height * 4)
+                try reader.readRGBA(page: page, into: &pixels)
+                return RGBAImage(width: info.width, height: info.height, pixels: pixels, iccProfile: info.icc)
+            })
+        }
+        guard !pages.isEmpty else { throw PrintError(.invalidInput, path: path, "the TIFF has no pages") }
+        return pages
+    }
+}
+
+/// The one owner of a libtiff reader.
+package final class TIFFReader {
+    private let handle: OpaquePointer
+    package let path: String
+
+    package init(path: String) throws {
+        self.path = path
+        var message = [CChar](repeating: 0, count: 256)
+        guard let h = sp_tiff_open(path, &message, message.count) else { throw Self.error(path, message) }
+        handle = h
+    }
+
+    deinit { sp_tiff_close(handle) }
+
+    package var pageCount: Int { Int(sp_tiff_page_count(handle)) }
+
+    package func info(page: Int) throws -> (width: Int, height: Int, ppi: Double?, icc: Data?) {
+        var w: UInt32 = 0, h: UInt32 = 0, ppi = 0.0, iccLength: UInt32 = 0
+        var icc: UnsafePointer<UInt8>?
+        var message = [CChar](repeating: 0, count: 256)
+        guard sp_tiff_page_info(handle, Int32(page), &w, &h, &ppi, &icc, &iccLength, &message, message.count) == 0 else {
+            throw Self.error(path, message)
+        }
+        return (Int(w), Int(h), ppi > 0 ? ppi : nil, icc.map { Data(bytes: $0, count: Int(iccLength)) })
+    }
+
+    package func readRGBA(page: Int, into pixels: inout [UInt8]) throws {
+        var message = [CChar](repeating: 0, count: 256)
+        let status = pixels.withUnsafeMutableBufferPointer { sp_tiff_read_rgba(handle, Int32(page), $0.baseAddress, &message, message.count) }
+        if status != 0 { throw Self.error(path, message) }
+    }
+
+    static func error(_ path: String, _ message: [CChar]) -> PrintError {
+        let text = message.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+        return PrintError(.invalidInput, path: path, "not a valid TIFF (\(text))")
+    }
+}

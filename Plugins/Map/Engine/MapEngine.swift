@@ -1,0 +1,156 @@
+import Foundation
+import HandlerSupport
+
+/// Maps: GeoJSON and GPX drawn over a basemap that covers them, a map description
+/// (`org.swiftprint.map-description`), and an MBTiles file's overview.
+///
+/// Reads `settings.map` and `settings.localFiles` (`none`, which the CUPS filter sets: no file
+/// but the document and the shipped basemap is read, and no tile is fetched from the network).
+public struct MapEngine {
+
+    public init() {}
+
+    /// The offline basemap: low zooms of the world from Natural Earth (public domain), made by
+    /// scripts/make-basemap.
+    public static var basemapPath: String? {
+        ConfigFiles.directory.map { $0 + "/basemap/world.mbtiles" }.flatMap { FileManager.default.fileExists(atPath: $0) ? $0 : nil }
+    }
+
+    public func makeFormatter(for input: PrintInput, settings: JobSettings) throws -> PrintFormatter {
+        let path = input.path, options = settings.map
+        let pointLimit = options.maxPoints ?? 1_000_000
+        let type = URL(fileURLWithPath: path).pathExtension.lowercased()
+        // The head is enough to tell the kinds apart; an MBTiles file may be gigabytes.
+        let head = ContentDetector.head(of: path)
+        var description: MapDescription?
+        var features: [MapFeature] = []
+        var tilesPath = options.tiles
+        // A CUPS job (local-files none) may name no other file: the filter runs as lp and reads
+        // what lp can, which includes other users' spooled jobs.
+        let confined = settings.localFiles == .none
+        if confined, let t = tilesPath {
+            throw PrintError(.invalidOption, path: path, Self.isURL(t)
+                ? "a print job cannot fetch map tiles from the network (map-tiles); print it with swiftprint convert"
+                : "map-tiles cannot name a file in a print job; the offline basemap is used")
+        }
+        if type == "mbtiles" || head.starts(with: Array("SQLite format 3".utf8)) {
+            tilesPath = path
+        } else if String(decoding: head, as: UTF8.self).contains("\"swiftprint-map\"") {
+            let d = try MapDescription.read(path: path)
+            guard d.version == 1 else { throw PrintError(.invalidInput, path: path, "map description version \(d.version) is not known (1 is)") }
+            let folder = URL(fileURLWithPath: path).deletingLastPathComponent()
+            if confined, let t = d.tiles, Self.isURL(t) {
+                throw PrintError(.invalidInput, path: path, "a map description in a print job cannot fetch tiles from the network; print it with swiftprint convert")
+            }
+            if confined, d.tiles != nil || (d.overlays ?? []).contains(where: { $0.file != nil }) {
+                throw PrintError(.invalidInput, path: path, "a map description in a print job cannot name other files (tiles, overlay files); inline GeoJSON works")
+            }
+            for overlay in d.overlays ?? [] {
+                let style = overlay.style ?? MapStyle()
+                if let file = overlay.file {
+                    let full = URL(fileURLWithPath: file, relativeTo: folder).path
+                    features += try Self.features(at: full, style: style, pointLimit: pointLimit)
+                } else if let inline = overlay.geojson {
+                    features += try GeoJSONReader.features(from: inline.data, path: path, style: style, pointLimit: pointLimit)
+                }
+            }
+            for m in d.markers ?? [] {
+                var style = MapStyle()
+                if let c = m.color { style.markerColor = c }
+                features.append(MapFeature(geometry: .point(GeoCoordinate(latitude: m.lat, longitude: m.lon)), style: style, label: m.label))
+            }
+            if let t = d.tiles, tilesPath == nil { tilesPath = Self.isURL(t) ? t : URL(fileURLWithPath: t, relativeTo: folder).path }
+            description = d
+        } else {
+            features = try Self.features(at: path, style: MapStyle(), pointLimit: pointLimit)
+            guard !features.isEmpty else { throw PrintError(.noContent, path: path, "no features to draw") }
+        }
+
+        guard let sourcePath = tilesPath ?? Self.basemapPath else {
+            throw PrintError(.notAvailable, path: path, "no tiles: the offline basemap (Config/basemap/world.mbtiles) is missing; give --map-tiles")
+        }
+        let source = try Self.openSource(sourcePath, options: options, description: description)
+        let framing: MapPrintFormatter.Framing
+        if let description {
+            framing = try description.framing(path: path, features: features)
+        } else if let scale = options.scale, let box = GeoBox(covering: features.flatMap(\.coordinates)) {
+            framing = .scale(center: box.center, scale: scale)
+        } else if let box = GeoBox(covering: features.flatMap(\.coordinates)) {
+            framing = .fit(box)
+        } else {
+            // An MBTiles overview: its bounds, or the whole world.
+            framing = .fit(source.info.bounds ?? GeoBox(west: -180, south: -85, east: 180, north: 85))
+        }
+        let formatter = MapPrintFormatter(source: source, sourcePath: sourcePath, features: features, framing: framing)
+        // A description says its own title (none when it gives none); an MBTiles overview is named after the set.
+        formatter.title = description != nil ? description?.title : (features.isEmpty ? source.info.name : nil)
+        formatter.attribution = description?.attribution
+        if let v = options.dpi ?? description?.dpi { formatter.dpi = v }
+        formatter.tileDPI = options.tileDPI ?? description?.tileDPI
+        if let policy = options.missingTiles {
+            formatter.missingTiles = policy
+        } else if let v = description?.missingTiles {
+            guard let policy = MissingTilePolicy(rawValue: v) else {
+                throw PrintError(.invalidInput, path: path, "missingTiles \"\(v)\" is not valid (placeholder, blank or fail)")
+            }
+            formatter.missingTiles = policy
+        }
+        if let v = options.maxTiles ?? description?.maxTiles { formatter.tileLimit = v }
+        formatter.poster = try description?.mapPoster(path: path)
+        if let grid = options.poster { formatter.poster = MapPoster(columns: grid.columns, rows: grid.rows) }
+        if let p = options.posterOverlap {
+            guard formatter.poster != nil else { throw PrintError(.invalidOption, "map-poster-overlap needs a poster (map-poster)") }
+            formatter.poster?.overlap = p
+        }
+        if let v = options.maxSheets { formatter.sheetLimit = v }
+        switch description?.grid {
+        case .on(true)?: formatter.showGrid()
+        case .degrees(let d)?:
+            guard d > 0, d <= 90 else { throw PrintError(.invalidInput, path: path, "grid is true or a spacing in degrees (0 to 90)") }
+            formatter.showGrid(spacing: d)
+        default: break
+        }
+        switch options.grid {
+        case .auto?: formatter.showGrid()
+        case .off?: formatter.grid = nil
+        case .degrees(let d)?: formatter.showGrid(spacing: d)
+        case nil: break
+        }
+        if let d = description {
+            formatter.pageSetup = try DocumentPageSetup.named(paper: d.paper, orientation: d.orientation, path: path)
+        }
+        return formatter
+    }
+
+    static func features(at path: String, style: MapStyle, pointLimit: Int) throws -> [MapFeature] {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw PrintError(.inputUnreadable, path: path, "cannot read the file")
+        }
+        let head = String(decoding: data.prefix(1024), as: UTF8.self)
+        if head.contains("<gpx") || path.lowercased().hasSuffix(".gpx") {
+            return try GPXReader.features(from: data, path: path, style: style, pointLimit: pointLimit)
+        }
+        return try GeoJSONReader.features(from: data, path: path, style: style, pointLimit: pointLimit)
+    }
+
+    static func isURL(_ path: String) -> Bool {
+        let lower = path.lowercased()
+        return lower.hasPrefix("http://") || lower.hasPrefix("https://")
+    }
+
+    static func openSource(_ path: String, options: MapSettings, description: MapDescription?) throws -> TileSource {
+        if isURL(path) {
+            var settings = HTTPTileSource.Settings()
+            settings.userAgent = options.userAgent
+            if let folder = options.tileCache { settings.cacheFolder = folder == "none" ? nil : folder }
+            return try HTTPTileSource(template: path, settings: settings,
+                                      attribution: options.attribution ?? description?.attribution,
+                                      maxZoom: options.maxZoom ?? description?.maxZoom)
+        }
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else {
+            throw PrintError(.inputUnreadable, path: path, "no such tile source")
+        }
+        return isFolder.boolValue ? try TileFolderSource(path: path) : try MBTilesSource(path: path)
+    }
+}

@@ -1,0 +1,240 @@
+import Foundation
+import Logging
+import HandlerSupport
+
+/// The connection to swiftprint-markup, WebKit's process: started on the first markup document
+/// and kept for the process's life, so that the display and WebKit start once and serve every
+/// document (one at a time). If it dies, the next document starts a new one. With
+/// `SWIFTPRINT_MARKUP_KEEP`, the connection is to the user's shared renderer instead
+/// (`SharedRenderer`), started when none runs.
+final class MarkupRendererProcess: @unchecked Sendable {
+    /// The one renderer of this process.
+    static let shared = MarkupRendererProcess()
+
+    private let lock = NSLock()
+    /// A renderer of this process's own, on pipes.
+    private var process: Process?
+    /// Or a connection to the shared renderer, and where its log is.
+    private var sharedConnection: (fd: Int32, log: String)?
+    private var input: FileHandle?
+    /// This run's renderer's standard output (owned here, closed in `stop`).
+    private var pipeOutput: FileHandle?
+    /// The renderer's answers: from `pipeOutput`, or the shared renderer's socket.
+    private var output: DescriptorLineReader?
+    private let errors = ErrorTail()
+    private let logger = Logger(label: "swiftprint.markup")
+
+    /// The renderer: `$SWIFTPRINT_MARKUP_RENDERER`, beside the running executable, or in
+    /// /usr/local/libexec/swiftprint or /usr/libexec/swiftprint.
+    static var executable: String? { HelperProgram.find("swiftprint-markup", environmentVariable: "SWIFTPRINT_MARKUP_RENDERER") }
+
+    /// Sends `request` and waits for the answer. The renderer enforces the request's time
+    /// limit itself; if it has not answered 15 s after that, it is killed (a shared renderer,
+    /// which answers other runs' requests in turn, gets longer and is left running). A shared
+    /// renderer that has gone away (stopped when idle, or killed) is reconnected to, or started
+    /// again, once.
+    func send(_ request: MarkupRenderRequest, path: String) throws -> MarkupRenderResponse {
+        lock.lock(); defer { lock.unlock() }
+        var line = try JSONEncoder().encode(request)
+        line.append(UInt8(ascii: "\n"))
+        var reconnected = false
+        while true {
+            if process?.isRunning != true && sharedConnection == nil { try start(path: path) }
+            let shared = sharedConnection != nil
+            let failure: String
+            do { try write(line) } catch {
+                stop()
+                if shared && !reconnected { reconnected = true; continue }
+                throw PrintError(.jobFailed, path: path, "the markup renderer stopped before the document was sent\(errors.said)")
+            }
+            let limit = shared ? request.timeout * 4 + 15 : request.timeout + 15
+            switch readLine(deadline: Date().addingTimeInterval(limit)) {
+            case .line(let answer):
+                guard let response = try? JSONDecoder().decode(MarkupRenderResponse.self, from: answer) else {
+                    stop()
+                    throw PrintError(.jobFailed, path: path, "the markup renderer answered something unreadable\(errors.said)")
+                }
+                return response
+            case .ended:
+                stop()
+                // A shared renderer closes its connections when it stops after being idle.
+                if shared && !reconnected { reconnected = true; continue }
+                failure = "the markup renderer (WebKit) crashed on this document\(errors.said)"
+            case .timedOut:
+                stop()
+                failure = shared
+                    ? "the shared markup renderer did not answer in \(Int(limit)) s (it serves other runs too; without SWIFTPRINT_MARKUP_KEEP a run has its own)"
+                    : "the markup renderer did not answer in \(Int(limit)) s and was stopped"
+            }
+            throw PrintError(.jobFailed, path: path, failure)
+        }
+    }
+
+    private func start(path: String) throws {
+        guard let executable = Self.executable else {
+            throw PrintError(.notAvailable, path: path, "printing HTML needs swiftprint-markup, which is not installed beside swiftprint")
+        }
+        if let keep = SharedRenderer.keepSeconds() {
+            do {
+                try connectShared(executable: executable, keep: keep)
+                return
+            } catch {
+                logger.warning("the shared markup renderer cannot be used (\(error)); this run starts its own")
+            }
+        }
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: executable)
+        p.currentDirectoryURL = URL(fileURLWithPath: ChildProcess.usableWorkingDirectory)
+        let stdin = Pipe(), stdout = Pipe(), stderr = Pipe()
+        p.standardInput = stdin
+        p.standardOutput = stdout
+        p.standardError = stderr
+        let tail = errors, logger = logger
+        tail.reset()
+        stderr.fileHandleForReading.readabilityHandler = { handle in
+            let data = handle.availableData
+            if data.isEmpty { handle.readabilityHandler = nil; return }
+            tail.append(data)
+            for line in String(decoding: data, as: UTF8.self).split(separator: "\n") { logger.debug("\(line)") }
+        }
+        do { try ChildProcess.withNoSignalsBlocked { try p.run() } } catch {
+            throw PrintError(.notAvailable, path: path, "cannot start \(executable): \(error.localizedDescription)")
+        }
+        logger.debug("started the markup renderer \(executable) (pid \(p.processIdentifier))")
+        process = p
+        input = stdin.fileHandleForWriting
+        pipeOutput = stdout.fileHandleForReading
+        output = DescriptorLineReader(fd: stdout.fileHandleForReading.fileDescriptor)
+    }
+
+    /// Sends a request line: on the pipe, or on the socket without SIGPIPE when the shared
+    /// renderer has gone (the error says so instead).
+    private func write(_ line: Data) throws {
+        guard let shared = sharedConnection else { return try input!.write(contentsOf: line) }
+        try line.withUnsafeBytes { bytes in
+            var offset = 0
+            while offset < bytes.count {
+                let n = Foundation.send(shared.fd, bytes.baseAddress! + offset, bytes.count - offset, Int32(MSG_NOSIGNAL))
+                if n < 0 && errno == EINTR { continue }
+                guard n > 0 else { throw PrintError.system(.jobFailed, path: nil, "the shared renderer's connection closed", errno: errno) }
+                offset += n
+            }
+        }
+    }
+
+    /// Connects to the user's shared renderer, starting it first when none listens.
+    private func connectShared(executable: String, keep: Double) throws {
+        let folder = try SharedRenderer.folder()
+        let socket = folder + "/markup.socket", log = folder + "/markup.log"
+        var fd = SharedRenderer.connect(to: socket)
+        if fd == nil {
+            try startShared(executable: executable, folder: folder, keep: keep, log: log)
+            fd = SharedRenderer.connect(to: socket)
+        }
+        guard let fd else { throw PrintError(.notAvailable, path: socket, "no shared renderer answers there (see \(log))") }
+        guard let peer = SharedRenderer.peer(of: fd) else {
+            close(fd)
+            throw PrintError(.notAvailable, path: socket, "cannot tell who answers there")
+        }
+        logger.debug("using the shared markup renderer \(socket) (pid \(peer.pid))")
+        sharedConnection = (fd, log)
+        output = DescriptorLineReader(fd: fd)
+        errors.reset()
+    }
+
+    /// Starts a shared renderer in `folder` and waits until it listens (it says "ready"). It
+    /// ends without a word when another run started one at the same moment; that one serves.
+    private func startShared(executable: String, folder: String, keep: Double, log: String) throws {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: executable)
+        p.arguments = ["--serve", folder, "--keep", String(format: "%g", keep)]
+        p.currentDirectoryURL = URL(fileURLWithPath: "/")
+        // Appended to: the renderer empties it once it knows it is the folder's (a run that
+        // loses a race to start one must not cut the winner's log).
+        let logFD = open(log, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        guard logFD >= 0 else { throw PrintError.system(.notAvailable, path: log, "cannot write the shared renderer's log", errno: errno) }
+        let ready = Pipe()
+        p.standardInput = FileHandle.nullDevice
+        p.standardOutput = ready
+        p.standardError = FileHandle(fileDescriptor: logFD, closeOnDealloc: true)
+        do { try ChildProcess.withNoSignalsBlocked { try p.run() } } catch {
+            throw PrintError(.notAvailable, path: executable, "cannot start the shared renderer: \(error.localizedDescription)")
+        }
+        logger.debug("started a shared markup renderer (pid \(p.processIdentifier)), kept \(keep) s after its last document")
+        // "ready\n" once it listens, or the end of output when it stops (or another serves).
+        let said = (try? ready.fileHandleForReading.read(upToCount: 6)) ?? nil
+        try? ready.fileHandleForReading.close()
+        if said != Data("ready\n".utf8) { logger.debug("the new shared renderer did not say ready; another may serve") }
+    }
+
+    enum ReadResult {
+        case line(Data), ended, timedOut
+    }
+
+    /// Reads one line of the renderer's output.
+    private func readLine(deadline: Date) -> ReadResult {
+        guard var reader = output else { return .ended }
+        defer { output = reader }
+        while true {
+            if let line = reader.bufferedLine() { return .line(line) }
+            let left = deadline.timeIntervalSinceNow
+            guard left > 0 else { return .timedOut }
+            var poller = pollfd(fd: reader.fd, events: Int16(POLLIN), revents: 0)
+            let ready = poll(&poller, 1, Int32(min(left, 3600) * 1000))
+            if ready < 0 && errno == EINTR { continue }
+            if ready == 0 { return .timedOut }
+            guard ready > 0 else { return .ended }
+            reader.readOnce()
+            if reader.ended { return .ended }
+        }
+    }
+
+    /// Ends this run's renderer, or its connection to the shared one (which other runs may be
+    /// using, so it is left running).
+    private func stop() {
+        if let process, process.isRunning {
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+        }
+        if let shared = sharedConnection {
+            close(shared.fd)
+            // Its last words are in its log, for the error message.
+            if let log = FileHandle(forReadingAtPath: shared.log) {
+                errors.reset()
+                errors.append((try? log.readToEnd()).map { Data($0.suffix(4096)) } ?? Data())
+                try? log.close()
+            }
+        } else {
+            try? input?.close()
+            try? pipeOutput?.close()
+        }
+        process = nil; sharedConnection = nil; input = nil; pipeOutput = nil; output = nil
+    }
+
+    /// The last lines the renderer wrote on standard error, for messages when it dies.
+    final class ErrorTail: @unchecked Sendable {
+        private let lock = NSLock()
+        private var data = Data()
+        func append(_ more: Data) {
+            lock.lock(); defer { lock.unlock() }
+            data.append(more)
+            if data.count > 4096 { data = Data(data.suffix(2048)) }
+        }
+        func reset() { lock.lock(); data = Data(); lock.unlock() }
+        /// ": <what it said last>" or "": GLib's last ERROR line when there is one (WebKit
+        /// aborts with one), else its last line that is not a warning or a crash report.
+        var said: String {
+            lock.lock(); defer { lock.unlock() }
+            let lines = String(decoding: data, as: UTF8.self).split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+            if let error = lines.last(where: { $0.contains("ERROR **") }) {
+                // "** (swiftprint-markup:123): ERROR **: 07:50:13.220: readPIDFromPeer: …"
+                let text = error.components(separatedBy: "ERROR **: ").last ?? error
+                let message = text.split(separator: " ", maxSplits: 1).last.map(String.init) ?? text
+                return ": " + message.prefix(200)
+            }
+            let crashReport = lines.firstIndex { $0.hasPrefix("*** ") } ?? lines.endIndex
+            let last = lines[..<crashReport].last { !$0.contains("WARNING") && !$0.isEmpty && !$0.hasPrefix("swift-runtime:") }
+            return last.map { ": " + $0.prefix(200) } ?? ""
+        }
+    }
+}

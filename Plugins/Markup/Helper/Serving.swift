@@ -1,0 +1,126 @@
+import Foundation
+import MarkupHandler
+
+/// Answers request lines read from `input` on `output` until `input` ends.
+@MainActor func serveRequests(from input: Int32, to output: Int32) {
+    var reader = DescriptorLineReader(fd: input)
+    while let line = reader.next() { answer(line, to: output) }
+}
+
+/// Answers one request line. The renderer starts with the first request (a failure to start
+/// is every request's answer).
+@MainActor func answer(_ line: Data, to output: Int32) {
+    guard !line.isEmpty else { return }
+    guard let request = try? decoder.decode(MarkupRenderRequest.self, from: line) else {
+        respond(MarkupRenderResponse(status: .badRequest, message: "not a request: \(String(decoding: line.prefix(80), as: UTF8.self))"),
+                to: output)
+        return
+    }
+    if renderer == nil && startFailure == nil {
+        do {
+            let started = try WebRenderer(runtimeDirectory: runtime)
+            FileHandle.standardError.write(Data("swiftprint-markup: display \(started.display), WebKit started\n".utf8))
+            if sharing { started.outliveParent() }
+            renderer = started
+        } catch { startFailure = error }
+    }
+    guard let renderer else {
+        respond(MarkupRenderResponse(status: startFailure!.status, message: startFailure!.message), to: output)
+        return
+    }
+    do {
+        respond(try handle(request, with: renderer), to: output)
+    } catch {
+        respond(MarkupRenderResponse(status: error.status, message: error.message), to: output)
+    }
+}
+
+/// Whether this renderer is a shared one (it outlives the run that started it).
+nonisolated(unsafe) var sharing = false
+/// The connection whose request is being answered: a page loaded for one connection is never
+/// printed for another, whose file of the same name may hold other bytes.
+nonisolated(unsafe) var currentConnection = 0
+
+/// The shared renderer: one per folder (the lock file decides, so two runs that start one at
+/// once end up with one), listening on FOLDER/markup.socket. It tells the run that started it
+/// "ready" on standard output once it listens, and serves connections from its own user, a
+/// request at a time in turn (WebKit is on this one thread), until no request has come for
+/// `keep` seconds; then it closes every connection (a run that sends again starts a new one).
+/// It runs in a process group of its own (Foundation starts it so), which a Ctrl-C meant for
+/// the run that started it does not reach.
+@MainActor func serveShared(folder: String, keep: Double) {
+    sharing = true
+    // A client that goes away mid-answer must not end the renderer for everyone else.
+    signal(SIGPIPE, SIG_IGN)
+    let lockFD = open(folder + "/markup.lock", O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
+    guard lockFD >= 0, flock(lockFD, LOCK_EX | LOCK_NB) == 0 else {
+        FileHandle.standardError.write(Data("swiftprint-markup: another renderer serves \(folder)\n".utf8))
+        return
+    }
+    // The log (standard error, opened for appending by the run that started this one) starts
+    // afresh only now that this renderer is the folder's.
+    _ = ftruncate(STDERR_FILENO, 0)
+    let socketPath = folder + "/markup.socket"
+    let listener: Int32
+    do { listener = try SharedRenderer.listen(at: socketPath) } catch {
+        FileHandle.standardError.write(Data("swiftprint-markup: \(error)\n".utf8))
+        return
+    }
+    FileHandle.standardError.write(Data("swiftprint-markup: serving \(socketPath) (pid \(getpid())), until idle for \(keep) s\n".utf8))
+    respondReady()
+    var connections: [Int32: (reader: DescriptorLineReader, token: Int)] = [:]
+    var tokens = 0
+    var lastUse = Date()
+    serving: while true {
+        var fds = [pollfd(fd: listener, events: Int16(POLLIN), revents: 0)]
+            + connections.keys.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
+        let ready = poll(&fds, nfds_t(fds.count), 1000)
+        if ready < 0 && errno == EINTR { continue }
+        if ready <= 0 {
+            renderer?.idle()
+            if Date().timeIntervalSince(lastUse) >= keep { break }
+            continue
+        }
+        for entry in fds where entry.revents != 0 {
+            if entry.fd == listener {
+                let connection = accept(listener, nil, nil)
+                guard connection >= 0 else { continue }
+                _ = fcntl(connection, F_SETFD, FD_CLOEXEC)
+                // Never blocks on a client that stops halfway through a line.
+                _ = fcntl(connection, F_SETFL, fcntl(connection, F_GETFL) | O_NONBLOCK)
+                guard SharedRenderer.peer(of: connection)?.uid == getuid() else { close(connection); continue }
+                tokens += 1
+                connections[connection] = (DescriptorLineReader(fd: connection), tokens)
+                continue
+            }
+            guard var state = connections[entry.fd] else { continue }
+            currentConnection = state.token
+            let open = state.reader.readAvailable()
+            while let line = state.reader.bufferedLine() {
+                answer(line, to: entry.fd)
+                lastUse = Date()
+                // WebKit that cannot start will not start for the next run either: let that
+                // run start a renderer of its own, or a new shared one.
+                if startFailure != nil { break serving }
+            }
+            if open {
+                connections[entry.fd] = state
+            } else {
+                close(entry.fd)
+                connections[entry.fd] = nil
+            }
+        }
+    }
+    // The socket goes first, so that no run connects to a renderer that is stopping.
+    unlink(socketPath)
+    close(listener)
+    for fd in connections.keys { close(fd) }
+    FileHandle.standardError.write(Data("swiftprint-markup: \(startFailure == nil ? "idle for \(keep) s" : "WebKit cannot start"), stopping\n".utf8))
+}
+
+/// Says "ready" to the run that started this renderer, then lets go of standard output.
+private func respondReady() {
+    FileHandle.standardOutput.write(Data("ready\n".utf8))
+    let null = open("/dev/null", O_WRONLY)
+    if null >= 0 { dup2(null, STDOUT_FILENO); close(null) }
+}

@@ -1,0 +1,109 @@
+import CCupsClientShim
+import Foundation
+import HandlerSupport
+
+/// One document of a job: a file, the name the printer shows, and its MIME type.
+public struct JobDocument: Sendable {
+    public var path: String
+    public var name: String
+    public var format: String
+    public init(path: String, name: String, format: String = "application/pdf") {
+        self.path = path; self.name = name; self.format = format
+    }
+}
+
+/// printToPrinter: a job created on a CUPS destination, its documents sent, then closed
+/// (`cupsCreateDestJob`, `cupsStartDestDocument`, `cupsWriteRequestData`, `cupsFinishDestDocument`).
+public enum JobSubmission {
+    /// The printer's capabilities, to check a job's options before anything is sent.
+    public static func capabilities(of printer: String?) throws -> (name: String, capabilities: PrinterCapabilities) {
+        let list = try DestinationList()
+        let index = try list.index(of: printer)
+        return (list.name(at: index), try DestinationInfo(list, index).capabilities)
+    }
+
+    /// Sends `documents` as one job titled `title` to `printer` (the default for nil), with IPP
+    /// job options (`media`, `sides`, …); returns the job's id. A job that fails half-way is
+    /// cancelled, so no half-sent job prints.
+    public static func submit(_ documents: [JobDocument], to printer: String?, title: String,
+                              options: [(String, String)]) throws -> Int {
+        guard !documents.isEmpty else { throw PrintError(.noContent, "no documents to send") }
+        let list = try DestinationList()
+        let index = try list.index(of: printer)
+        let name = list.name(at: index)
+        let info = try DestinationInfo(list, index)
+        let dest = list.destination(at: index)
+        let jobOptions = CUPSOptionArray(options)
+        var job: Int32 = 0
+        let created = spcups_cupsCreateDestJob(nil, dest, info.info, &job, title, jobOptions.count, jobOptions.pointer)
+        guard created.rawValue <= IPP_STATUS_OK_EVENTS_COMPLETE.rawValue, job > 0 else {
+            throw LibCUPS.lastError("\(name) refused the job")
+        }
+        do {
+            for (i, document) in documents.enumerated() {
+                try send(document, job: job, last: i == documents.count - 1, dest: dest, info: info, printer: name)
+            }
+        } catch {
+            _ = spcups_cupsCancelDestJob(nil, dest, job)
+            throw error
+        }
+        return Int(job)
+    }
+
+    private static func send(_ document: JobDocument, job: Int32, last: Bool, dest: UnsafeMutablePointer<cups_dest_t>,
+                             info: DestinationInfo, printer: String) throws {
+        guard let file = FileHandle(forReadingAtPath: document.path) else {
+            throw PrintError.system(.inputUnreadable, path: document.path, "cannot open the file", errno: errno)
+        }
+        defer { try? file.close() }
+        guard spcups_cupsStartDestDocument(nil, dest, info.info, job, document.name, document.format, 0, nil, last ? 1 : 0)
+                == HTTP_STATUS_CONTINUE else {
+            throw LibCUPS.lastError("\(printer) did not accept \(document.name)")
+        }
+        while true {
+            let chunk = try file.read(upToCount: 1 << 16) ?? Data()
+            if chunk.isEmpty { break }
+            let status = chunk.withUnsafeBytes { spcups_cupsWriteRequestData(nil, $0.baseAddress!.assumingMemoryBound(to: CChar.self), $0.count) }
+            guard status == HTTP_STATUS_CONTINUE else { throw LibCUPS.lastError("sending \(document.name) to \(printer) failed") }
+        }
+        let finished = spcups_cupsFinishDestDocument(nil, dest, info.info)
+        guard finished.rawValue <= IPP_STATUS_OK_EVENTS_COMPLETE.rawValue else {
+            throw LibCUPS.lastError("\(printer) did not take \(document.name)")
+        }
+    }
+}
+
+extension PrinterCapabilities {
+    /// Why `options` (IPP names and values) cannot print on `printer`, one line each, before
+    /// anything is sent: "two-sided printing asked (sides=two-sided-long-edge); Office prints one-sided only".
+    /// Options the printer does not list are not judged.
+    public func problems(with options: [(String, String)], printer: String) -> [String] {
+        var problems: [String] = []
+        for (name, value) in options {
+            switch name {
+            case "sides" where !sides.isEmpty && !sides.contains(value):
+                problems.append(value.hasPrefix("two-sided") && !printsTwoSided
+                    ? "two-sided printing asked (sides=\(value)); \(printer) prints one-sided only"
+                    : "sides=\(value) asked; \(printer) offers \(sides.joined(separator: ", "))")
+            case "media" where !media.isEmpty && !media.contains(value):
+                problems.append("media \(value) asked; \(printer) takes \(Self.shortList(media))")
+            case "print-color-mode" where !colorModes.isEmpty && !colorModes.contains(value):
+                problems.append(value == "color" && !printsColor
+                    ? "colour asked; \(printer) prints in monochrome only"
+                    : "print-color-mode=\(value) asked; \(printer) offers \(colorModes.joined(separator: ", "))")
+            case "copies":
+                if let maximumCopies, let n = Int(value), n > maximumCopies {
+                    problems.append("\(n) copies asked; \(printer) makes at most \(maximumCopies) per job")
+                }
+            case "printer-resolution" where !resolutions.isEmpty && !resolutions.contains(value):
+                problems.append("resolution \(value) asked; \(printer) offers \(resolutions.joined(separator: ", "))")
+            default: break
+            }
+        }
+        return problems
+    }
+
+    private static func shortList(_ names: [String]) -> String {
+        names.count <= 6 ? names.joined(separator: ", ") : names.prefix(6).joined(separator: ", ") + " and \(names.count - 6) more"
+    }
+}

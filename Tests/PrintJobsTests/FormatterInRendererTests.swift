@@ -1,0 +1,70 @@
+import Foundation
+import MapEngine
+import SwiftPrint
+import TestSupport
+import Testing
+
+/// A page renderer with a header on every page, as apps write them with UIKit.
+final class HeaderRenderer: PrintPageRenderer {
+    override func drawHeaderForPage(at pageIndex: Int, in headerRect: CGRect, context: GraphicsContext) {
+        context.draw("HEADER \(pageIndex + 1)", at: headerRect.origin, font: .sans)
+    }
+}
+
+/// `MarkupTextPrintFormatter` inside a page renderer, with the real WebKit: UIKit's inset rules
+/// hold for HTML as for text.
+@Suite struct MarkupFormatterTests {
+    @Test func markupSitsInTheContentRectUnderTheHeaderWithTheFirstPageInset() throws {
+        let html = """
+            <html><body style="margin:0"><p style="margin:0">alpha</p>
+            <p style="margin:0; page-break-before: always">bravo</p>
+            <p style="margin:0; page-break-before: always">charlie</p></body></html>
+            """
+        let formatter = MarkupTextPrintFormatter(markupText: html)
+        formatter.contentInsets = EdgeInsets(top: 100, left: 50, bottom: 0, right: 0)
+        formatter.perPageContentInsets = EdgeInsets(all: 10)
+        let renderer = HeaderRenderer()
+        renderer.headerHeight = 40
+        renderer.addPrintFormatter(formatter, startingAtPageAt: 0)
+
+        let out = try temporaryDirectory() + "/recipe.pdf"
+        let paper = PrintPaper(media: .a4, margins: EdgeInsets(all: 36))
+        try PrintJob(renderer: renderer, info: PrintInfo(), paper: paper).writePDF(to: .file(out))
+
+        #expect(try PDF.pageCount(out) == 3)
+        for (index, word) in ["alpha", "bravo", "charlie"].enumerated() {
+            let words = try PDF.words(out, page: index + 1)
+            #expect(words.contains { $0.word == "HEADER" }, "no header on page \(index + 1)")
+            guard let w = words.first(where: { $0.word == word }) else {
+                Issue.record("\(word) is not on page \(index + 1): \(words.map(\.word))"); continue
+            }
+            // Printable rect 36 pt in, header 40, per-page inset 10, and on page 1 the top inset 100.
+            let top = 36 + 40 + 10 + (index == 0 ? 100.0 : 0)
+            #expect(w.yMin >= top - 1 && w.yMin < top + 16, "\(word) starts at y \(w.yMin), expected just below \(top)")
+            #expect(abs(w.xMin - (36 + 10 + 50)) < 2, "\(word) starts at x \(w.xMin)")
+        }
+    }
+}
+
+/// `MapPrintFormatter` in an app's own page renderer, as UIKit apps print a map view: the
+/// renderer's header on the page, the map under it with its attribution.
+@Suite struct MapFormatterInRendererTests {
+    @Test func aMapFormatterPrintsUnderTheRenderersHeader() throws {
+        let basemap = try #require(MapEngine.basemapPath, "the offline basemap is missing")
+        let formatter = MapPrintFormatter(source: try MBTilesSource(path: basemap), sourcePath: basemap,
+                                          framing: .fit(GeoBox(west: 5.9, south: 45.8, east: 10.5, north: 47.8)))
+        formatter.title = "Switzerland"
+        formatter.showGrid()
+        let renderer = HeaderRenderer()
+        renderer.headerHeight = 40
+        renderer.addPrintFormatter(formatter, startingAtPageAt: 0)
+        let out = FileManager.default.temporaryDirectory.path + "/map-renderer-\(getpid()).pdf"
+        try PrintJob(renderer: renderer, info: PrintInfo(), paper: PrintPaper(media: .a4, margins: EdgeInsets(all: 36))).writePDF(to: .file(out))
+        #expect(try PDF.pageCount(out) == 1)
+        let words = try PDF.words(out, page: 1)
+        let header = try #require(words.first { $0.word == "HEADER" })
+        let title = try #require(words.first { $0.word == "Switzerland" })
+        #expect(header.yMin < title.yMin && title.yMin >= 36 + 40 - 1, "the map's title sits below the header")
+        #expect(try PDF.text(out).contains("Natural Earth"))
+    }
+}

@@ -1,0 +1,39 @@
+import Foundation
+import SwiftPrint
+import Testing
+
+@Suite struct PrintInfoTests {
+    @Test func pageRanges() throws {
+        let r = try #require(PageRanges("1-3,7,10-"))
+        #expect([1, 2, 3, 7, 10, 5000].allSatisfy(r.contains))
+        #expect(![4, 6, 8, 9].contains(where: r.contains))
+        #expect(r.description == "1-3,7,10-")
+        #expect(PageRanges("-2")?.contains(1) == true && PageRanges("-2")?.contains(3) == false)
+        for bad in ["", "0", "3-1", "a", "1,,2", "-"] { #expect(PageRanges(bad) == nil, "\(bad)") }
+    }
+
+    @Test func margins() {
+        #expect(EdgeInsets(cssLengths: "36") == EdgeInsets(all: 36))
+        #expect(EdgeInsets(cssLengths: "36,18") == EdgeInsets(top: 36, left: 18, bottom: 36, right: 18))
+        #expect(EdgeInsets(cssLengths: "1in 2in 3in 4in") == EdgeInsets(top: 72, left: 288, bottom: 216, right: 144))
+        #expect(abs((EdgeInsets(cssLengths: "25.4mm")?.top ?? 0) - 72) < 1e-9)
+        #expect(EdgeInsets(cssLengths: "1,2,3,4,5") == nil)
+        #expect(EdgeInsets(cssLengths: "-3") == nil)
+    }
+
+    @Test func printInfoIsCodableAndEveryOptionCanBeUnset() throws {
+        let info = PrintInfo(jobName: "report", orientation: .landscape, duplex: .longEdge, outputType: .grayscale,
+                             copies: 2, pageRanges: PageRanges("2-4"), media: .letter)
+        let data = try JSONEncoder().encode(info)
+        #expect(try JSONDecoder().decode(PrintInfo.self, from: data) == info)
+        let empty = try JSONDecoder().decode(PrintInfo.self, from: Data("{}".utf8))
+        #expect(empty == .unset)
+    }
+
+    @Test func precedenceIsJobThenDocumentThenQueueThenLocale() {
+        #expect(OptionPrecedence.resolve(job: 1, document: 2, queue: 3, locale: 4) == 1)
+        #expect(OptionPrecedence.resolve(job: nil, document: 2, queue: 3, locale: 4) == 2)
+        #expect(OptionPrecedence.resolve(job: nil, document: nil, queue: 3, locale: 4) == 3)
+        #expect(OptionPrecedence.resolve(job: Int?.none, document: nil, queue: nil, locale: 4) == 4)
+    }
+}
