@@ -104,10 +104,11 @@ let package = Package(
         .target(name: "PrintSupport", dependencies: ["PrintModel", "CSpawnShim"], path: "Sources/Support"),
         .target(name: "ContentDetection", dependencies: ["PrintModel", "PrintSupport", "CMagic"], path: "Sources/Detection"),
         .target(name: "PDFObjects", dependencies: ["PrintModel", "PrintSupport", "CQPDF", "CPDFRepair"], path: "Sources/PDFObjects"),
-        .target(name: "PrintHelpers", dependencies: ["PrintModel", "PrintSupport", "PDFObjects"], path: "Sources/Helpers"),
         .target(name: "PrintGraphics", dependencies: ["PrintModel", "PDFObjects", "CCairo", "CPango", "CPangoShim", "CFontSubset"],
                 path: "Sources/Graphics"),
         .target(name: "PrintOptions", dependencies: ["PrintModel", "PrintGraphics"], path: "Sources/Options"),
+        // The one protocol of the helper programs, and the runner: links no engine.
+        .target(name: "PrintHelpers", dependencies: ["PrintModel", "PrintSupport", "PDFObjects", "PrintOptions"], path: "Sources/Helpers"),
         .target(name: "PageLayout", dependencies: ["PrintModel", "PrintGraphics", "PrintOptions"], path: "Sources/Layout"),
         .target(name: "PDFOutput", dependencies: ["PrintModel", "PrintSupport", "PDFObjects", "PrintGraphics", "CCairo"],
                 path: "Sources/Output"),
@@ -145,7 +146,7 @@ let package = Package(
             dependencies: ["HandlerSupport", .product(name: "Ink", package: "Ink"), .product(name: "Logging", package: "swift-log")],
             path: "Plugins/Markup/Handler"
         ),
-        .executableTarget(name: "swiftprint-markup", dependencies: ["MarkupHandler", "HandlerSupport", "CWebKitShim"], path: "Plugins/Markup/Helper"),
+        .executableTarget(name: "swiftprint-markup", dependencies: ["PrintHelpers", "PrintModel", "PrintSupport", "CWebKitShim"], path: "Plugins/Markup/Helper"),
         // libcurl's variadic setters behind plain C, loaded with dlopen (curl.h only at build time).
         .target(name: "CCurlShim", path: "Sources/C/CCurlShim"),
         // Maps: tiles (MBTiles through GRDB, tile folders, http(s) URL templates) under GeoJSON

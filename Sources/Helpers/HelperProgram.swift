@@ -21,49 +21,67 @@ package enum HelperProgram {
 }
 
 extension HelperProgram {
-    /// Runs helper `name` as `name INPUT SCRATCH.pdf ARGUMENTS…` for the job's `input` and opens
-    /// the PDF it wrote (the scratch file is gone by the time this returns: qpdf maps it).
-    /// `doing` says what the helper is for, in the error when it is not installed; `failure`
-    /// turns a run that did not exit 0 into the job's error.
-    package static func makePDF(_ name: String, environmentVariable: String, doing: String, input: String,
-                                arguments: [String], failure: (ChildProcess.Result) -> PrintError)
-        throws -> (document: QPDFDocument, result: ChildProcess.Result) {
+    /// Runs the one-shot helper `name` on `request` for the document `path`, with a scratch PDF
+    /// as the request's output, and opens the PDF it wrote (the scratch file is gone by the time
+    /// this returns: qpdf maps it). `doing` says what the helper is for, in the error when it is
+    /// not installed. A reply's failure is thrown with its code and file (`path` when it names none); a helper that
+    /// ends without a reply crashed, and the error says its last words.
+    package static func makePDF<Task: Codable & Sendable, Answer: Codable & Sendable>(_ name: String, environmentVariable: String, doing: String, path: String,
+                                              request: HelperRequest<Task>, answer: Answer.Type = NoAnswer.self)
+        throws -> (document: QPDFDocument, reply: HelperReply<Answer>) {
         guard let helper = find(name, environmentVariable: environmentVariable) else {
-            throw PrintError(.notAvailable, path: input, "cannot \(doing): \(name) is not installed beside swiftprint")
+            throw PrintError(.notAvailable, path: path, "cannot \(doing): \(name) is not installed beside swiftprint")
         }
         let scratch = try OutputFile.scratch(prefix: name + "-")
         defer { scratch.removeScratch() }
         try scratch.commit()
+        var request = request
+        request.output = scratch.scratchPath!
+        let requestFile = try OutputFile.scratch(prefix: name + "-request-")
+        defer { requestFile.removeScratch() }
+        HelperLine.encode(request).withUnsafeBytes { requestFile.write($0) }
+        try requestFile.commit()
         let result: ChildProcess.Result
-        do { result = try ChildProcess.run(helper, [input, scratch.scratchPath!] + arguments) } catch {
-            throw PrintError(.notAvailable, path: input, "cannot start \(helper): \(error.localizedDescription)")
+        do { result = try ChildProcess.run(helper, [], input: requestFile.scratchPath!) } catch {
+            throw PrintError(.notAvailable, path: path, "cannot start \(helper): \(error.localizedDescription)")
         }
-        guard result.status == 0, !result.signalled else { throw failure(result) }
-        return (try QPDFDocument(path: scratch.scratchPath!), result)
+        let lastLine = result.output.split(separator: UInt8(ascii: "\n")).last.map { Data($0) } ?? Data()
+        guard !result.signalled, let reply = try? JSONDecoder().decode(HelperReply<Answer>.self, from: lastLine) else {
+            let how = result.signalled ? "crashed (signal \(result.status))" : "ended without a reply (status \(result.status))"
+            let said = result.lastErrorLine
+            throw PrintError(.renderingFailed, path: path, "\(name) \(how)\(said.isEmpty ? "" : ": " + said)")
+        }
+        if let failure = reply.failure {
+            var error = failure.error
+            if error.path == nil { error.path = path }
+            throw error
+        }
+        return (try QPDFDocument(path: scratch.scratchPath!), reply)
     }
 }
 
-/// How a helper program reports the error that stopped it: one JSON object on its standard
-/// output, read back by the handler that ran it, so the error keeps its code and its file.
-package struct HelperFailure: Codable, Sendable {
-    var code: String
-    var path: String?
-    var message: String
-
-    package init(_ error: PrintError) {
-        code = error.code.description
-        path = error.path
-        message = error.message
-    }
-
-    package var error: PrintError { PrintError(PrintError.Code(named: code), path: path, message) }
-
-    /// The JSON line to write.
-    package var line: String { String(decoding: (try? JSONEncoder().encode(self)) ?? Data(), as: UTF8.self) }
-
-    /// The failure a helper wrote on its standard output, if it wrote one.
-    package init?(output: Data) {
-        guard let failure = try? JSONDecoder().decode(HelperFailure.self, from: output) else { return nil }
-        self = failure
+/// The helper's side of a one-shot request.
+package enum HelperMain {
+    /// Reads one request from standard input, runs `task` on it and writes its reply (the
+    /// answer, or the `PrintError` it threw as a failure) on standard output; then exits 0, or
+    /// 64 when the input is not a request. `warnings` are what the task said along the way.
+    package static func answerOnce<Task: Codable & Sendable, Answer: Codable & Sendable>(_ task: Task.Type,
+                                                 _ run: (HelperRequest<Task>, inout [String]) throws -> Answer) -> Never {
+        var reader = DescriptorLineReader(fd: STDIN_FILENO)
+        guard let line = reader.next(), let request = try? JSONDecoder().decode(HelperRequest<Task>.self, from: line) else {
+            FileHandle.standardError.write(Data("expected one request line (JSON) on standard input\n".utf8))
+            exit(64)
+        }
+        var warnings: [String] = []
+        let reply: HelperReply<Answer>
+        do {
+            reply = HelperReply(answer: try run(request, &warnings), warnings: warnings)
+        } catch let error as PrintError {
+            reply = HelperReply(warnings: warnings, failure: HelperFailure(error))
+        } catch {
+            reply = HelperReply(warnings: warnings, failure: HelperFailure(PrintError(.renderingFailed, path: request.input, "\(error)")))
+        }
+        HelperLine.write(HelperLine.encode(reply), to: STDOUT_FILENO)
+        exit(0)
     }
 }

@@ -3,7 +3,7 @@ import PrintModel
 import CSpawnShim
 
 /// Runs a helper program (a converter named in types.tsv, swiftprint-image, swiftprint-map) with
-/// argv — never a shell — no input, and both output pipes drained while it runs, so that a
+/// argv — never a shell — no input or a file's, and both output pipes drained while it runs, so that a
 /// chatty child can never block on a full pipe and look like a hang; killed after `timeout`
 /// seconds.
 package enum ChildProcess {
@@ -22,14 +22,14 @@ package enum ChildProcess {
         }
     }
 
-    /// Runs `executable` with `arguments` in `workingDirectory` (default: `usableWorkingDirectory`);
-    /// throws only when it cannot start.
+    /// Runs `executable` with `arguments` in `workingDirectory` (default: `usableWorkingDirectory`),
+    /// the file `input` (if any) on its standard input; throws only when it cannot start.
     ///
     /// posix_spawn, not Foundation's Process: Process watches its children through CFSocket,
     /// whose manager thread opens a pair of loopback UDP sockets in every process that starts
     /// one, and a job that reads only local files must open no socket at all.
     package static func run(_ executable: String, _ arguments: [String], timeout: Double? = nil,
-                            workingDirectory: String? = nil) throws -> Result {
+                            workingDirectory: String? = nil, input: String? = nil) throws -> Result {
         var out: [Int32] = [-1, -1], err: [Int32] = [-1, -1]
         guard SPPipeCloseOnExec(&out) == 0 else { throw PrintError.system(.notAvailable, path: executable, "cannot make a pipe", errno: errno) }
         guard SPPipeCloseOnExec(&err) == 0 else {
@@ -40,7 +40,7 @@ package enum ChildProcess {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 0, input ?? "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_adddup2(&actions, out[1], 1)
         posix_spawn_file_actions_adddup2(&actions, err[1], 2)
         SPSpawnFileActionsAddChdir(&actions, workingDirectory ?? usableWorkingDirectory)

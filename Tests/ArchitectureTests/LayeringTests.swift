@@ -13,9 +13,9 @@ import Testing
         ["PrintSupport"],               // files, scratch files, child processes, engine libraries
         ["ContentDetection"],           // libmagic, the type catalogue, sniffers, the spooled input
         ["PDFObjects"],                 // qpdf's documents and poppler's repair
-        ["PrintHelpers"],               // running helper programs
         ["PrintGraphics"],              // cairo, pango, fonts, placed content
         ["PrintOptions"],               // option declarations and typed settings
+        ["PrintHelpers"],               // the helper programs' protocol and runner
         ["PageLayout"],                 // formatters, page renderers, the handler protocol
         ["PDFOutput"],                  // writers, sheet planning, imposition
         ["HandlerSupport"],             // the layers above, for handlers

@@ -90,21 +90,13 @@ final class MapHelperFormatter: PrintFormatter {
     /// The helper's drawing of every sheet for `drawing`'s content area and margin.
     func document(for drawing: Drawing) throws -> QPDFDocument {
         if let document = drawings[drawing] { return document }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = .sortedKeys
-        let arguments = ["--area", "\(drawing.width),\(drawing.height)", "--margin", "\(drawing.margin)",
-                         "--settings", String(decoding: try encoder.encode(settings), as: UTF8.self)]
-        let (document, result) = try HelperProgram.makePDF(
-            "swiftprint-map", environmentVariable: "SWIFTPRINT_MAP_HELPER", doing: "draw maps",
-            input: path, arguments: arguments) { [path] result in
-            if !result.signalled, let failure = HelperFailure(output: result.output) { return failure.error }
-            let how = result.signalled ? "crashed (signal \(result.status))" : "failed (status \(result.status))"
-            let last = result.lastErrorLine
-            return PrintError(.renderingFailed, path: path, "the map helper \(how)\(last.isEmpty ? "" : ": \(last)")")
-        }
+        let request = HelperRequest(input: path, settings: settings,
+                                    task: MapDrawingTask(width: drawing.width, height: drawing.height, margin: drawing.margin))
+        let (document, reply) = try HelperProgram.makePDF("swiftprint-map", environmentVariable: "SWIFTPRINT_MAP_HELPER",
+                                                          doing: "draw maps", path: path, request: request)
         // Warnings once per job, from its first drawing.
         if drawings.isEmpty {
-            for line in String(decoding: result.errors, as: UTF8.self).split(separator: "\n") { logger.warning("\(line)") }
+            for warning in reply.warnings { logger.warning("\(warning)") }
         }
         drawings[drawing] = document
         return document

@@ -3,72 +3,48 @@
 // (SQLite, libxml2, gdk-pixbuf, libcurl) load only for map jobs, and untrusted map files are
 // parsed outside the job.
 //
-//   swiftprint-map INPUT OUTPUT.pdf --area WIDTH,HEIGHT [--margin POINTS] [--settings JSON]
-//
-// Each page of OUTPUT is one sheet's map: the content area, WIDTH × HEIGHT points, with MARGIN
-// points around it, where a poster prints its marks. JSON is the job's `JobSettings` (the map
-// engine reads `map` and `localFiles`). Warnings (missing tiles) go to standard error,
-// one per line. Exit codes: 0 done; 1 failed, with the error as JSON on standard output
-// (`HelperFailure`); 64 usage.
+// It answers one request (HelperRequest<MapDrawingTask>, one JSON line on standard input): each
+// page of the output is one sheet's map, the task's content area with its margin around it,
+// where a poster prints its marks; the engine reads the settings' `map` and `localFiles`. The
+// reply carries the warnings (missing tiles) or the failure, typed (PrintHelpers says the
+// protocol).
 import Foundation
+import HandlerSupport
 import Logging
 import MapEngine
-import HandlerSupport
 import PrintJobs
 
-/// Warnings, one line each, which the handler that runs this passes on as its own.
-struct WarningLines: LogHandler {
+/// The engine's warnings, gathered for the reply.
+final class Warnings: @unchecked Sendable {
+    static let gathered = Warnings()
+    private let lock = NSLock()
+    private var lines: [String] = []
+    func add(_ line: String) { lock.lock(); lines.append(line); lock.unlock() }
+    var all: [String] { lock.lock(); defer { lock.unlock() }; return lines }
+}
+
+struct WarningGatherer: LogHandler {
     var logLevel: Logger.Level = .warning
     var metadata: Logger.Metadata = [:]
     subscript(metadataKey key: String) -> Logger.Metadata.Value? {
         get { metadata[key] } set { metadata[key] = newValue }
     }
-    func log(event: LogEvent) { FileHandle.standardError.write(Data("\(event.message)\n".utf8)) }
+    func log(event: LogEvent) { Warnings.gathered.add("\(event.message)") }
 }
 
-func usage() -> Never {
-    FileHandle.standardError.write(Data("usage: swiftprint-map INPUT OUTPUT.pdf --area WIDTH,HEIGHT [--margin POINTS] [--settings JSON]\n".utf8))
-    exit(64)
-}
-
-LoggingSystem.bootstrap { _ in WarningLines() }
-var arguments = Array(CommandLine.arguments.dropFirst())
-var positional: [String] = []
-var area: CGSize?
-var margin = 0.0
-var settings = JobSettings()
-while !arguments.isEmpty {
-    let next = arguments.removeFirst()
-    guard next.hasPrefix("--") else { positional.append(next); continue }
-    guard let value = arguments.first else { usage() }
-    arguments.removeFirst()
-    switch next {
-    case "--area":
-        let sides = value.split(separator: ",").compactMap { Double($0) }
-        guard sides.count == 2, sides.allSatisfy({ $0 > 0 }) else { usage() }
-        area = CGSize(width: sides[0], height: sides[1])
-    case "--margin":
-        guard let m = Double(value), m >= 0 else { usage() }
-        margin = m
-    case "--settings":
-        guard let decoded = try? JSONDecoder().decode(JobSettings.self, from: Data(value.utf8)) else { usage() }
-        settings = decoded
-    default: usage()
+LoggingSystem.bootstrap { _ in WarningGatherer() }
+HelperMain.answerOnce(MapDrawingTask.self) { request, warnings -> NoAnswer in
+    defer { warnings = Warnings.gathered.all }
+    let task = request.task
+    guard let input = request.input, let output = request.output, task.width > 0, task.height > 0, task.margin >= 0 else {
+        throw PrintError(.invalidOption, "the request needs an input, an output and a content area")
     }
-}
-guard positional.count == 2, let area else { usage() }
-
-do {
-    let formatter = try MapEngine().makeFormatter(for: PrintInput(path: positional[0]), settings: settings)
+    let formatter = try MapEngine().makeFormatter(for: PrintInput(path: input), settings: request.settings ?? JobSettings())
     let renderer = PrintPageRenderer()
     renderer.addPrintFormatter(formatter, startingAtPageAt: 0)
-    let sheet = CGSize(width: area.width + 2 * margin, height: area.height + 2 * margin)
-    let paper = PrintPaper(media: .custom(points: sheet), margins: EdgeInsets(top: margin, left: margin, bottom: margin, right: margin))
-    try PrintJob(renderer: renderer, info: PrintInfo(), paper: paper).writePDF(to: .file(positional[1]))
-} catch let error as PrintError {
-    print(HelperFailure(error).line)
-    exit(1)
-} catch {
-    print(HelperFailure(PrintError(.renderingFailed, path: positional[0], "the map could not be drawn: \(error)")).line)
-    exit(1)
+    let m = task.margin
+    let sheet = CGSize(width: task.width + 2 * m, height: task.height + 2 * m)
+    let paper = PrintPaper(media: .custom(points: sheet), margins: EdgeInsets(top: m, left: m, bottom: m, right: m))
+    try PrintJob(renderer: renderer, info: PrintInfo(), paper: paper).writePDF(to: .file(output))
+    return NoAnswer()
 }

@@ -33,10 +33,9 @@ final class MarkupRendererProcess: @unchecked Sendable {
     /// which answers other runs' requests in turn, gets longer and is left running). A shared
     /// renderer that has gone away (stopped when idle, or killed) is reconnected to, or started
     /// again, once.
-    func send(_ request: MarkupRenderRequest, path: String) throws -> MarkupRenderResponse {
+    func send(_ request: HelperRequest<MarkupTask>, path: String) throws -> HelperReply<PageStyleReport> {
         lock.lock(); defer { lock.unlock() }
-        var line = try JSONEncoder().encode(request)
-        line.append(UInt8(ascii: "\n"))
+        let line = HelperLine.encode(request)
         var reconnected = false
         while true {
             if process?.isRunning != true && sharedConnection == nil { try start(path: path) }
@@ -47,14 +46,14 @@ final class MarkupRendererProcess: @unchecked Sendable {
                 if shared && !reconnected { reconnected = true; continue }
                 throw PrintError(.jobFailed, path: path, "the markup renderer stopped before the document was sent\(errors.said)")
             }
-            let limit = shared ? request.timeout * 4 + 15 : request.timeout + 15
+            let limit = shared ? request.task.timeout * 4 + 15 : request.task.timeout + 15
             switch readLine(deadline: Date().addingTimeInterval(limit)) {
             case .line(let answer):
-                guard let response = try? JSONDecoder().decode(MarkupRenderResponse.self, from: answer) else {
+                guard let reply = try? JSONDecoder().decode(HelperReply<PageStyleReport>.self, from: answer) else {
                     stop()
                     throw PrintError(.jobFailed, path: path, "the markup renderer answered something unreadable\(errors.said)")
                 }
-                return response
+                return reply
             case .ended:
                 stop()
                 // A shared renderer closes its connections when it stops after being idle.

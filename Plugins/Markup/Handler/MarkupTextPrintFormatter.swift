@@ -79,59 +79,56 @@ public final class MarkupTextPrintFormatter: PrintFormatter {
     @discardableResult
     public func loadPageStyle() throws -> PageStyle {
         if let pageStyle { return pageStyle }
-        let response = try renderer(.load)
-        let style = PageStyle(rules: response.page?.rules ?? [])
+        let reply = try renderer(.load)
+        let style = PageStyle(rules: reply.answer?.rules ?? [])
         contentInsets.top += style.firstPageExtraTop
         pageStyle = style
         return style
     }
 
     /// The request fields that say which document, how loaded.
-    private func request(_ operation: MarkupRenderRequest.Operation) throws -> MarkupRenderRequest {
-        var r = MarkupRenderRequest(operation: operation, timeout: timeout)
-        r.scripts = scriptsEnabled
+    private func request(_ operation: MarkupTask.Operation) throws -> HelperRequest<MarkupTask> {
+        var task = MarkupTask(operation: operation, timeout: timeout)
+        var input: String?
+        task.scripts = scriptsEnabled
         switch source {
         case .text(let html, _):
-            r.html = html
+            task.html = html
             if let baseURL {
-                r.baseURL = baseURL.absoluteString
-                r.allowedFolderURL = baseURL.deletingLastPathComponent().absoluteString
+                task.baseURL = baseURL.absoluteString
+                task.allowedFolderURL = baseURL.deletingLastPathComponent().absoluteString
             } else {
-                r.baseURL = try Self.emptyFolderURL().appendingPathComponent("document.html").absoluteString
+                task.baseURL = try Self.emptyFolderURL().appendingPathComponent("document.html").absoluteString
             }
         case .file(let path, _, let readsOwnFolder):
             // Absolute: a shared renderer does not run in this process's folder.
             let url = URL(fileURLWithPath: path).standardizedFileURL
-            r.document = url.path
+            input = url.path
             if readsOwnFolder {
-                r.baseURL = url.absoluteString
-                r.allowedFolderURL = url.deletingLastPathComponent().absoluteString
+                task.baseURL = url.absoluteString
+                task.allowedFolderURL = url.deletingLastPathComponent().absoluteString
             } else {
                 // Nothing local may be read (a CUPS job: the spool folder holds other users'
                 // jobs): the page is loaded as if it sat alone in an empty folder.
-                r.baseURL = try Self.emptyFolderURL().appendingPathComponent(url.lastPathComponent).absoluteString
+                task.baseURL = try Self.emptyFolderURL().appendingPathComponent(url.lastPathComponent).absoluteString
             }
         }
-        return r
+        return HelperRequest(input: input, task: task)
     }
 
-    private func renderer(_ operation: MarkupRenderRequest.Operation,
-                          configure: (inout MarkupRenderRequest) -> Void = { _ in }) throws -> MarkupRenderResponse {
+    private func renderer(_ operation: MarkupTask.Operation,
+                          configure: (inout HelperRequest<MarkupTask>) -> Void = { _ in }) throws -> HelperReply<PageStyleReport> {
         var r = try request(operation)
         configure(&r)
         let started = ContinuousClock.now
-        let response = try MarkupRendererProcess.shared.send(r, path: errorPath ?? displayName)
-        Self.logger.debug("WebKit \(operation): \(response.status) in \(ContinuousClock.now - started)")
-        guard response.status == .ok else {
-            let message = response.message ?? "WebKit failed (\(response.status.rawValue))"
-            let code: PrintError.Code = switch response.status {
-            case .loadFailed: .invalidInput
-            case .setupFailed: .notAvailable
-            default: .jobFailed
-            }
-            throw PrintError(code, path: errorPath, message)
+        let reply = try MarkupRendererProcess.shared.send(r, path: errorPath ?? displayName)
+        Self.logger.debug("WebKit \(operation): \(reply.failure == nil ? "done" : "failed") in \(ContinuousClock.now - started)")
+        if let failure = reply.failure {
+            var error = failure.error
+            error.path = errorPath
+            throw error
         }
-        return response
+        return reply
     }
 
     /// An empty folder of this process's own, to load documents from when they may read nothing.
@@ -163,9 +160,9 @@ public final class MarkupTextPrintFormatter: PrintFormatter {
         try scratch.commit()
         _ = try renderer(.print) {
             $0.output = scratch.scratchPath!
-            $0.pageWidth = pageSize.width
-            $0.pageHeight = pageSize.height
-            $0.firstPageTopInset = firstPageTopInset
+            $0.task.pageWidth = pageSize.width
+            $0.task.pageHeight = pageSize.height
+            $0.task.firstPageTopInset = firstPageTopInset
         }
         // qpdf maps the file, so the scratch copy can go as soon as it is open.
         let document = try QPDFDocument(path: scratch.scratchPath!)

@@ -1,5 +1,5 @@
 import Foundation
-import MarkupHandler
+import PrintHelpers
 
 /// Answers request lines read from `input` on `output` until `input` ends.
 @MainActor func serveRequests(from input: Int32, to output: Int32) {
@@ -11,9 +11,8 @@ import MarkupHandler
 /// is every request's answer).
 @MainActor func answer(_ line: Data, to output: Int32) {
     guard !line.isEmpty else { return }
-    guard let request = try? decoder.decode(MarkupRenderRequest.self, from: line) else {
-        respond(MarkupRenderResponse(status: .badRequest, message: "not a request: \(String(decoding: line.prefix(80), as: UTF8.self))"),
-                to: output)
+    guard let request = try? decoder.decode(HelperRequest<MarkupTask>.self, from: line) else {
+        respond(RenderFailure(.badRequest, "not a request: \(String(decoding: line.prefix(80), as: UTF8.self))").reply, to: output)
         return
     }
     if renderer == nil && startFailure == nil {
@@ -25,13 +24,13 @@ import MarkupHandler
         } catch { startFailure = error }
     }
     guard let renderer else {
-        respond(MarkupRenderResponse(status: startFailure!.status, message: startFailure!.message), to: output)
+        respond(startFailure!.reply, to: output)
         return
     }
     do {
         respond(try handle(request, with: renderer), to: output)
     } catch {
-        respond(MarkupRenderResponse(status: error.status, message: error.message), to: output)
+        respond(error.reply, to: output)
     }
 }
 

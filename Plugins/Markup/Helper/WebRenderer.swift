@@ -1,6 +1,7 @@
 import CWebKitShim
 import Foundation
-import MarkupHandler
+import PrintHelpers
+import PrintModel
 
 /// The one WebKit renderer of this process (CWebKitShim's SPWRenderer): a private X display,
 /// GTK and a WebKit context, started once and reused for every document. Used on the main
@@ -53,7 +54,7 @@ final class WebRenderer {
     private func check(_ status: SPWStatus, _ error: UnsafeMutablePointer<CChar>?) throws(RenderFailure) {
         let message = Self.take(error)
         guard status != SPW_OK else { return }
-        let kind: MarkupRenderResponse.Status = switch status {
+        let kind: RenderFailure.Kind = switch status {
         case SPW_TIMEOUT: .timeout
         case SPW_LOAD_FAILED: .loadFailed
         case SPW_CRASHED: .crashed
@@ -73,10 +74,22 @@ final class WebRenderer {
 
 /// A step that failed, as the renderer reports it.
 struct RenderFailure: Error {
-    var status: MarkupRenderResponse.Status
+    enum Kind { case timeout, loadFailed, crashed, setupFailed, printFailed, scriptFailed, badRequest }
+    var kind: Kind
     var message: String
-    init(_ status: MarkupRenderResponse.Status, _ message: String) {
-        self.status = status
+    init(_ kind: Kind, _ message: String) {
+        self.kind = kind
         self.message = message
+    }
+
+    /// The failure as the reply carries it: a document WebKit cannot load is bad input,
+    /// WebKit that cannot start is not available, the rest is a failed job.
+    var reply: HelperReply<PageStyleReport> {
+        let code: PrintError.Code = switch kind {
+        case .loadFailed: .invalidInput
+        case .setupFailed: .notAvailable
+        default: .jobFailed
+        }
+        return HelperReply(failure: HelperFailure(PrintError(code, message)))
     }
 }

@@ -3,8 +3,9 @@
 // page is parsed and laid out outside the job's process; and one display and one WebKit serve
 // every document of the process that started it.
 //
-//   swiftprint-markup          reads MarkupRenderRequest lines on standard input and answers
-//                              each with a MarkupRenderResponse line; ends at end of input.
+//   swiftprint-markup          reads request lines (HelperRequest<MarkupTask>, PrintHelpers says
+//                              the protocol) on standard input and answers each with a reply
+//                              line (HelperReply<PageStyleReport>); ends at end of input.
 //   swiftprint-markup --serve FOLDER --keep SECONDS
 //                              a shared renderer (SharedRenderer): the same lines over
 //                              connections to FOLDER/markup.socket from its own user, until
@@ -16,8 +17,9 @@
 // it behaves the same as the lp user under CUPS, with no home and no session bus.
 import CWebKitShim
 import Foundation
-import MarkupHandler
-import HandlerSupport
+import PrintHelpers
+import PrintModel
+import PrintSupport
 
 let runtime: String
 do {
@@ -42,46 +44,36 @@ for name in ["WAYLAND_DISPLAY", "DISPLAY", "DBUS_SESSION_BUS_ADDRESS", "GTK_MODU
 
 var renderer: WebRenderer?
 var startFailure: RenderFailure?
-let encoder = JSONEncoder()
 let decoder = JSONDecoder()
 
-/// Writes one answer line to `output`.
-func respond(_ response: MarkupRenderResponse, to output: Int32) {
-    var line = (try? encoder.encode(response)) ?? Data(#"{"status":"badRequest"}"#.utf8)
-    line.append(UInt8(ascii: "\n"))
-    line.withUnsafeBytes { bytes in
-        var offset = 0
-        while offset < bytes.count {
-            let n = write(output, bytes.baseAddress! + offset, bytes.count - offset)
-            if n < 0 && errno == EINTR { continue }
-            guard n > 0 else { return }
-            offset += n
-        }
-    }
+/// Writes one reply line to `output`.
+func respond(_ reply: HelperReply<PageStyleReport>, to output: Int32) {
+    HelperLine.write(HelperLine.encode(reply), to: output)
 }
 
 /// What the loaded document is, so that a print request for it needs no second load.
 nonisolated(unsafe) var loadedKey: String?
 
-func load(_ request: MarkupRenderRequest, with renderer: WebRenderer) throws(RenderFailure) {
-    guard let base = request.baseURL else { throw RenderFailure(.badRequest, "a request needs baseURL") }
+func load(_ request: HelperRequest<MarkupTask>, with renderer: WebRenderer) throws(RenderFailure) {
+    let task = request.task
+    guard let base = task.baseURL else { throw RenderFailure(.badRequest, "a request needs baseURL") }
     let html: Data
-    if let text = request.html {
+    if let text = task.html {
         html = Data(text.utf8)
-    } else if let path = request.document {
+    } else if let path = request.input {
         guard let bytes = FileManager.default.contents(atPath: path) else { throw RenderFailure(.loadFailed, "cannot read \(path)") }
         html = bytes
     } else {
         throw RenderFailure(.badRequest, "a request needs document or html")
     }
     loadedKey = nil
-    try renderer.load(html: html, baseURL: base, allowedFolderURL: request.allowedFolderURL,
-                      scripts: request.scripts ?? false, timeout: request.timeout)
+    try renderer.load(html: html, baseURL: base, allowedFolderURL: task.allowedFolderURL,
+                      scripts: task.scripts ?? false, timeout: task.timeout)
     loadedKey = key(request)
 }
 
-func key(_ r: MarkupRenderRequest) -> String {
-    [r.document ?? "", String(r.html?.hashValue ?? 0), r.baseURL ?? "", r.allowedFolderURL ?? "", String(r.scripts ?? false),
+func key(_ r: HelperRequest<MarkupTask>) -> String {
+    [r.input ?? "", String(r.task.html?.hashValue ?? 0), r.task.baseURL ?? "", r.task.allowedFolderURL ?? "", String(r.task.scripts ?? false),
      String(currentConnection)]
         .joined(separator: "\u{0}")
 }
@@ -93,37 +85,38 @@ func pageStyle(_ renderer: WebRenderer, extraSheets: [String], timeout: Double) 
     }
 }
 
-func handle(_ request: MarkupRenderRequest, with renderer: WebRenderer) throws(RenderFailure) -> MarkupRenderResponse {
-    switch request.operation {
+func handle(_ request: HelperRequest<MarkupTask>, with renderer: WebRenderer) throws(RenderFailure) -> HelperReply<PageStyleReport> {
+    let task = request.task
+    switch task.operation {
     case .load:
         try load(request, with: renderer)
-        var report = try pageStyle(renderer, extraSheets: [], timeout: request.timeout)
+        var report = try pageStyle(renderer, extraSheets: [], timeout: task.timeout)
         // Linked sheets in the document's own folder are read here and parsed in the page.
         let readable = report.unreadableSheets.compactMap { href -> String? in
-            guard let folder = request.allowedFolderURL, href.hasPrefix(folder), let url = URL(string: href),
+            guard let folder = task.allowedFolderURL, href.hasPrefix(folder), let url = URL(string: href),
                   url.isFileURL, let data = FileManager.default.contents(atPath: url.path) else { return nil }
             return String(decoding: data, as: UTF8.self)
         }
-        if !readable.isEmpty { report = try pageStyle(renderer, extraSheets: readable, timeout: request.timeout) }
-        return MarkupRenderResponse(status: .ok, page: report)
+        if !readable.isEmpty { report = try pageStyle(renderer, extraSheets: readable, timeout: task.timeout) }
+        return HelperReply(answer: report)
     case .print:
-        guard let output = request.output, let width = request.pageWidth, let height = request.pageHeight,
+        guard let output = request.output, let width = task.pageWidth, let height = task.pageHeight,
               width > 0, height > 0 else {
             throw RenderFailure(.badRequest, "print needs output, pageWidth and pageHeight")
         }
         if loadedKey != key(request) { try load(request, with: renderer) }
         // Blank space above the content on the first page only (padding is not repeated on
         // later pages), over the page's own padding, which is kept aside for the next print.
-        let inset = max(0, request.firstPageTopInset ?? 0)
+        let inset = max(0, task.firstPageTopInset ?? 0)
         let script = """
             (() => { const html = document.documentElement;
               if (!("swiftprintPadding" in html.dataset)) html.dataset.swiftprintPadding = getComputedStyle(html).paddingTop || "0px";
               html.style.setProperty("padding-top", "calc(\(inset)pt + " + html.dataset.swiftprintPadding + ")", "important");
               return true; })()
             """
-        _ = try renderer.evaluate(script, timeout: request.timeout)
-        try renderer.print(to: output, width: width, height: height, timeout: request.timeout)
-        return MarkupRenderResponse(status: .ok)
+        _ = try renderer.evaluate(script, timeout: task.timeout)
+        try renderer.print(to: output, width: width, height: height, timeout: task.timeout)
+        return HelperReply()
     }
 }
 

@@ -1,23 +1,41 @@
 import Foundation
 
-// What the markup handler and swiftprint-markup (WebKit's process) say to each other: one JSON
-// object per line, a request on the renderer's standard input and its response on standard
-// output. A renderer serves every document of the process that started it, one at a time.
+// Each helper's own part of a request (`HelperRequest.task`) and of a reply (`answer`).
 
-/// A request to the renderer.
-package struct MarkupRenderRequest: Codable, Sendable {
+/// swiftprint-image: decode `input` into `output`, one page per image.
+package struct ImageDecodingTask: Codable, Sendable {
+    /// Every frame of an animated GIF, one per page (else the first).
+    package var allGIFFrames: Bool
+    /// The decompression-bomb limit.
+    package var maxPixels: Int
+    package init(allGIFFrames: Bool, maxPixels: Int) { self.allGIFFrames = allGIFFrames; self.maxPixels = maxPixels }
+}
+
+/// swiftprint-image's answer: each page's pixels per inch, when the file states them.
+package typealias ImageResolutions = [Double?]
+
+/// swiftprint-map: draw `input` into `output`, each page one sheet's map: a content area of
+/// `width` × `height` points with `margin` points around it, where a poster prints its marks.
+package struct MapDrawingTask: Codable, Sendable {
+    package var width: Double
+    package var height: Double
+    package var margin: Double
+    package init(width: Double, height: Double, margin: Double) { self.width = width; self.height = height; self.margin = margin }
+}
+
+/// swiftprint-markup: load a document (`input`, or `html`) and report its @page rules, or print
+/// the loaded one to `output`.
+package struct MarkupTask: Codable, Sendable {
     package enum Operation: String, Codable, Sendable {
-        /// Load a document and report its title and @page rules.
+        /// Load a document and report its title and @page rules (answer: `PageStyleReport`).
         case load
-        /// Print the loaded document to a PDF.
+        /// Print the loaded document to a PDF; a print request names its document too, which the
+        /// renderer loads again when another was loaded since.
         case print
     }
 
     package var operation: Operation
-    /// The file holding the HTML bytes (or `html`). A print request names its document too:
-    /// the renderer loads it again when another was loaded since.
-    package var document: String?
-    /// The HTML itself, instead of `document`.
+    /// The HTML itself, instead of a document file.
     package var html: String?
     /// The URL the document is loaded as (relative links resolve against it).
     package var baseURL: String?
@@ -27,8 +45,6 @@ package struct MarkupRenderRequest: Codable, Sendable {
     package var scripts: Bool?
     /// Seconds the step may take.
     package var timeout: Double
-    /// print: the PDF to write.
-    package var output: String?
     /// print: page size in points (WebKit prints edge to edge; margins are the paginator's).
     package var pageWidth: Double?
     package var pageHeight: Double?
@@ -38,24 +54,6 @@ package struct MarkupRenderRequest: Codable, Sendable {
     package init(operation: Operation, timeout: Double) {
         self.operation = operation
         self.timeout = timeout
-    }
-}
-
-/// The renderer's answer.
-package struct MarkupRenderResponse: Codable, Sendable {
-    package enum Status: String, Codable, Sendable {
-        case ok, timeout, loadFailed, crashed, setupFailed, printFailed, scriptFailed, badRequest
-    }
-
-    package var status: Status
-    package var message: String?
-    /// load: the document's title and its @page rules as WebKit parsed them.
-    package var page: PageStyleReport?
-
-    package init(status: Status, message: String? = nil, page: PageStyleReport? = nil) {
-        self.status = status
-        self.message = message
-        self.page = page
     }
 }
 
@@ -112,57 +110,5 @@ package struct PageStyleReport: Codable, Sendable {
               return {title: document.title || "", rules, unreadableSheets: unreadable};
             })()
             """
-    }
-}
-
-/// Lines from a file descriptor, without their newline: the renderer reads requests with it,
-/// the markup handler answers.
-package struct DescriptorLineReader {
-    package let fd: Int32
-    private var pending = Data()
-    /// The other end has closed (or the descriptor failed).
-    package private(set) var ended = false
-
-    package init(fd: Int32) { self.fd = fd }
-
-    /// The next line, reading (and waiting) as needed; nil at the end of input.
-    package mutating func next() -> Data? {
-        while true {
-            if let line = bufferedLine() { return line }
-            if ended {
-                guard !pending.isEmpty else { return nil }
-                defer { pending = Data() }
-                return pending
-            }
-            readOnce()
-        }
-    }
-
-    /// Reads everything that has arrived on a non-blocking descriptor; false once the other end
-    /// has closed.
-    package mutating func readAvailable() -> Bool {
-        while readOnce() {}
-        return !ended
-    }
-
-    /// One read; true when it got bytes (there may be more).
-    @discardableResult
-    package mutating func readOnce() -> Bool {
-        var buffer = [UInt8](repeating: 0, count: 65536)
-        while true {
-            let n = read(fd, &buffer, buffer.count)
-            if n > 0 { pending.append(contentsOf: buffer[0..<n]); return true }
-            if n < 0 && errno == EINTR { continue }
-            if n == 0 || (errno != EAGAIN && errno != EWOULDBLOCK) { ended = true }
-            return false
-        }
-    }
-
-    /// A whole line already read, if there is one.
-    package mutating func bufferedLine() -> Data? {
-        guard let newline = pending.firstIndex(of: UInt8(ascii: "\n")) else { return nil }
-        let line = Data(pending[pending.startIndex..<newline])
-        pending = Data(pending[(newline + 1)...])
-        return line
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
-import HandlerSupport
+import PrintModel
+import PrintSupport
 
 /// A markup renderer that outlives the run that started it, so that later runs of the same user
 /// skip starting the display, GTK and WebKit (about half a second). Asked for with

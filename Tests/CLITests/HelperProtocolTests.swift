@@ -1,0 +1,55 @@
+import Foundation
+import PrintHelpers
+import SwiftPrint
+import TestSupport
+import Testing
+
+/// The one helper protocol, spoken to the real helper programs: a request line in, a reply line
+/// out — the answer, or the failure with its code and file.
+@Suite struct HelperProtocolTests {
+    static let built = URL(fileURLWithPath: Tool.swiftprint).deletingLastPathComponent()
+
+    static func ask<Task: Codable & Sendable, Answer: Codable & Sendable>(
+        _ helper: String, _ request: HelperRequest<Task>, answer: Answer.Type) throws -> (reply: HelperReply<Answer>, status: Int32) {
+        let r = try Tool.run(built.appendingPathComponent(helper).path, [], stdin: HelperLine.encode(request))
+        let reply = try JSONDecoder().decode(HelperReply<Answer>.self, from: r.stdout)
+        return (reply, r.status)
+    }
+
+    @Test func theImageHelperAnswersWithEachPagesResolution() throws {
+        let out = try temporaryDirectory() + "/poster.pdf"
+        let request = HelperRequest(input: examples + "/poster.svg", output: out,
+                                    task: ImageDecodingTask(allGIFFrames: false, maxPixels: 1_000_000))
+        let (reply, status) = try Self.ask("swiftprint-image", request, answer: ImageResolutions.self)
+        #expect(status == 0 && reply.failure == nil)
+        #expect(reply.answer?.count == 1)
+        #expect(try PDF.pageCount(out) == 1)
+    }
+
+    @Test func aFailureComesBackTypedNamingItsFile() throws {
+        let out = try temporaryDirectory() + "/never.pdf"
+        let request = HelperRequest(input: examples + "/server.log", output: out,
+                                    task: ImageDecodingTask(allGIFFrames: false, maxPixels: 1_000_000))
+        let (reply, status) = try Self.ask("swiftprint-image", request, answer: ImageResolutions.self)
+        #expect(status == 0 && reply.answer == nil)
+        let error = try #require(reply.failure).error
+        #expect(error.code == .unknownFormat && error.path == examples + "/server.log", "\(error)")
+    }
+
+    @Test func theMapHelperDrawsTheTasksAreaWithTheJobsSettings() throws {
+        let out = try temporaryDirectory() + "/walk.pdf"
+        var settings = JobSettings()
+        settings.map.poster = MapSettings.PosterGrid(columns: 2, rows: 1)
+        let request = HelperRequest(input: examples + "/walk.gpx", output: out, settings: settings,
+                                    task: MapDrawingTask(width: 400, height: 600, margin: 20))
+        let (reply, status) = try Self.ask("swiftprint-map", request, answer: NoAnswer.self)
+        #expect(status == 0 && reply.failure == nil, "\(String(describing: reply.failure))")
+        #expect(try PDF.pageCount(out) == 2, "a 2x1 poster is two sheets")
+        for size in try PDF.pageSizes(out) { #expect(abs(size.width - 440) < 0.01 && abs(size.height - 640) < 0.01) }
+    }
+
+    @Test func aLineThatIsNoRequestIsAUsageError() throws {
+        let r = try Tool.run(Self.built.appendingPathComponent("swiftprint-map").path, [], stdin: Data("hello\n".utf8))
+        #expect(r.status == 64 && r.stdout.isEmpty, "\(r.stderr)")
+    }
+}
