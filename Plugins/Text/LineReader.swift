@@ -45,6 +45,9 @@ final class LineReader {
         line.reserveCapacity(512)
     }
 
+    /// The next line, form feed or end. The hot loop of a text job (every byte of the file
+    /// passes through it), kept whole so that its state lives in locals for its length; the
+    /// size rule's one exception.
     func next() throws -> Event {
         if pendingFormFeed { pendingFormFeed = false; return .formFeed }
         if atEnd { return .end }

@@ -199,7 +199,7 @@ package final class GridTextLine {
         let space = leftToRight ? Self.spaceGlyph(of: copy.pointee.item.pointee.analysis.font) : nil
         let threshold = Int32(cellWidth * Double(PANGO_SCALE) / 10)
         // Stretches of gapped units, as glyph ranges with their cells' margins at each end.
-        var stretches: [(first: Int, last: Int, lead: Int32, trail: Int32)] = []
+        var stretches: [Stretch] = []
         for u in units where u.natural <= cellsWidth(u) && u.lastGlyph >= u.firstGlyph {
             let target = cellsWidth(u)
             let shift = (target - u.natural) / 2
@@ -217,6 +217,16 @@ package final class GridTextLine {
             }
         }
         guard let space, !stretches.isEmpty else { return }
+        Self.insertFillers(around: stretches, space: space, in: copy)
+    }
+
+    /// A stretch of gapped units as glyph indexes, with its cells' margins at each end.
+    private typealias Stretch = (first: Int, last: Int, lead: Int32, trail: Int32)
+
+    /// Puts an invisible space glyph (`space`) at each end of each stretch, the stretch made one
+    /// cluster, so that cairo writes it as one span of text exactly as wide as its cells.
+    private static func insertFillers(around stretches: [Stretch], space: (glyph: PangoGlyph, advance: Int32),
+                                      in copy: UnsafeMutablePointer<PangoGlyphItem>) {
         let old = copy.pointee.glyphs!
         let count = Int(old.pointee.num_glyphs)
         let new = pango_glyph_string_new()!

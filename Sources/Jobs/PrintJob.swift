@@ -73,71 +73,70 @@ public final class PrintJob {
         renderer.setPaper(paper)
         var report = JobReport()
         report.paper = paper
-        let ranges = info.pageRanges ?? .all
-
         if renderer.needsPageCountBeforeDrawing {
             logger.debug("laying the document out once to count its pages")
             renderer.knownPageCount = try renderer.countPages()
             report.countedBeforeDrawing = true
         }
-        let total = renderer.knownPageCount
-        renderer.prepare(forDrawingPages: 0..<(total ?? Int.max))
-
-        let gray = info.outputType == .grayscale || info.outputType == .photoGrayscale
-        let writer: SheetWriter = renderer.placesContent || imposing
-            ? try AssemblingPDFWriter(output: output, metadata: metadata, fonts: renderer.fonts, grayscale: gray)
-            : try PDFWriter(output: output, metadata: metadata, fonts: renderer.fonts, grayscale: gray)
+        renderer.prepare(forDrawingPages: 0..<(renderer.knownPageCount ?? Int.max))
+        let writer = try makeWriter(output: output, imposing: imposing)
         let assembler = SheetAssembler(writer: writer, imposition: imposition)
-        var drewAny = false
-        var starts: Set<Int> = []
         for _ in 0..<copies {
-            let cursor = try PageCursor(renderer: renderer)
             report.pagesLaidOut = 0
-            // A document whose first pages fall outside the ranges starts at its first drawn page.
-            var documentBegins = false
-            while let page = try cursor.next() {
-                report.pagesLaidOut += 1
-                let number = page.index + 1
-                if page.formatterPages.values.contains(where: \.startsDocument) { documentBegins = true }
-                if ranges.contains(number) {
-                    if documentBegins, report.pagesDrawn > 0 { starts.insert(report.pagesDrawn) }
-                    documentBegins = false
-                    renderer.currentPages = page.formatterPages
-                    let sheetPaper: PrintPaper
-                    var cell: CGRect?
-                    if imposition.pagesPerSheet > 1 {
-                        // In a grid the sheet is the job's paper and each page is its cell.
-                        sheetPaper = paper
-                        cell = imposition.cell(assembler.slot, in: paper.printableRect)
-                        renderer.setPaper(PrintPaper(media: paper.media).resized(to: cell!.size))
-                    } else {
-                        sheetPaper = self.sheetPaper(for: page)
-                        renderer.setPaper(sheetPaper)
-                    }
-                    try assembler.addPage(sheetSize: sheetPaper.paperSize, cell: cell) { ctx in
-                        try renderer.drawPage(at: page.index, in: renderer.printableRect, context: ctx)
-                    }
-                    renderer.currentPages = [:]
+            let paginator = try Paginator(renderer: renderer, ranges: info.pageRanges ?? .all)
+            while let page = try paginator.next() {
+                report.pagesLaidOut = page.number
+                if let drawn = page.drawn {
+                    if drawn.startsDocument, report.pagesDrawn > 0 { writer.documentStarts(atPage: report.pagesDrawn) }
+                    try draw(drawn, into: assembler)
                     report.pagesDrawn += 1
-                    drewAny = true
                 }
                 if let progress {
-                    let fraction = cursor.fractionDone
-                    let estimate = total ?? fraction.flatMap { $0 > 0.02 ? Int((Double(number) / $0).rounded()) : nil }
-                    progress(JobProgress(page: number, estimatedPages: estimate, isEstimate: total == nil))
+                    let total = renderer.knownPageCount
+                    let estimate = total ?? paginator.fractionDone.flatMap { $0 > 0.02 ? Int((Double(page.number) / $0).rounded()) : nil }
+                    progress(JobProgress(page: page.number, estimatedPages: estimate, isEstimate: total == nil))
                 }
-                // Pages after the last one asked for need not even be laid out.
-                if number >= ranges.lastPage, total == nil { break }
             }
         }
         try assembler.finish()
-        if imposing, let assembling = writer as? AssemblingPDFWriter {
-            assembling.imposition = SheetImposition(info: info, paper: paper.paperSize, documentStarts: starts, decoration: sheetDecoration)
+        return try finish(writer, output: output, report: report)
+    }
+
+    /// The writer for this job, given its plan when it is made: the assembler's when content is
+    /// placed by reference or pages go onto sides, else cairo's alone.
+    private func makeWriter(output: OutputFile, imposing: Bool) throws -> SheetWriter {
+        let gray = info.outputType == .grayscale || info.outputType == .photoGrayscale
+        guard renderer.placesContent || imposing else {
+            return try PDFWriter(output: output, metadata: metadata, fonts: renderer.fonts, grayscale: gray)
         }
-        guard drewAny else {
+        let plan = imposing ? SheetImposition(info: info, paper: paper.paperSize, decoration: sheetDecoration) : nil
+        return try AssemblingPDFWriter(output: output, metadata: metadata, fonts: renderer.fonts, grayscale: gray, imposition: plan)
+    }
+
+    /// Draws one laid-out page: on its own sheet, or in its cell of the photo grid's.
+    private func draw(_ page: LaidOutPage, into assembler: SheetAssembler) throws {
+        if imposition.pagesPerSheet > 1 {
+            // In a grid the sheet is the job's paper and each page is its cell.
+            let cell = imposition.cell(assembler.slot, in: paper.printableRect)
+            let cellPaper = PrintPaper(media: paper.media).resized(to: cell.size)
+            try assembler.addPage(sheetSize: paper.paperSize, cell: cell) { context in
+                try renderer.draw(page, on: cellPaper, context: context)
+            }
+        } else {
+            let sheetPaper = self.sheetPaper(for: page)
+            try assembler.addPage(sheetSize: sheetPaper.paperSize) { context in
+                try renderer.draw(page, on: sheetPaper, context: context)
+            }
+        }
+    }
+
+    /// Ends the output, or abandons it with the reason when nothing was drawn.
+    private func finish(_ writer: SheetWriter, output: OutputFile, report: JobReport) throws -> JobReport {
+        var report = report
+        guard report.pagesDrawn > 0 else {
             output.abandon()
             if report.pagesLaidOut == 0 { throw PrintError(.noContent, "the document has no pages") }
-            throw PrintError(.invalidOption, "the page ranges \(ranges) select none of the document's \(report.pagesLaidOut) pages")
+            throw PrintError(.invalidOption, "the page ranges \(info.pageRanges ?? .all) select none of the document's \(report.pagesLaidOut) pages")
         }
         do { try writer.finish() } catch { output.abandon(); throw error }
         report.sheetsWritten = writer.sheetsWritten
@@ -147,7 +146,7 @@ public final class PrintJob {
 
     /// The paper for a page: the job's, unless the page asks for its own size or, when the job
     /// leaves orientation open, for a turn.
-    private func sheetPaper(for page: PageCursor.Page) -> PrintPaper {
+    private func sheetPaper(for page: LaidOutPage) -> PrintPaper {
         for formatted in page.formatterPages.values {
             switch formatted.sheet {
             case .jobPaper: continue

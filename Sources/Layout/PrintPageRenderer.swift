@@ -96,8 +96,8 @@ open class PrintPageRenderer {
         printableRect.inset(by: EdgeInsets(top: headerHeight, left: 0, bottom: footerHeight, right: 0))
     }
 
-    /// The laid-out formatter pages of the page being drawn.
-    package var currentPages: [ObjectIdentifier: FormattedPage] = [:]
+    /// The laid-out formatter pages of the page being drawn (`draw(_:on:context:)` sets them).
+    var currentPages: [ObjectIdentifier: FormattedPage] = [:]
 
     package func setPaper(_ paper: PrintPaper) {
         paperRect = CGRect(origin: .zero, size: paper.paperSize)

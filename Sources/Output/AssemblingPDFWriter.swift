@@ -31,11 +31,13 @@ package final class AssemblingPDFWriter: SheetWriter {
     /// When set, the sheets drawn are logical pages, put onto the output's sides by this
     /// (n-up, booklets, two-sided padding, copies …) as they are assembled: one pass, no
     /// intermediate PDF.
-    package var imposition: SheetImposition?
+    private var imposition: SheetImposition?
     private var sidesWritten = 0
 
-    package init(output: OutputFile, metadata: DocumentMetadata, fonts: FontSystem, grayscale: Bool = false) throws {
+    package init(output: OutputFile, metadata: DocumentMetadata, fonts: FontSystem, grayscale: Bool = false,
+                 imposition: SheetImposition? = nil) throws {
         self.output = output
+        self.imposition = imposition
         self.grayscale = grayscale
         self.metadata = metadata
         scratch = try OutputFile.scratch(prefix: "swiftprint-drawn-")
@@ -45,6 +47,8 @@ package final class AssemblingPDFWriter: SheetWriter {
     deinit { scratch.removeScratch() }
 
     package var sheetsWritten: Int { imposition == nil ? sheets.count : sidesWritten }
+
+    package func documentStarts(atPage index: Int) { imposition?.documentStarts.insert(index) }
 
     package func beginSheet(size: CGSize) -> GraphicsContext {
         let ctx = drawn.beginSheet(size: size)
@@ -73,28 +77,83 @@ package final class AssemblingPDFWriter: SheetWriter {
         defer { scratch.removeScratch() }
         // Sides are planned before the drawing is finished: a decoration draws on each side.
         let plan = imposition.map { $0.plan(pages: sheets.map { CGRect(origin: .zero, size: $0.size) }) }
-        var decorations: [Int: Int] = [:]
-        if let plan, let decoration = imposition?.decoration {
-            for (index, side) in plan.sides.enumerated() {
-                let ctx = drawn.beginSheet(size: side.size)
-                decoration.draw(ctx, index, plan.sides.count, side.size)
-                if ctx.marked {
-                    try drawn.endSheet()
-                    decorations[index] = drawnPages
-                    drawnPages += 1
-                } else {
-                    drawn.discardSheet()
-                }
-            }
-        }
+        let decorations = try plan.map(drawDecorations) ?? [:]
         try drawn.finish()
         guard let drawnPath = scratch.scratchPath else { throw PrintError(.renderingFailed, "the drawn pages were lost") }
         // Only sheets with drawing have a page in the scratch PDF; with none, it is not read.
-        let drawing = drawnPages > 0 ? try QPDFDocument(path: drawnPath) : nil
-        let document = try QPDFDocument()
+        var assembly = Assembly(document: try QPDFDocument(), drawing: drawnPages > 0 ? try QPDFDocument(path: drawnPath) : nil,
+                                grayscale: grayscale)
+        if let imposition, let plan {
+            try appendSides(of: plan, framed: imposition.framesPages, decorations: decorations, to: &assembly)
+            sidesWritten = plan.sides.count
+        } else {
+            for sheet in sheets {
+                if let (source, page) = assembly.wholePage(sheet) {
+                    try assembly.document.appendCopy(ofPage: page, from: source)
+                    continue
+                }
+                try assembly.document.appendSheet(size: sheet.size, placements: try assembly.placements(of: sheet, by: .identity), grayscale: grayscale)
+            }
+        }
+        try assembly.document.stamp(metadata)
+        try assembly.document.write(to: output)
+        try output.commit()
+    }
+
+    /// Draws the sheet decoration (a header and footer that number sides) on each side of
+    /// `plan`; returns the drawn page of each side that has one.
+    private func drawDecorations(_ plan: SheetPlan) throws -> [Int: Int] {
+        guard let decoration = imposition?.decoration else { return [:] }
+        var decorations: [Int: Int] = [:]
+        for (index, side) in plan.sides.enumerated() {
+            let ctx = drawn.beginSheet(size: side.size)
+            decoration.draw(ctx, index, plan.sides.count, side.size)
+            if ctx.marked {
+                try drawn.endSheet()
+                decorations[index] = drawnPages
+                drawnPages += 1
+            } else {
+                drawn.discardSheet()
+            }
+        }
+        return decorations
+    }
+
+    /// Puts the logical sheets onto `plan`'s sides: a side that is one unchanged input page is
+    /// that page, copied whole; others show their pages' objects, frames and decoration.
+    private func appendSides(of plan: SheetPlan, framed: Bool, decorations: [Int: Int], to assembly: inout Assembly) throws {
+        let border = imposition?.info.sheets.border ?? .none
+        for (index, side) in plan.sides.enumerated() {
+            if side.items.count == 1, !framed, decorations[index] == nil, let only = side.items.first, only.transform.isClose(to: .identity),
+               side.size == sheets[only.page].size, let (source, page) = assembly.wholePage(sheets[only.page]) {
+                try assembly.document.appendCopy(ofPage: page, from: source)
+                continue
+            }
+            var placed = try side.items.flatMap { try assembly.placements(of: sheets[$0.page], by: $0.transform) }
+            if framed, !side.items.isEmpty {
+                placed.append((try assembly.document.addDrawing(size: side.size, operators: SheetImposition.frames(side.items.map(\.corners), border)),
+                               .identity, nil))
+            }
+            if let page = decorations[index], let drawing = assembly.drawing {
+                placed.append((try assembly.document.formXObject(fromPage: page, of: drawing), .identity, nil))
+            }
+            try assembly.document.appendSheet(size: side.size, placements: placed, grayscale: grayscale)
+        }
+    }
+
+    /// The output document being assembled, with the scratch PDF of cairo's drawing; copies and
+    /// repeated content share one object.
+    private struct Assembly {
+        let document: QPDFDocument
+        let drawing: QPDFDocument?
+        let grayscale: Bool
         var objects: [PlacedContent.Key: Int64] = [:]
 
-        func object(for content: PlacedContent) throws -> Int64 {
+        init(document: QPDFDocument, drawing: QPDFDocument?, grayscale: Bool) {
+            self.document = document; self.drawing = drawing; self.grayscale = grayscale
+        }
+
+        mutating func object(for content: PlacedContent) throws -> Int64 {
             if let id = objects[content.key] { return id }
             let id: Int64
             switch content.source {
@@ -106,12 +165,13 @@ package final class AssemblingPDFWriter: SheetWriter {
         }
 
         /// A logical sheet's objects, moved by `transform` (and kept inside its page when moved).
-        func placements(of sheet: Sheet, by transform: PDFMatrix) throws -> [(object: Int64, transform: PDFMatrix, clip: [CGPoint]?)] {
+        mutating func placements(of sheet: Sheet, by transform: PDFMatrix) throws -> [(object: Int64, transform: PDFMatrix, clip: [CGPoint]?)] {
             let moved = !transform.isClose(to: .identity)
             let page = SheetPlan.corners(of: CGRect(origin: .zero, size: sheet.size), by: .identity)
-            var placed = try sheet.placements.map { p in
-                (object: try object(for: p.content), transform: p.matrix.concatenating(transform),
-                 clip: (p.clip ?? (moved ? page : nil))?.map(transform.apply(to:)))
+            var placed: [(object: Int64, transform: PDFMatrix, clip: [CGPoint]?)] = []
+            for p in sheet.placements {
+                placed.append((object: try object(for: p.content), transform: p.matrix.concatenating(transform),
+                               clip: (p.clip ?? (moved ? page : nil))?.map(transform.apply(to:))))
             }
             if let page = sheet.drawnPage, let drawing {
                 placed.append((object: try document.formXObject(fromPage: page, of: drawing), transform: transform, clip: nil))
@@ -122,40 +182,8 @@ package final class AssemblingPDFWriter: SheetWriter {
         /// The input page a sheet is, exactly, when nothing was drawn over it and no grey layer
         /// goes on it: copied whole, annotations and all.
         func wholePage(_ sheet: Sheet) -> (QPDFDocument, Int)? {
-            sheet.drawnPage == nil && !grayscale ? Self.unchangedPage(on: sheet) : nil
+            sheet.drawnPage == nil && !grayscale ? AssemblingPDFWriter.unchangedPage(on: sheet) : nil
         }
-
-        if let imposition, let plan {
-            let framed = imposition.framesPages
-            for (index, side) in plan.sides.enumerated() {
-                if side.items.count == 1, !framed, decorations[index] == nil, let only = side.items.first, only.transform.isClose(to: .identity),
-                   side.size == sheets[only.page].size, let (source, page) = wholePage(sheets[only.page]) {
-                    try document.appendCopy(ofPage: page, from: source)
-                    continue
-                }
-                var placed = try side.items.flatMap { try placements(of: sheets[$0.page], by: $0.transform) }
-                if framed, !side.items.isEmpty {
-                    placed.append((try document.addDrawing(size: side.size, operators: SheetImposition.frames(side.items.map(\.corners), imposition.info.sheets.border ?? .none)),
-                                   .identity, nil))
-                }
-                if let page = decorations[index], let drawing {
-                    placed.append((try document.formXObject(fromPage: page, of: drawing), .identity, nil))
-                }
-                try document.appendSheet(size: side.size, placements: placed, grayscale: grayscale)
-            }
-            sidesWritten = plan.sides.count
-        } else {
-            for sheet in sheets {
-                if let (source, page) = wholePage(sheet) {
-                    try document.appendCopy(ofPage: page, from: source)
-                    continue
-                }
-                try document.appendSheet(size: sheet.size, placements: try placements(of: sheet, by: .identity), grayscale: grayscale)
-            }
-        }
-        try document.stamp(metadata)
-        try document.write(to: output)
-        try output.commit()
     }
 
     /// The input page a sheet shows exactly as it is (same size, not moved or scaled), if any.

@@ -13,6 +13,13 @@ package protocol SheetWriter: AnyObject {
     /// Ends the PDF and makes the output final.
     func finish() throws
     var sheetsWritten: Int { get }
+    /// Says that the logical page drawn next (counting from 0) begins a new document, for a
+    /// writer that puts pages onto sides (each document starts on a front).
+    func documentStarts(atPage index: Int)
+}
+
+extension SheetWriter {
+    package func documentStarts(atPage index: Int) {}
 }
 
 /// Writes sheets into a PDF with cairo, streaming each finished page out to an `OutputFile`

@@ -9,11 +9,12 @@ import PrintModel
 package struct SheetImposition {
     let info: PrintInfo
     let paper: CGSize
-    let documentStarts: Set<Int>
+    /// Logical pages that begin a new document (after the first), told as they are drawn.
+    package var documentStarts: Set<Int> = []
     var decoration: SheetDecoration?
 
-    package init(info: PrintInfo, paper: CGSize, documentStarts: Set<Int>, decoration: SheetDecoration?) {
-        self.info = info; self.paper = paper; self.documentStarts = documentStarts; self.decoration = decoration
+    package init(info: PrintInfo, paper: CGSize, decoration: SheetDecoration?) {
+        self.info = info; self.paper = paper; self.decoration = decoration
     }
 
     func plan(pages: [CGRect]) -> SheetPlan {

@@ -90,20 +90,13 @@ public final class HTTPTileSource: TileSource {
         return fetched[id]
     }
 
+    /// A tile to download, with the cached copy it may refresh.
+    typealias PendingTile = (id: TileID, url: String, stale: (data: Data, entry: TileCache.Entry)?)
+
     /// Fetches every tile in `ids` not yet fetched: from the cache when fresh, else from the
     /// server, several at a time.
     public func prefetch(_ ids: [TileID]) throws {
-        var pending: [(id: TileID, url: String, stale: (data: Data, entry: TileCache.Entry)?)] = []
-        for id in Set(ids).subtracting(asked).sorted(by: { ($0.y, $0.x) < ($1.y, $1.x) }) {
-            asked.insert(id)
-            let url = url(for: id)
-            let stored = cache?.lookUp(url)
-            if let stored, stored.entry.freshUntil > Date().timeIntervalSince1970 {
-                fetched[id] = stored.data
-            } else {
-                pending.append((id, url, stored))
-            }
-        }
+        var pending = fromCache(ids)
         guard !pending.isEmpty else { return }
         if isOpenStreetMap, pending.count > Self.openStreetMapLimit {
             throw PrintError(.invalidOption, path: template,
@@ -117,35 +110,65 @@ public final class HTTPTileSource: TileSource {
                 logger.info("\(host): \(pending.count) tiles failed (\(failures.values.first ?? "")); retrying in \(wait) s")
                 Thread.sleep(forTimeInterval: wait)
             }
-            var retry: [(id: TileID, url: String, stale: (data: Data, entry: TileCache.Entry)?)] = []
-            var retryAfter: TimeInterval = 0
-            let responses = try fetch(pending.map { ($0.url, $0.stale?.entry) })
-            for (request, response) in zip(pending, responses) {
-                switch response.status {
-                case 200:
-                    fetched[request.id] = response.body
-                    received += 1
-                    cache?.store(response.body, url: request.url, etag: response.etag, lastModified: response.lastModified,
-                                 cacheControl: response.cacheControl, expires: response.expires)
-                case 304 where request.stale != nil:
-                    fetched[request.id] = request.stale!.data
-                    received += 1
-                    cache?.refresh(request.url, entry: request.stale!.entry, cacheControl: response.cacheControl, expires: response.expires)
-                case 204, 404, 410:
-                    received += 1  // the server answered: it has no such tile
-                case 0, 408, 425, 429, 500...599:
-                    failures[request.id] = response.status == 0 ? response.error : "HTTP \(response.status)"
-                    retryAfter = max(retryAfter, response.retryAfter.flatMap(TimeInterval.init) ?? 0)
-                    retry.append(request)
-                default:
-                    throw PrintError(.notAvailable, path: request.url, "the tile server refused the tile (HTTP \(response.status))")
-                }
-            }
-            pending = retry
+            let retryAfter: TimeInterval
+            (pending, retryAfter) = try receive(try fetch(pending.map { ($0.url, $0.stale?.entry) }), for: pending,
+                                                failures: &failures, received: &received)
             if pending.isEmpty { break }
             if retryAfter > 0 { Thread.sleep(forTimeInterval: min(30, retryAfter)) }
         }
-        // Out of attempts: a stored copy, however old, is better than a hole (and said so).
+        try settle(pending, failures: failures, received: received)
+    }
+
+    /// The tiles of `ids` not asked for before that the cache cannot give fresh; the others are
+    /// taken from it.
+    private func fromCache(_ ids: [TileID]) -> [PendingTile] {
+        var pending: [PendingTile] = []
+        for id in Set(ids).subtracting(asked).sorted(by: { ($0.y, $0.x) < ($1.y, $1.x) }) {
+            asked.insert(id)
+            let url = url(for: id)
+            let stored = cache?.lookUp(url)
+            if let stored, stored.entry.freshUntil > Date().timeIntervalSince1970 {
+                fetched[id] = stored.data
+            } else {
+                pending.append((id, url, stored))
+            }
+        }
+        return pending
+    }
+
+    /// Takes the tiles the server gave (or said it has not); returns those to ask again and
+    /// how long the server asked to wait.
+    private func receive(_ responses: [Response], for pending: [PendingTile], failures: inout [TileID: String],
+                         received: inout Int) throws -> (retry: [PendingTile], retryAfter: TimeInterval) {
+        var retry: [PendingTile] = []
+        var retryAfter: TimeInterval = 0
+        for (request, response) in zip(pending, responses) {
+            switch response.status {
+            case 200:
+                fetched[request.id] = response.body
+                received += 1
+                cache?.store(response.body, url: request.url, etag: response.etag, lastModified: response.lastModified,
+                             cacheControl: response.cacheControl, expires: response.expires)
+            case 304 where request.stale != nil:
+                fetched[request.id] = request.stale!.data
+                received += 1
+                cache?.refresh(request.url, entry: request.stale!.entry, cacheControl: response.cacheControl, expires: response.expires)
+            case 204, 404, 410:
+                received += 1  // the server answered: it has no such tile
+            case 0, 408, 425, 429, 500...599:
+                failures[request.id] = response.status == 0 ? response.error : "HTTP \(response.status)"
+                retryAfter = max(retryAfter, response.retryAfter.flatMap(TimeInterval.init) ?? 0)
+                retry.append(request)
+            default:
+                throw PrintError(.notAvailable, path: request.url, "the tile server refused the tile (HTTP \(response.status))")
+            }
+        }
+        return (retry, retryAfter)
+    }
+
+    /// Out of attempts: a stored copy, however old, is better than a hole (and said so); with
+    /// nothing at all from the server, the job fails.
+    private func settle(_ pending: [PendingTile], failures: [TileID: String], received: Int) throws {
         var stillMissing = 0
         for request in pending {
             if let stale = request.stale {
@@ -155,13 +178,12 @@ public final class HTTPTileSource: TileSource {
                 stillMissing += 1
             }
         }
-        if stillMissing > 0 {
-            let reason = failures.values.first ?? "failed"
-            if received == 0, stillMissing == pending.count, fetched.isEmpty {
-                throw PrintError(.notAvailable, path: template, "cannot get tiles from \(host): \(reason)")
-            }
-            logger.warning("\(host): \(stillMissing) tiles could not be fetched after \(settings.retries + 1) attempts: \(reason)")
+        guard stillMissing > 0 else { return }
+        let reason = failures.values.first ?? "failed"
+        if received == 0, stillMissing == pending.count, fetched.isEmpty {
+            throw PrintError(.notAvailable, path: template, "cannot get tiles from \(host): \(reason)")
         }
+        logger.warning("\(host): \(stillMissing) tiles could not be fetched after \(settings.retries + 1) attempts: \(reason)")
     }
 
     struct Response {

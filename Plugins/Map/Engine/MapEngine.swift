@@ -18,73 +18,91 @@ public struct MapEngine {
 
     public func makeFormatter(for input: PrintInput, settings: JobSettings) throws -> PrintFormatter {
         let path = input.path, options = settings.map
-        let pointLimit = options.maxPoints ?? 1_000_000
-        let type = URL(fileURLWithPath: path).pathExtension.lowercased()
-        // The head is enough to tell the kinds apart; an MBTiles file may be gigabytes.
-        let head = ContentDetector.head(of: path)
-        var description: MapDescription?
-        var features: [MapFeature] = []
-        var tilesPath = options.tiles
         // A CUPS job (local-files none) may name no other file: the filter runs as lp and reads
         // what lp can, which includes other users' spooled jobs.
         let confined = settings.localFiles == .none
-        if confined, let t = tilesPath {
+        if confined, let t = options.tiles {
             throw PrintError(.invalidOption, path: path, Self.isURL(t)
                 ? "a print job cannot fetch map tiles from the network (map-tiles); print it with swiftprint convert"
                 : "map-tiles cannot name a file in a print job; the offline basemap is used")
         }
-        if type == "mbtiles" || head.starts(with: Array("SQLite format 3".utf8)) {
-            tilesPath = path
-        } else if String(decoding: head, as: UTF8.self).contains("\"swiftprint-map\"") {
-            let d = try MapDescription.read(path: path)
-            guard d.version == 1 else { throw PrintError(.invalidInput, path: path, "map description version \(d.version) is not known (1 is)") }
-            let folder = URL(fileURLWithPath: path).deletingLastPathComponent()
-            if confined, let t = d.tiles, Self.isURL(t) {
-                throw PrintError(.invalidInput, path: path, "a map description in a print job cannot fetch tiles from the network; print it with swiftprint convert")
-            }
-            if confined, d.tiles != nil || (d.overlays ?? []).contains(where: { $0.file != nil }) {
-                throw PrintError(.invalidInput, path: path, "a map description in a print job cannot name other files (tiles, overlay files); inline GeoJSON works")
-            }
-            for overlay in d.overlays ?? [] {
-                let style = overlay.style ?? MapStyle()
-                if let file = overlay.file {
-                    let full = URL(fileURLWithPath: file, relativeTo: folder).path
-                    features += try Self.features(at: full, style: style, pointLimit: pointLimit)
-                } else if let inline = overlay.geojson {
-                    features += try GeoJSONReader.features(from: inline.data, path: path, style: style, pointLimit: pointLimit)
-                }
-            }
-            for m in d.markers ?? [] {
-                var style = MapStyle()
-                if let c = m.color { style.markerColor = c }
-                features.append(MapFeature(geometry: .point(GeoCoordinate(latitude: m.lat, longitude: m.lon)), style: style, label: m.label))
-            }
-            if let t = d.tiles, tilesPath == nil { tilesPath = Self.isURL(t) ? t : URL(fileURLWithPath: t, relativeTo: folder).path }
-            description = d
-        } else {
-            features = try Self.features(at: path, style: MapStyle(), pointLimit: pointLimit)
-            guard !features.isEmpty else { throw PrintError(.noContent, path: path, "no features to draw") }
-        }
-
-        guard let sourcePath = tilesPath ?? Self.basemapPath else {
+        let map = try Self.read(path, pointLimit: options.maxPoints ?? 1_000_000, confined: confined)
+        // An MBTiles document is its own tiles; the job's tiles come before a description's.
+        guard let sourcePath = map.isTileSet ? map.tiles : options.tiles ?? map.tiles ?? Self.basemapPath else {
             throw PrintError(.notAvailable, path: path, "no tiles: the offline basemap (Config/basemap/world.mbtiles) is missing; give --map-tiles")
         }
-        let source = try Self.openSource(sourcePath, options: options, description: description)
-        let framing: MapPrintFormatter.Framing
-        if let description {
-            framing = try description.framing(path: path, features: features)
-        } else if let scale = options.scale, let box = GeoBox(covering: features.flatMap(\.coordinates)) {
-            framing = .scale(center: box.center, scale: scale)
-        } else if let box = GeoBox(covering: features.flatMap(\.coordinates)) {
-            framing = .fit(box)
-        } else {
-            // An MBTiles overview: its bounds, or the whole world.
-            framing = .fit(source.info.bounds ?? GeoBox(west: -180, south: -85, east: 180, north: 85))
-        }
-        let formatter = MapPrintFormatter(source: source, sourcePath: sourcePath, features: features, framing: framing)
+        let source = try Self.openSource(sourcePath, options: options, description: map.description)
+        let formatter = MapPrintFormatter(source: source, sourcePath: sourcePath, features: map.features,
+                                          framing: try Self.framing(map, scale: options.scale, source: source, path: path))
         // A description says its own title (none when it gives none); an MBTiles overview is named after the set.
-        formatter.title = description != nil ? description?.title : (features.isEmpty ? source.info.name : nil)
-        formatter.attribution = description?.attribution
+        formatter.title = map.description != nil ? map.description?.title : (map.features.isEmpty ? source.info.name : nil)
+        formatter.attribution = map.description?.attribution
+        try Self.configure(formatter, options: options, description: map.description, path: path)
+        return formatter
+    }
+
+    /// What a map file holds: a description's features and tiles, a GeoJSON or GPX file's
+    /// features, or, for an MBTiles file, the tiles themselves.
+    struct MapFile {
+        var description: MapDescription?
+        var features: [MapFeature] = []
+        var tiles: String?
+        /// The document is an MBTiles file, printed as an overview.
+        var isTileSet = false
+    }
+
+    static func read(_ path: String, pointLimit: Int, confined: Bool) throws -> MapFile {
+        let type = URL(fileURLWithPath: path).pathExtension.lowercased()
+        // The head is enough to tell the kinds apart; an MBTiles file may be gigabytes.
+        let head = ContentDetector.head(of: path)
+        if type == "mbtiles" || head.starts(with: Array("SQLite format 3".utf8)) {
+            return MapFile(tiles: path, isTileSet: true)
+        }
+        guard String(decoding: head, as: UTF8.self).contains("\"swiftprint-map\"") else {
+            let features = try Self.features(at: path, style: MapStyle(), pointLimit: pointLimit)
+            guard !features.isEmpty else { throw PrintError(.noContent, path: path, "no features to draw") }
+            return MapFile(features: features)
+        }
+        let d = try MapDescription.read(path: path)
+        guard d.version == 1 else { throw PrintError(.invalidInput, path: path, "map description version \(d.version) is not known (1 is)") }
+        let folder = URL(fileURLWithPath: path).deletingLastPathComponent()
+        if confined, let t = d.tiles, Self.isURL(t) {
+            throw PrintError(.invalidInput, path: path, "a map description in a print job cannot fetch tiles from the network; print it with swiftprint convert")
+        }
+        if confined, d.tiles != nil || (d.overlays ?? []).contains(where: { $0.file != nil }) {
+            throw PrintError(.invalidInput, path: path, "a map description in a print job cannot name other files (tiles, overlay files); inline GeoJSON works")
+        }
+        var map = MapFile(description: d)
+        for overlay in d.overlays ?? [] {
+            let style = overlay.style ?? MapStyle()
+            if let file = overlay.file {
+                let full = URL(fileURLWithPath: file, relativeTo: folder).path
+                map.features += try Self.features(at: full, style: style, pointLimit: pointLimit)
+            } else if let inline = overlay.geojson {
+                map.features += try GeoJSONReader.features(from: inline.data, path: path, style: style, pointLimit: pointLimit)
+            }
+        }
+        for m in d.markers ?? [] {
+            var style = MapStyle()
+            if let c = m.color { style.markerColor = c }
+            map.features.append(MapFeature(geometry: .point(GeoCoordinate(latitude: m.lat, longitude: m.lon)), style: style, label: m.label))
+        }
+        map.tiles = d.tiles.map { Self.isURL($0) ? $0 : URL(fileURLWithPath: $0, relativeTo: folder).path }
+        return map
+    }
+
+    /// What the map shows: as its description says, at a scale centred on its features, fitted
+    /// to them, or an MBTiles overview's bounds (or the whole world).
+    static func framing(_ map: MapFile, scale: Double?, source: TileSource, path: String) throws -> MapPrintFormatter.Framing {
+        if let description = map.description { return try description.framing(path: path, features: map.features) }
+        let box = GeoBox(covering: map.features.flatMap(\.coordinates))
+        if let scale, let box { return .scale(center: box.center, scale: scale) }
+        if let box { return .fit(box) }
+        return .fit(source.info.bounds ?? GeoBox(west: -180, south: -85, east: 180, north: 85))
+    }
+
+    /// The job's options over the description's own settings.
+    static func configure(_ formatter: MapPrintFormatter, options: MapSettings, description: MapDescription?, path: String) throws {
         if let v = options.dpi ?? description?.dpi { formatter.dpi = v }
         formatter.tileDPI = options.tileDPI ?? description?.tileDPI
         if let policy = options.missingTiles {
@@ -119,7 +137,6 @@ public struct MapEngine {
         if let d = description {
             formatter.pageSetup = try DocumentPageSetup.named(paper: d.paper, orientation: d.orientation, path: path)
         }
-        return formatter
     }
 
     static func features(at path: String, style: MapStyle, pointLimit: Int) throws -> [MapFeature] {

@@ -73,69 +73,93 @@ public struct MapStyle: Sendable, Codable, Equatable {
 }
 
 /// Reads GeoJSON (RFC 7946): a FeatureCollection, a Feature or a bare geometry.
-public enum GeoJSONReader {
+public struct GeoJSONReader {
     public static func features(from data: Data, path: String, style: MapStyle = MapStyle(), pointLimit: Int) throws -> [MapFeature] {
         let object: Any
         do { object = try JSONSerialization.jsonObject(with: data) } catch {
             throw PrintError(.invalidInput, path: path, "not valid JSON: \(error.localizedDescription)")
         }
-        var out: [MapFeature] = []
-        var points = 0
-        func coordinate(_ any: Any) throws -> GeoCoordinate {
-            guard let a = any as? [Any], a.count >= 2, let lon = (a[0] as? NSNumber)?.doubleValue, let lat = (a[1] as? NSNumber)?.doubleValue,
-                  lat.isFinite, lon.isFinite, abs(lat) <= 90, abs(lon) <= 540 else {
-                throw PrintError(.invalidInput, path: path, "a position is not [longitude, latitude] in degrees")
-            }
-            points += 1
-            if points > pointLimit {
-                throw PrintError(.invalidInput, path: path, "more than \(pointLimit) points (option map-max-points)")
-            }
-            return GeoCoordinate(latitude: lat, longitude: lon)
-        }
-        func list(_ any: Any?) throws -> [Any] {
-            guard let a = any as? [Any] else { throw PrintError(.invalidInput, path: path, "a geometry has no coordinates array") }
-            return a
-        }
-        func add(geometry: [String: Any], style: MapStyle, label: String?) throws {
-            let type = geometry["type"] as? String ?? ""
-            switch type {
-            case "Point":
-                out.append(MapFeature(geometry: .point(try coordinate(geometry["coordinates"] as Any)), style: style, label: label))
-            case "MultiPoint":
-                for p in try list(geometry["coordinates"]) { out.append(MapFeature(geometry: .point(try coordinate(p)), style: style, label: label)) }
-            case "LineString":
-                out.append(MapFeature(geometry: .line(try list(geometry["coordinates"]).map(coordinate)), style: style))
-            case "MultiLineString":
-                for l in try list(geometry["coordinates"]) { out.append(MapFeature(geometry: .line(try list(l).map(coordinate)), style: style)) }
-            case "Polygon":
-                out.append(MapFeature(geometry: .polygon(try list(geometry["coordinates"]).map { try list($0).map(coordinate) }), style: style))
-            case "MultiPolygon":
-                for p in try list(geometry["coordinates"]) {
-                    out.append(MapFeature(geometry: .polygon(try list(p).map { try list($0).map(coordinate) }), style: style))
-                }
-            case "GeometryCollection":
-                for g in (geometry["geometries"] as? [[String: Any]]) ?? [] { try add(geometry: g, style: style, label: label) }
-            default:
-                throw PrintError(.invalidInput, path: path, "unknown GeoJSON geometry type \"\(type)\"")
-            }
-        }
-        func add(feature: [String: Any]) throws {
-            let properties = feature["properties"] as? [String: Any] ?? [:]
-            guard let geometry = feature["geometry"] as? [String: Any] else { return } // null geometry: nothing to draw
-            try add(geometry: geometry, style: style.applying(properties), label: properties["name"] as? String)
-        }
         guard let root = object as? [String: Any], let type = root["type"] as? String else {
             throw PrintError(.invalidInput, path: path, "not GeoJSON: no \"type\" at the top level")
         }
+        var reader = GeoJSONReader(path: path, style: style, pointLimit: pointLimit)
         switch type {
         case "FeatureCollection":
-            for f in (root["features"] as? [[String: Any]]) ?? [] { try add(feature: f) }
+            for f in (root["features"] as? [[String: Any]]) ?? [] { try reader.add(feature: f) }
         case "Feature":
-            try add(feature: root)
+            try reader.add(feature: root)
         default:
-            try add(geometry: root, style: style, label: nil)
+            try reader.add(geometry: root, style: style, label: nil)
         }
-        return out
+        return reader.features
+    }
+
+    private let path: String
+    private let style: MapStyle
+    private let pointLimit: Int
+    private var points = 0
+    private var features: [MapFeature] = []
+
+    private init(path: String, style: MapStyle, pointLimit: Int) {
+        self.path = path; self.style = style; self.pointLimit = pointLimit
+    }
+
+    private mutating func coordinate(_ any: Any) throws -> GeoCoordinate {
+        guard let a = any as? [Any], a.count >= 2, let lon = (a[0] as? NSNumber)?.doubleValue, let lat = (a[1] as? NSNumber)?.doubleValue,
+              lat.isFinite, lon.isFinite, abs(lat) <= 90, abs(lon) <= 540 else {
+            throw PrintError(.invalidInput, path: path, "a position is not [longitude, latitude] in degrees")
+        }
+        points += 1
+        if points > pointLimit {
+            throw PrintError(.invalidInput, path: path, "more than \(pointLimit) points (option map-max-points)")
+        }
+        return GeoCoordinate(latitude: lat, longitude: lon)
+    }
+
+    private mutating func coordinates(_ any: Any?) throws -> [GeoCoordinate] {
+        var result: [GeoCoordinate] = []
+        for position in try list(any) { result.append(try coordinate(position)) }
+        return result
+    }
+
+    private func list(_ any: Any?) throws -> [Any] {
+        guard let a = any as? [Any] else { throw PrintError(.invalidInput, path: path, "a geometry has no coordinates array") }
+        return a
+    }
+
+    private mutating func rings(_ any: Any?) throws -> [[GeoCoordinate]] {
+        var result: [[GeoCoordinate]] = []
+        for ring in try list(any) { result.append(try coordinates(ring)) }
+        return result
+    }
+
+    private mutating func add(geometry: [String: Any], style: MapStyle, label: String?) throws {
+        let type = geometry["type"] as? String ?? ""
+        let positions = geometry["coordinates"]
+        switch type {
+        case "Point":
+            features.append(MapFeature(geometry: .point(try coordinate(positions as Any)), style: style, label: label))
+        case "MultiPoint":
+            for p in try list(positions) { features.append(MapFeature(geometry: .point(try coordinate(p)), style: style, label: label)) }
+        case "LineString":
+            features.append(MapFeature(geometry: .line(try coordinates(positions)), style: style))
+        case "MultiLineString":
+            for l in try list(positions) { features.append(MapFeature(geometry: .line(try coordinates(l)), style: style)) }
+        case "Polygon":
+            features.append(MapFeature(geometry: .polygon(try rings(positions)), style: style))
+        case "MultiPolygon":
+            for p in try list(positions) { features.append(MapFeature(geometry: .polygon(try rings(p)), style: style)) }
+        case "GeometryCollection":
+            for g in (geometry["geometries"] as? [[String: Any]]) ?? [] { try add(geometry: g, style: style, label: label) }
+        default:
+            throw PrintError(.invalidInput, path: path, "unknown GeoJSON geometry type \"\(type)\"")
+        }
+    }
+
+    private mutating func add(feature: [String: Any]) throws {
+        let properties = feature["properties"] as? [String: Any] ?? [:]
+        guard let geometry = feature["geometry"] as? [String: Any] else { return } // null geometry: nothing to draw
+        try add(geometry: geometry, style: style.applying(properties), label: properties["name"] as? String)
     }
 }
 

@@ -51,20 +51,8 @@ nonisolated(unsafe) var currentConnection = 0
     sharing = true
     // A client that goes away mid-answer must not end the renderer for everyone else.
     signal(SIGPIPE, SIG_IGN)
-    let lockFD = open(folder + "/markup.lock", O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
-    guard lockFD >= 0, flock(lockFD, LOCK_EX | LOCK_NB) == 0 else {
-        FileHandle.standardError.write(Data("swiftprint-markup: another renderer serves \(folder)\n".utf8))
-        return
-    }
-    // The log (standard error, opened for appending by the run that started this one) starts
-    // afresh only now that this renderer is the folder's.
-    _ = ftruncate(STDERR_FILENO, 0)
     let socketPath = folder + "/markup.socket"
-    let listener: Int32
-    do { listener = try SharedRenderer.listen(at: socketPath) } catch {
-        FileHandle.standardError.write(Data("swiftprint-markup: \(error)\n".utf8))
-        return
-    }
+    guard let listener = listenAsTheFoldersRenderer(folder: folder, socketPath: socketPath) else { return }
     FileHandle.standardError.write(Data("swiftprint-markup: serving \(socketPath) (pid \(getpid())), until idle for \(keep) s\n".utf8))
     respondReady()
     var connections: [Int32: (reader: DescriptorLineReader, token: Int)] = [:]
@@ -82,12 +70,7 @@ nonisolated(unsafe) var currentConnection = 0
         }
         for entry in fds where entry.revents != 0 {
             if entry.fd == listener {
-                let connection = accept(listener, nil, nil)
-                guard connection >= 0 else { continue }
-                _ = fcntl(connection, F_SETFD, FD_CLOEXEC)
-                // Never blocks on a client that stops halfway through a line.
-                _ = fcntl(connection, F_SETFL, fcntl(connection, F_GETFL) | O_NONBLOCK)
-                guard SharedRenderer.peer(of: connection)?.uid == getuid() else { close(connection); continue }
+                guard let connection = acceptFromThisUser(listener) else { continue }
                 tokens += 1
                 connections[connection] = (DescriptorLineReader(fd: connection), tokens)
                 continue
@@ -115,6 +98,34 @@ nonisolated(unsafe) var currentConnection = 0
     close(listener)
     for fd in connections.keys { close(fd) }
     FileHandle.standardError.write(Data("swiftprint-markup: \(startFailure == nil ? "idle for \(keep) s" : "WebKit cannot start"), stopping\n".utf8))
+}
+
+/// Takes the folder's lock and listens on its socket; nil (said on standard error) when another
+/// renderer serves the folder or the socket cannot be made.
+func listenAsTheFoldersRenderer(folder: String, socketPath: String) -> Int32? {
+    let lockFD = open(folder + "/markup.lock", O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
+    guard lockFD >= 0, flock(lockFD, LOCK_EX | LOCK_NB) == 0 else {
+        FileHandle.standardError.write(Data("swiftprint-markup: another renderer serves \(folder)\n".utf8))
+        return nil
+    }
+    // The log (standard error, opened for appending by the run that started this one) starts
+    // afresh only now that this renderer is the folder's. The lock is held until exit.
+    _ = ftruncate(STDERR_FILENO, 0)
+    do { return try SharedRenderer.listen(at: socketPath) } catch {
+        FileHandle.standardError.write(Data("swiftprint-markup: \(error)\n".utf8))
+        return nil
+    }
+}
+
+/// A new connection, non-blocking, when it comes from this renderer's own user.
+func acceptFromThisUser(_ listener: Int32) -> Int32? {
+    let connection = accept(listener, nil, nil)
+    guard connection >= 0 else { return nil }
+    _ = fcntl(connection, F_SETFD, FD_CLOEXEC)
+    // Never blocks on a client that stops halfway through a line.
+    _ = fcntl(connection, F_SETFL, fcntl(connection, F_GETFL) | O_NONBLOCK)
+    guard SharedRenderer.peer(of: connection)?.uid == getuid() else { close(connection); return nil }
+    return connection
 }
 
 /// Says "ready" to the run that started this renderer, then lets go of standard output.

@@ -155,6 +155,32 @@ static CURL *start(const SPCRequest *request, Transfer *t, const SPCOptions *o) 
     return easy;
 }
 
+// Takes every transfer libcurl has finished off `multi`, filling its response; returns how many.
+static long collect_finished(CURLM *multi) {
+    long done = 0;
+    CURLMsg *message;
+    int left;
+    while ((message = curl.multi_info_read(multi, &left))) {
+        if (message->msg != CURLMSG_DONE) continue;
+        CURL *easy = message->easy_handle;
+        Transfer *t = NULL;
+        curl.easy_getinfo(easy, CURLINFO_PRIVATE, (char **)&t);
+        SPCResponse *r = t->response;
+        r->curl_code = (int)message->data.result;
+        if (r->curl_code == CURLE_OK) {
+            curl.easy_getinfo(easy, CURLINFO_RESPONSE_CODE, &r->status);
+        } else if (!r->error[0]) {
+            snprintf(r->error, sizeof r->error, "%s", curl.easy_strerror(message->data.result));
+        }
+        curl.multi_remove_handle(multi, easy);
+        curl.easy_cleanup(easy);
+        if (t->headers) curl.slist_free_all(t->headers);
+        t->headers = NULL;
+        done++;
+    }
+    return done;
+}
+
 int spc_fetch_all(const SPCRequest *requests, SPCResponse *responses, size_t count, const SPCOptions *o,
                   char **error) {
     if (!spc_available(error)) return -1;
@@ -192,27 +218,9 @@ int spc_fetch_all(const SPCRequest *requests, SPCResponse *responses, size_t cou
         if (finished >= count) break;
         int running = 0;
         curl.multi_perform(multi, &running);
-        CURLMsg *message;
-        int left;
-        while ((message = curl.multi_info_read(multi, &left))) {
-            if (message->msg != CURLMSG_DONE) continue;
-            CURL *easy = message->easy_handle;
-            Transfer *t = NULL;
-            curl.easy_getinfo(easy, CURLINFO_PRIVATE, (char **)&t);
-            SPCResponse *r = t->response;
-            r->curl_code = (int)message->data.result;
-            if (r->curl_code == CURLE_OK) {
-                curl.easy_getinfo(easy, CURLINFO_RESPONSE_CODE, &r->status);
-            } else if (!r->error[0]) {
-                snprintf(r->error, sizeof r->error, "%s", curl.easy_strerror(message->data.result));
-            }
-            curl.multi_remove_handle(multi, easy);
-            curl.easy_cleanup(easy);
-            if (t->headers) curl.slist_free_all(t->headers);
-            t->headers = NULL;
-            in_flight--;
-            finished++;
-        }
+        long done = collect_finished(multi);
+        in_flight -= done;
+        finished += (size_t)done;
         if (in_flight > 0 && running > 0) curl.multi_poll(multi, NULL, 0, 200, NULL);
     }
     curl.multi_cleanup(multi);

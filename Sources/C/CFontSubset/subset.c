@@ -114,15 +114,9 @@ static bool drawn_as_is(PangoFont *font) {
     return true;
 }
 
-SPFontSubset *SPFontSubsetCreate(PangoFont *font, const uint32_t *codepoints, size_t count, char *error) {
-    hb_face_t *source = font ? hb_face_of(font) : NULL;
-    if (!source) { snprintf(error, 256, "the font has no HarfBuzz face"); return NULL; }
-    if (!drawn_as_is(font)) { snprintf(error, 256, "the font is drawn with synthetic bold or slant"); return NULL; }
-    pthread_once(&hbs_once, hbs_load);
-    if (hbs.error) { snprintf(error, 256, "%s", hbs.error); return NULL; }
-    pthread_once(&ft_once, ft_init);
-    if (ft_init_error) { snprintf(error, 256, "FreeType could not start (error %d)", ft_init_error); return NULL; }
-
+// HarfBuzz's cut of `source` to the glyphs of `codepoints`, as font bytes, and the kept glyphs'
+// new numbers in `*glyphs`; NULL with `error` set when it cannot be made.
+static hb_blob_t *cut_font(hb_face_t *source, const uint32_t *codepoints, size_t count, hb_map_t **glyphs, char *error) {
     hb_subset_input_t *input = hbs.input_create();
     if (!input) { snprintf(error, 256, "out of memory"); return NULL; }
     hb_set_t *unicodes = hbs.input_unicode_set(input);
@@ -149,15 +143,29 @@ SPFontSubset *SPFontSubsetCreate(PangoFont *font, const uint32_t *codepoints, si
         return NULL;
     }
     // The glyphs kept and their new numbers, read from the plan before it goes.
-    hb_map_t *glyphs = hb_map_create();
+    *glyphs = hb_map_create();
     const hb_map_t *kept = hbs.plan_old_to_new(plan);
     unsigned total = hb_face_get_glyph_count(source);
     for (unsigned g = 0; g < total; g++)
-        if (hb_map_has(kept, g)) hb_map_set(glyphs, g, hb_map_get(kept, g));
+        if (hb_map_has(kept, g)) hb_map_set(*glyphs, g, hb_map_get(kept, g));
     hbs.plan_destroy(plan);
     hb_blob_t *bytes = hb_face_reference_blob(cut);
     hb_face_destroy(cut);
+    return bytes;
+}
 
+SPFontSubset *SPFontSubsetCreate(PangoFont *font, const uint32_t *codepoints, size_t count, char *error) {
+    hb_face_t *source = font ? hb_face_of(font) : NULL;
+    if (!source) { snprintf(error, 256, "the font has no HarfBuzz face"); return NULL; }
+    if (!drawn_as_is(font)) { snprintf(error, 256, "the font is drawn with synthetic bold or slant"); return NULL; }
+    pthread_once(&hbs_once, hbs_load);
+    if (hbs.error) { snprintf(error, 256, "%s", hbs.error); return NULL; }
+    pthread_once(&ft_once, ft_init);
+    if (ft_init_error) { snprintf(error, 256, "FreeType could not start (error %d)", ft_init_error); return NULL; }
+
+    hb_map_t *glyphs = NULL;
+    hb_blob_t *bytes = cut_font(source, codepoints, count, &glyphs, error);
+    if (!bytes) return NULL;
     unsigned length = 0;
     const char *data = hb_blob_get_data(bytes, &length);
     FT_Face ft = NULL;

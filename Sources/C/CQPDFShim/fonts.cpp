@@ -86,14 +86,6 @@ class TextScanner {
     void scan(std::shared_ptr<Buffer> content) {
         auto const *p = reinterpret_cast<char const *>(content->getBuffer());
         auto const *end = p + content->getSize();
-        auto isSpace = [](char c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t' || c == '\f' || c == '\0'; };
-        auto isDelimiter = [](char c) { return strchr("()<>[]{}/%", c) != nullptr && c != '\0'; };
-        auto hex = [](char c) -> int {
-            if (c >= '0' && c <= '9') return c - '0';
-            if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-            if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-            return -1;
-        };
         while (p < end) {
             char c = *p;
             if (isSpace(c) || c == '[' || c == ']' || c == '{' || c == '}') {
@@ -107,32 +99,9 @@ class TextScanner {
             } else if (c == '>' && p + 1 < end && p[1] == '>') {
                 p += 2;
             } else if (c == '<') {
-                std::string bytes;
-                int high = -1;
-                for (++p; p < end && *p != '>'; ++p) {
-                    int v = hex(*p);
-                    if (v < 0) {
-                        if (isSpace(*p)) continue;
-                        throw Unfollowable("a bad hexadecimal string");
-                    }
-                    if (high < 0) high = v;
-                    else bytes.push_back(char(high << 4 | v)), high = -1;
-                }
-                if (p == end) throw Unfollowable("an unterminated hexadecimal string");
-                ++p;
-                if (high >= 0) bytes.push_back(char(high << 4));
-                strings.push_back(std::move(bytes));
+                strings.push_back(hexString(p, end));
             } else if (c == '/') {
-                std::string name = "/";
-                for (++p; p < end && !isSpace(*p) && !isDelimiter(*p); ++p) {
-                    if (*p == '#' && p + 2 < end && hex(p[1]) >= 0 && hex(p[2]) >= 0) {
-                        name.push_back(char(hex(p[1]) << 4 | hex(p[2])));
-                        p += 2;
-                    } else {
-                        name.push_back(*p);
-                    }
-                }
-                names.push_back(std::move(name));
+                names.push_back(name(p, end));
             } else if (c == ')' || c == '>') {
                 throw Unfollowable("an unbalanced delimiter");
             } else {
@@ -147,6 +116,48 @@ class TextScanner {
     }
 
   private:
+    static bool isSpace(char c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t' || c == '\f' || c == '\0'; }
+    static bool isDelimiter(char c) { return strchr("()<>[]{}/%", c) != nullptr && c != '\0'; }
+    static int hex(char c) {
+        if (c >= '0' && c <= '9') return c - '0';
+        if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+        if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+        return -1;
+    }
+
+    /// A hexadecimal string's bytes; `p` moves past its closing bracket.
+    static std::string hexString(char const *&p, char const *end) {
+        std::string bytes;
+        int high = -1;
+        for (++p; p < end && *p != '>'; ++p) {
+            int v = hex(*p);
+            if (v < 0) {
+                if (isSpace(*p)) continue;
+                throw Unfollowable("a bad hexadecimal string");
+            }
+            if (high < 0) high = v;
+            else bytes.push_back(char(high << 4 | v)), high = -1;
+        }
+        if (p == end) throw Unfollowable("an unterminated hexadecimal string");
+        ++p;
+        if (high >= 0) bytes.push_back(char(high << 4));
+        return bytes;
+    }
+
+    /// A name, `#xx` escapes resolved; `p` moves past it.
+    static std::string name(char const *&p, char const *end) {
+        std::string name = "/";
+        for (++p; p < end && !isSpace(*p) && !isDelimiter(*p); ++p) {
+            if (*p == '#' && p + 2 < end && hex(p[1]) >= 0 && hex(p[2]) >= 0) {
+                name.push_back(char(hex(p[1]) << 4 | hex(p[2])));
+                p += 2;
+            } else {
+                name.push_back(*p);
+            }
+        }
+        return name;
+    }
+
     /// A literal string's bytes, escapes resolved; `p` moves past its closing parenthesis.
     static std::string literalString(char const *&p, char const *end) {
         std::string bytes;

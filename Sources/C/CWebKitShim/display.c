@@ -68,6 +68,58 @@ static void last_log_line(const char *logPath, char *out, size_t size) {
     fclose(f);
 }
 
+// In the child: Xvfb on a display of its choosing, which it writes (with a newline) to `fd`.
+// Never returns.
+static void exec_xvfb(pid_t parent, int fd, const char *authority, const char *logPath) {
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (getppid() != parent) _exit(127);
+    // The write end goes onto a descriptor of its own, never the read end's number.
+    int wfd = fcntl(fd, F_DUPFD, 10);
+    if (wfd < 0) _exit(127);
+    int log = open(logPath, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    int null = open("/dev/null", O_RDONLY);
+    if (null >= 0) dup2(null, 0);
+    if (log >= 0) { dup2(log, 1); dup2(log, 2); }
+    sigset_t none;
+    sigemptyset(&none);
+    sigprocmask(SIG_SETMASK, &none, NULL);
+    char fdText[16];
+    snprintf(fdText, sizeof fdText, "%d", wfd);
+    // No GLX (WebKit draws in software here; loading Mesa took Xvfb 35 ms of its 75) and no
+    // core font folders to scan (GTK and WebKit draw text client-side with fontconfig).
+    execlp("Xvfb", "Xvfb", "-displayfd", fdText, "-auth", authority, "-nolisten", "tcp",
+           "-screen", "0", "1280x1024x24", "-dpi", "96", "-terminate", "-nocursor",
+           "-extension", "GLX", "-fp", "built-ins", (char *)NULL);
+    dprintf(2, "cannot run Xvfb: %s\n", strerror(errno));
+    _exit(127);
+}
+
+// The display number Xvfb writes on `fd` when it is ready, waiting up to 20 s; -1 if none came.
+static long read_display_number(int fd) {
+    char number[32] = {0};
+    size_t got = 0;
+    struct timespec start;
+    clock_gettime(CLOCK_MONOTONIC, &start);
+    while (got < sizeof number - 1) {
+        struct timespec now;
+        clock_gettime(CLOCK_MONOTONIC, &now);
+        long elapsed = (now.tv_sec - start.tv_sec) * 1000 + (now.tv_nsec - start.tv_nsec) / 1000000;
+        if (elapsed >= 20000) break;
+        struct pollfd p = {.fd = fd, .events = POLLIN};
+        int r = poll(&p, 1, (int)(20000 - elapsed));
+        if (r < 0 && errno == EINTR) continue;
+        if (r <= 0) break;
+        ssize_t n = read(fd, number + got, sizeof number - 1 - got);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) break;
+        got += (size_t)n;
+        if (memchr(number, '\n', got)) break;
+    }
+    char *end = NULL;
+    long n = strtol(number, &end, 10);
+    return got == 0 || end == number || n < 0 ? -1 : n;
+}
+
 int spw_display_start(const char *runtimeDir, SPWDisplay *display, char *message, size_t size) {
     memset(display, 0, sizeof *display);
     snprintf(display->authority, sizeof display->authority, "%s/Xauthority", runtimeDir);
@@ -88,57 +140,14 @@ int spw_display_start(const char *runtimeDir, SPWDisplay *display, char *message
         close(fds[1]);
         return -1;
     }
-    if (pid == 0) {
-        prctl(PR_SET_PDEATHSIG, SIGKILL);
-        if (getppid() != parent) _exit(127);
-        // The write end goes onto a descriptor of its own, never the read end's number.
-        int wfd = fcntl(fds[1], F_DUPFD, 10);
-        if (wfd < 0) _exit(127);
-        int log = open(logPath, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-        int null = open("/dev/null", O_RDONLY);
-        if (null >= 0) dup2(null, 0);
-        if (log >= 0) { dup2(log, 1); dup2(log, 2); }
-        sigset_t none;
-        sigemptyset(&none);
-        sigprocmask(SIG_SETMASK, &none, NULL);
-        char fdText[16];
-        snprintf(fdText, sizeof fdText, "%d", wfd);
-        // No GLX (WebKit draws in software here; loading Mesa took Xvfb 35 ms of its 75) and no
-        // core font folders to scan (GTK and WebKit draw text client-side with fontconfig).
-        execlp("Xvfb", "Xvfb", "-displayfd", fdText, "-auth", display->authority, "-nolisten", "tcp",
-               "-screen", "0", "1280x1024x24", "-dpi", "96", "-terminate", "-nocursor",
-               "-extension", "GLX", "-fp", "built-ins", (char *)NULL);
-        dprintf(2, "cannot run Xvfb: %s\n", strerror(errno));
-        _exit(127);
-    }
+    if (pid == 0) exec_xvfb(parent, fds[1], display->authority, logPath);
     close(fds[1]);
     display->pid = pid;
     spw_display_watch_for_cleanup(pid);
 
-    // Xvfb writes the display number and a newline when it is ready; give it 20 s.
-    char number[32] = {0};
-    size_t got = 0;
-    struct timespec start;
-    clock_gettime(CLOCK_MONOTONIC, &start);
-    while (got < sizeof number - 1) {
-        struct timespec now;
-        clock_gettime(CLOCK_MONOTONIC, &now);
-        long elapsed = (now.tv_sec - start.tv_sec) * 1000 + (now.tv_nsec - start.tv_nsec) / 1000000;
-        if (elapsed >= 20000) break;
-        struct pollfd p = {.fd = fds[0], .events = POLLIN};
-        int r = poll(&p, 1, (int)(20000 - elapsed));
-        if (r < 0 && errno == EINTR) continue;
-        if (r <= 0) break;
-        ssize_t n = read(fds[0], number + got, sizeof number - 1 - got);
-        if (n < 0 && errno == EINTR) continue;
-        if (n <= 0) break;
-        got += (size_t)n;
-        if (memchr(number, '\n', got)) break;
-    }
+    long n = read_display_number(fds[0]);
     close(fds[0]);
-    char *end = NULL;
-    long n = strtol(number, &end, 10);
-    if (got == 0 || end == number || n < 0) {
+    if (n < 0) {
         char line[400];
         last_log_line(logPath, line, sizeof line);
         snprintf(message, size, "cannot start a private X display for WebKit (Xvfb%s%s); install the xvfb package",

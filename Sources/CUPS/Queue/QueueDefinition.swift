@@ -107,6 +107,12 @@ public struct QueueDefinition {
         for type in routed {
             lines.append("*cupsFilter2: \"\(type) \(outputType) 0 \(filterName)\"")
         }
+        return (lines + paperLines(defaultMedia: defaultMedia) + optionLines()).joined(separator: "\n") + "\n"
+    }
+
+    /// The papers: PageSize and PageRegion choices, each paper's imageable area and dimensions.
+    static func paperLines(defaultMedia: MediaSize) -> [String] {
+        var lines: [String] = []
         let papers = MediaSize.catalogue
         let defaultName = papers.first { $0.media.pwgName == defaultMedia.pwgName }?.ppdName ?? "A4"
         func number(_ v: Double) -> String { String(format: "%.2f", v) }
@@ -130,7 +136,12 @@ public struct QueueDefinition {
         for (media, name) in papers {
             lines.append("*PaperDimension \(name)/\(label(media.displayName)): \"\(number(media.size.width)) \(number(media.size.height))\"")
         }
-        // swiftprint's own options, as their declarations say the PPD offers them.
+        return lines
+    }
+
+    /// swiftprint's own options, as their declarations say the PPD offers them.
+    static func optionLines() -> [String] {
+        var lines: [String] = []
         for option in JobSettings.ppdOptions {
             guard let ppd = option.ppd else { continue }
             lines.append("*OpenUI *\(option.name)/\(ppd.label): PickOne")
@@ -139,6 +150,6 @@ public struct QueueDefinition {
             for choice in ppd.choices { lines.append("*\(option.name) \(choice.keyword)/\(choice.label): \"\"") }
             lines.append("*CloseUI: *\(option.name)")
         }
-        return lines.joined(separator: "\n") + "\n"
+        return lines
     }
 }
