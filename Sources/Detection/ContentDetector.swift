@@ -11,9 +11,11 @@ public struct DetectedType: Sendable {
     /// How the type was decided: `libmagic`, `content` (a sniffer looked closer), `extension`, or
     /// `declared` (the sender named it, as CUPS does).
     public let method: String
+    /// The first bytes looked at (up to 8 KB), when they were read.
+    public var head: Data?
 
-    package init(mimeType: String, type: ContentType?, method: String) {
-        self.mimeType = mimeType; self.type = type; self.method = method
+    package init(mimeType: String, type: ContentType?, method: String, head: Data? = nil) {
+        self.mimeType = mimeType; self.type = type; self.method = method; self.head = head
     }
 }
 
@@ -176,7 +178,7 @@ public final class ContentDetector: @unchecked Sendable {
                 method = "extension"
             }
         }
-        return DetectedType(mimeType: mime, type: type, method: method)
+        return DetectedType(mimeType: mime, type: type, method: method, head: head)
     }
 
     /// The first 8 KB of the file, what detection reads (empty when it cannot be read).

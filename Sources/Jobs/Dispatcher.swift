@@ -40,7 +40,7 @@ public struct Dispatcher: Sendable {
                detector.catalogue.conforms(narrower.identifier, to: type.identifier), let h = self.handler(for: narrower) {
                 return (refined, h)
             }
-            return (DetectedType(mimeType: declared, type: type, method: "declared"), handler)
+            return (DetectedType(mimeType: declared, type: type, method: "declared", head: refined.head), handler)
         }
         let detected = try input.data.map { try detector.detect(data: $0, name: input.displayName) } ?? detector.detect(path: input.path)
         guard let type = detected.type else {

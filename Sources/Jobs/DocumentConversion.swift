@@ -39,7 +39,11 @@ public struct DocumentConversion {
             do {
                 let (type, handler) = try dispatcher.route(spooled.input)
                 logger.debug("\(input.displayName): \(type.type?.identifier ?? "?") (\(type.mimeType), by \(type.method)) → \(handler.name)")
-                let formatter = try handler.makeFormatter(for: spooled.input, settings: settings)
+                // The handler gets what detection found, and the bytes it read.
+                var input = spooled.input
+                input.contentType = type.type?.identifier
+                input.head = type.head
+                let formatter = try handler.makeFormatter(for: input, settings: settings)
                 formatters.append(formatter)
             } catch let e as PrintError {
                 throw Self.named(e, by: spools, inputs, concerning: input)

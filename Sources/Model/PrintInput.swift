@@ -11,6 +11,11 @@ public struct PrintInput: Sendable {
     /// The MIME type the sender declared (CUPS's CONTENT_TYPE). Used when swiftprint prints
     /// that type; otherwise the content is detected as usual.
     public var declaredMIMEType: String?
+    /// The UTI detection decided on, once the input has been routed: handlers read it rather
+    /// than sniffing again.
+    public var contentType: String?
+    /// The first bytes detection read (up to 8 KB), so that a handler does not read them again.
+    public var head: Data?
 
     public init(path: String) {
         self.path = path

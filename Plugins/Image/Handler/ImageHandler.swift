@@ -29,7 +29,7 @@ public struct ImageHandler: ContentHandler {
         if let v = placement.maxPixels { limits.maxPixels = v }
         formatter.allGIFFrames = placement.gifFrames == .all
         formatter.turnsToFitCells = settings.photosPerSheet != nil
-        try formatter.add(path: input.path, limits: limits)
+        try formatter.add(path: input.path, limits: limits, head: input.head.map { Array($0.prefix(4096)) })
         return formatter
     }
 }
@@ -70,12 +70,13 @@ public final class ImagePrintFormatter: PrintFormatter {
     /// The images at `paths`, one page each, read and checked now (their pixels when written).
     public convenience init(paths: [String]) throws {
         self.init()
-        for path in paths { try add(path: path, limits: ImageLimits()) }
+        for path in paths { try add(path: path, limits: ImageLimits(), head: nil) }
     }
 
     /// Adds the image at `path`; its header is read (and checked) now, its pixels when written.
-    func add(path: String, limits: ImageLimits) throws {
-        let bytes = ImageFormat.head(of: path)
+    /// `head`: its first bytes, when detection read them already.
+    func add(path: String, limits: ImageLimits, head: [UInt8]?) throws {
+        let bytes = head ?? ImageFormat.head(of: path)
         switch ImageFormat(head: bytes) {
         case .jpeg:
             let jpeg = try JPEGImage(path: path, limits: limits)

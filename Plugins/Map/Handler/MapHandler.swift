@@ -15,7 +15,7 @@ public struct MapHandler: ContentHandler {
     public init() {}
 
     public func makeFormatter(for input: PrintInput, settings: JobSettings) throws -> PrintFormatter {
-        MapHelperFormatter(path: input.path, settings: settings)
+        MapHelperFormatter(path: input.path, head: input.head, settings: settings)
     }
 }
 
@@ -23,14 +23,17 @@ public struct MapHandler: ContentHandler {
 final class MapHelperFormatter: PrintFormatter {
     let path: String
     let settings: JobSettings
+    /// The document's first bytes, when detection read them already.
+    let head: Data?
     /// The helper's drawings by content area and margin, kept for the job's second pass (a job
     /// that counts pages first) and for every sheet of a poster.
     private var drawings: [Drawing: QPDFDocument] = [:]
     struct Drawing: Hashable { var width, height, margin: Double }
     private let logger = Logger(label: "swiftprint.map")
 
-    init(path: String, settings: JobSettings) {
+    init(path: String, head: Data?, settings: JobSettings) {
         self.path = path
+        self.head = head
         self.settings = settings
         super.init()
     }
@@ -41,7 +44,7 @@ final class MapHelperFormatter: PrintFormatter {
     /// the map is drawn, so these two keys are read here; the helper reads the rest.
     override func documentPageSetup() throws -> DocumentPageSetup? {
         struct PaperKeys: Decodable { var paper: String?; var orientation: String? }
-        guard String(decoding: ContentDetector.head(of: path), as: UTF8.self).contains("\"swiftprint-map\""),
+        guard String(decoding: head ?? ContentDetector.head(of: path), as: UTF8.self).contains("\"swiftprint-map\""),
               let data = FileManager.default.contents(atPath: path),
               let keys = try? JSONDecoder().decode(PaperKeys.self, from: data) else { return nil }
         return try DocumentPageSetup.named(paper: keys.paper, orientation: keys.orientation, path: path)
