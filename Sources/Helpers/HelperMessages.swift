@@ -1,10 +1,10 @@
 import Foundation
 import PrintModel
-import PrintOptions
 
 // One protocol for every helper program (swiftprint-image, swiftprint-map, swiftprint-markup):
-// a request is one JSON line — the document, the PDF to write, the job's typed settings and the
-// helper's own task — and its reply is one JSON line: the answer, warnings, or a typed failure.
+// a request is one JSON line — the document, the PDF to write, and the helper's own task with the
+// job's typed settings it needs — and its reply is one JSON line: the answer, warnings, or a
+// typed failure.
 // A one-shot helper reads one request on standard input and writes one reply on standard output
 // (`HelperMain.answerOnce`); a long-lived one (the markup renderer, which keeps WebKit warm)
 // answers request lines until its input ends, on a pipe or a socket (`SharedRenderer`).
@@ -15,13 +15,11 @@ package struct HelperRequest<Task: Codable & Sendable>: Codable, Sendable {
     package var input: String?
     /// The PDF the task writes, if any.
     package var output: String?
-    /// The job's settings, as the option declarations made them.
-    package var settings: JobSettings?
-    /// What this helper is asked, in its own terms.
+    /// What this helper is asked, in its own terms, with the job's typed settings it needs.
     package var task: Task
 
-    package init(input: String? = nil, output: String? = nil, settings: JobSettings? = nil, task: Task) {
-        self.input = input; self.output = output; self.settings = settings; self.task = task
+    package init(input: String? = nil, output: String? = nil, task: Task) {
+        self.input = input; self.output = output; self.task = task
     }
 }
 

@@ -1,4 +1,5 @@
 import Foundation
+import PrintOptions
 
 // Each helper's own part of a request (`HelperRequest.task`) and of a reply (`answer`).
 
@@ -16,11 +17,17 @@ package typealias ImageResolutions = [Double?]
 
 /// swiftprint-map: draw `input` into `output`, each page one sheet's map: a content area of
 /// `width` × `height` points with `margin` points around it, where a poster prints its marks.
+/// The job's settings the engine reads go with it (not the whole JobSettings: a smaller request
+/// is quicker to write and read).
 package struct MapDrawingTask: Codable, Sendable {
     package var width: Double
     package var height: Double
     package var margin: Double
-    package init(width: Double, height: Double, margin: Double) { self.width = width; self.height = height; self.margin = margin }
+    package var map: MapSettings
+    package var localFiles: JobSettings.LocalFiles
+    package init(width: Double, height: Double, margin: Double, map: MapSettings, localFiles: JobSettings.LocalFiles) {
+        self.width = width; self.height = height; self.margin = margin; self.map = map; self.localFiles = localFiles
+    }
 }
 
 /// swiftprint-markup: load a document (`input`, or `html`) and report its @page rules, or print

@@ -127,11 +127,13 @@ public struct JobOption<Value: OptionValue>: DeclaredOption {
         store(&settings, value)
     }
 
-    /// Sets what a parsed flag holds: an optional value (nil sets nothing) or, for a flag, on or
-    /// off (its default sets nothing).
+    /// Sets what a parsed flag holds: the text given (nil sets nothing), read as a print job's
+    /// would be, or, for a flag, on or off (its default sets nothing).
     public func set(flagValue: Any, in settings: inout JobSettings) throws {
         switch commandLineForm {
-        case .option: try set(flagValue as? Value, in: &settings)
+        case .option:
+            guard let text = flagValue as? String else { return }
+            try apply(text: text, to: &settings, shownAs: "--" + commandLineName)
         case .flag, .invertedFlag:
             guard let on = flagValue as? Bool, on == (commandLineForm == .flag), let value = on as? Value else { return }
             store(&settings, value)
@@ -139,8 +141,13 @@ public struct JobOption<Value: OptionValue>: DeclaredOption {
     }
 
     public func apply(text: String, to settings: inout JobSettings) throws {
+        try apply(text: text, to: &settings, shownAs: nil)
+    }
+
+    /// `apply(text:to:)`, naming the option as `shownName` in an error (`--copies`).
+    func apply(text: String, to settings: inout JobSettings, shownAs shownName: String?) throws {
         let meant = ppd?.resolve(text) ?? text
-        guard let value = parse(meant), isValid(value) else { throw invalid(text) }
+        guard let value = parse(meant), isValid(value) else { throw invalid(text, named: shownName) }
         store(&settings, value)
     }
 

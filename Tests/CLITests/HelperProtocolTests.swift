@@ -36,12 +36,12 @@ import Testing
         #expect(error.code == .unknownFormat && error.path == examples + "/server.log", "\(error)")
     }
 
-    @Test func theMapHelperDrawsTheTasksAreaWithTheJobsSettings() throws {
+    @Test func theMapHelperDrawsTheTasksAreaWithTheJobsMapSettings() throws {
         let out = try temporaryDirectory() + "/walk.pdf"
-        var settings = JobSettings()
-        settings.map.poster = MapSettings.PosterGrid(columns: 2, rows: 1)
-        let request = HelperRequest(input: examples + "/walk.gpx", output: out, settings: settings,
-                                    task: MapDrawingTask(width: 400, height: 600, margin: 20))
+        var map = MapSettings()
+        map.poster = MapSettings.PosterGrid(columns: 2, rows: 1)
+        let request = HelperRequest(input: examples + "/walk.gpx", output: out,
+                                    task: MapDrawingTask(width: 400, height: 600, margin: 20, map: map, localFiles: .documentFolder))
         let (reply, status) = try Self.ask("swiftprint-map", request, answer: NoAnswer.self)
         #expect(status == 0 && reply.failure == nil, "\(String(describing: reply.failure))")
         #expect(try PDF.pageCount(out) == 2, "a 2x1 poster is two sheets")

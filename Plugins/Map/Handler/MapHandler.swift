@@ -93,8 +93,8 @@ final class MapHelperFormatter: PrintFormatter {
     /// The helper's drawing of every sheet for `drawing`'s content area and margin.
     func document(for drawing: Drawing) throws -> QPDFDocument {
         if let document = drawings[drawing] { return document }
-        let request = HelperRequest(input: path, settings: settings,
-                                    task: MapDrawingTask(width: drawing.width, height: drawing.height, margin: drawing.margin))
+        let request = HelperRequest(input: path, task: MapDrawingTask(width: drawing.width, height: drawing.height, margin: drawing.margin,
+                                                                      map: settings.map, localFiles: settings.localFiles))
         let (document, reply) = try HelperProgram.makePDF("swiftprint-map", environmentVariable: "SWIFTPRINT_MAP_HELPER",
                                                           doing: "draw maps", path: path, request: request)
         // Warnings once per job, from its first drawing.

@@ -5,7 +5,7 @@
 //
 // It answers one request (HelperRequest<MapDrawingTask>, one JSON line on standard input): each
 // page of the output is one sheet's map, the task's content area with its margin around it,
-// where a poster prints its marks; the engine reads the settings' `map` and `localFiles`. The
+// where a poster prints its marks, with the job's map settings and what it may read. The
 // reply carries the warnings (missing tiles) or the failure, typed (PrintHelpers says the
 // protocol).
 import Foundation
@@ -39,7 +39,10 @@ HelperMain.answerOnce(MapDrawingTask.self) { request, warnings -> NoAnswer in
     guard let input = request.input, let output = request.output, task.width > 0, task.height > 0, task.margin >= 0 else {
         throw PrintError(.invalidOption, "the request needs an input, an output and a content area")
     }
-    let formatter = try MapEngine().makeFormatter(for: PrintInput(path: input), settings: request.settings ?? JobSettings())
+    var settings = JobSettings()
+    settings.map = task.map
+    settings.localFiles = task.localFiles
+    let formatter = try MapEngine().makeFormatter(for: PrintInput(path: input), settings: settings)
     let renderer = PrintPageRenderer()
     renderer.addPrintFormatter(formatter, startingAtPageAt: 0)
     let m = task.margin
