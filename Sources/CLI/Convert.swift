@@ -23,11 +23,8 @@ struct Convert: ParsableCommand {
         The output is written to a temporary file beside it and renamed into place only when \
         complete: a failed job leaves no partial file. The same inputs and options give the same \
         bytes; set SOURCE_DATE_EPOCH to stamp a creation date.
-        """
+        """ + "\n\n" + JobFlagsHelp.text
     )
-
-    @Argument(help: "The documents to print; - reads standard input.")
-    var inputs: [String]
 
     @Option(name: .shortAndLong, help: "The PDF to write; - writes standard output.")
     var output: String
@@ -35,9 +32,6 @@ struct Convert: ParsableCommand {
     @OptionGroup var job: JobFlags
     @OptionGroup var global: GlobalOptions
 
-    func validate() throws {
-        try job.validate(inputs: inputs)
-    }
 
     func run() throws {
         global.bootstrapLogging()
@@ -51,7 +45,7 @@ struct Convert: ParsableCommand {
             var conversion = DocumentConversion(settings: settings, dispatcher: dispatcher)
             let progress = ProgressLine(quiet: global.quiet)
             conversion.progress = { progress.update(page: $0.page, of: $0.estimatedPages, estimate: $0.isEstimate) }
-            let report = try conversion.run(inputs.map(PrintInput.init(path:)), to: OutputDestination(path: output))
+            let report = try conversion.run(job.inputs.map(PrintInput.init(path:)), to: OutputDestination(path: output))
             progress.finish()
             logger.debug("\(report.pagesDrawn) pages drawn of \(report.pagesLaidOut) laid out, \(report.sheetsWritten) sheets, \(report.bytesWritten) bytes in \(String(format: "%.3f", Date().timeIntervalSince(started))) s")
         } catch let error as PrintError {

@@ -14,11 +14,8 @@ struct Preview: ParsableCommand {
         Examples:
           swiftprint preview report.pdf --number-up 4 --page 2 -o sheet2.png
           swiftprint preview notes.txt --booklet --page 1 -o front.png --resolution 150
-        """
+        """ + "\n\n" + JobFlagsHelp.text
     )
-
-    @Argument(help: "The documents to print; - reads standard input.")
-    var inputs: [String]
 
     @Option(name: .shortAndLong, help: "The PNG to write; - writes standard output.")
     var output: String
@@ -33,8 +30,7 @@ struct Preview: ParsableCommand {
     @OptionGroup var global: GlobalOptions
 
     func validate() throws {
-        try job.validate(inputs: inputs)
-        guard page >= 1 else { throw ValidationError("--page counts sides from 1") }
+                guard page >= 1 else { throw ValidationError("--page counts sides from 1") }
         guard (1...1200).contains(resolution) else { throw ValidationError("--resolution must be 1 to 1200 pixels per inch") }
     }
 
@@ -47,7 +43,7 @@ struct Preview: ParsableCommand {
             defer { try? FileManager.default.removeItem(atPath: scratch) }
             let pdf = scratch + "/job.pdf"
             let report = try DocumentConversion(settings: try job.settings(), dispatcher: dispatcher)
-                .run(inputs.map(PrintInput.init(path:)), to: OutputDestination(path: pdf))
+                .run(job.inputs.map(PrintInput.init(path:)), to: OutputDestination(path: pdf))
             guard page <= report.sheetsWritten else {
                 throw PrintError(.invalidOption, "--page \(page): the job prints \(report.sheetsWritten) side\(report.sheetsWritten == 1 ? "" : "s")")
             }

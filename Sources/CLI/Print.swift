@@ -23,11 +23,8 @@ struct Print: ParsableCommand {
           swiftprint print -d Office report.pdf notes.txt
           swiftprint print -d Office --sides two-sided-long-edge --number-up 2 slides.pdf
           swiftprint print --preset office.json --no-wait invoice.html
-        """
+        """ + "\n\n" + JobFlagsHelp.text
     )
-
-    @Argument(help: "The documents to print; - reads standard input.")
-    var inputs: [String]
 
     @Option(name: .short, help: ArgumentHelp("The printer (swiftprint printers lists them); the preset's or CUPS's default when not given.", valueName: "printer"))
     var destination: String?
@@ -38,9 +35,6 @@ struct Print: ParsableCommand {
     @OptionGroup var job: JobFlags
     @OptionGroup var global: GlobalOptions
 
-    func validate() throws {
-        try job.validate(inputs: inputs)
-    }
 
     func run() throws {
         global.bootstrapLogging()
@@ -54,7 +48,7 @@ struct Print: ParsableCommand {
             try job.presets.saveIfAsked(settings.info)
             let dispatcher = Dispatcher.standard
             let conversion = DocumentConversion(settings: settings, dispatcher: dispatcher)
-            let documents = inputs.map(PrintInput.init(path:))
+            let documents = job.inputs.map(PrintInput.init(path:))
             // --title names the job on the printer too.
             let name = settings.info.jobName ?? documents[0].displayName
             submitted = try delivery.send(title: name, info: settings.info) { destination, info in

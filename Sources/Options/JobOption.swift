@@ -76,8 +76,8 @@ public protocol DeclaredOption: Sendable {
     var example: String { get }
     /// Sets the option from its written form; a value it does not take throws, naming it.
     func apply(text: String, to settings: inout JobSettings) throws
-    /// Sets what the CLI parsed for it (see `JobOption.set(flagValue:in:)`).
-    func set(flagValue: Any, in settings: inout JobSettings) throws
+    /// Sets the option from its command-line text, naming it `--name` in an error.
+    func apply(commandLineText text: String, to settings: inout JobSettings) throws
 }
 
 extension DeclaredOption {
@@ -127,17 +127,10 @@ public struct JobOption<Value: OptionValue>: DeclaredOption {
         store(&settings, value)
     }
 
-    /// Sets what a parsed flag holds: the text given (nil sets nothing), read as a print job's
-    /// would be, or, for a flag, on or off (its default sets nothing).
-    public func set(flagValue: Any, in settings: inout JobSettings) throws {
-        switch commandLineForm {
-        case .option:
-            guard let text = flagValue as? String else { return }
-            try apply(text: text, to: &settings, shownAs: "--" + commandLineName)
-        case .flag, .invertedFlag:
-            guard let on = flagValue as? Bool, on == (commandLineForm == .flag), let value = on as? Value else { return }
-            store(&settings, value)
-        }
+    /// Sets the option from its command-line text (a flag's is "true" or "false"), naming it
+    /// `--name` in an error.
+    public func apply(commandLineText text: String, to settings: inout JobSettings) throws {
+        try apply(text: text, to: &settings, shownAs: "--" + commandLineName)
     }
 
     public func apply(text: String, to settings: inout JobSettings) throws {

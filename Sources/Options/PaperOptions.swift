@@ -62,25 +62,26 @@ public enum PaperOptions {
         help: "color or monochrome (IPP print-color-mode): monochrome prints every page in grey.",
         expects: "color or monochrome", example: "monochrome") { $0.colorMode = $1 }
 
-    public static let header = JobOption<String>(
-        "swiftprint-header", aliases: ["header"],
-        help: "Header: left|center|right, each with {title} {file} {page} {pages} {date} {user}.", valueName: "template",
-        ppd: PPDPresentation("Header", default: "None", [
-            ("None", "None", ""), ("Title", "Title", "{title}"),
-            ("TitleDate", "Title and date", "{title}||{date}"),
-            ("TitlePage", "Title and page number", "{title}||{page}/{pages}"),
-        ]),
-        expects: "a template", example: "{title}") { $0.header = $1.isEmpty ? nil : $1 }
+    public static let header = template(
+        "header", label: "Header", help: "Header: left|center|right, each with {title} {file} {page} {pages} {date} {user}.",
+        choices: [("Title", "Title", "{title}"), ("TitleDate", "Title and date", "{title}||{date}"),
+                  ("TitlePage", "Title and page number", "{title}||{page}/{pages}")],
+        example: "{title}") { $0.header = $1 }
 
-    public static let footer = JobOption<String>(
-        "swiftprint-footer", aliases: ["footer"],
-        help: "Footer, like --header, e.g. \"{file}||page {page} of {pages}\".", valueName: "template",
-        ppd: PPDPresentation("Footer", default: "None", [
-            ("None", "None", ""), ("Page", "Page number", "|{page}|"),
-            ("PageOfPages", "Page x of y", "||page {page} of {pages}"),
-            ("FileDatePage", "File, date and page", "{file}|{date}|{page}/{pages}"),
-        ]),
-        expects: "a template", example: "|{page}|") { $0.footer = $1.isEmpty ? nil : $1 }
+    public static let footer = template(
+        "footer", label: "Footer", help: "Footer, like --header, e.g. \"{file}||page {page} of {pages}\".",
+        choices: [("Page", "Page number", "|{page}|"), ("PageOfPages", "Page x of y", "||page {page} of {pages}"),
+                  ("FileDatePage", "File, date and page", "{file}|{date}|{page}/{pages}")],
+        example: "|{page}|") { $0.footer = $1 }
+
+    /// A header or footer template: the PPD offers None and `choices`; empty text means none.
+    private static func template(_ name: String, label: String, help: String,
+                                 choices: [(keyword: String, label: String, value: String)], example: String,
+                                 set: @escaping @Sendable (inout JobSettings, String?) -> Void) -> JobOption<String> {
+        JobOption<String>("swiftprint-\(name)", aliases: [name], help: help, valueName: "template",
+                          ppd: PPDPresentation(label, default: "None", [("None", "None", "")] + choices),
+                          expects: "a template", example: example) { set(&$0, $1.isEmpty ? nil : $1) }
+    }
 
     public static let headerOn = JobOption<HeaderPlacement>(
         "header-on",

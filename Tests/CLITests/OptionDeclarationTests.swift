@@ -19,8 +19,9 @@ import Testing
         }
     }
 
+    /// The settings `swiftprint convert doc.txt ARGUMENTS` would print with.
     static func fromCommandLine(_ arguments: [String]) throws -> JobSettings {
-        try JobFlags.parse(arguments).settings()
+        try JobFlags.parse(["doc.txt"] + arguments).settings()
     }
 
     @Test(arguments: declared.filter { $0.sources.contains(.commandLine) }.map(\.name))
@@ -52,26 +53,30 @@ import Testing
         #expect(job != JobSettings(), "the example changes nothing")
     }
 
-    @Test func everyJobFlagIsDeclared() throws {
-        let r = try swiftprint(["convert", "--experimental-dump-help"])
+    /// `--help` lists every option the command line takes, from its declaration, and only those.
+    @Test func theHelpListsEveryDeclaredFlag() throws {
+        let r = try swiftprint(["convert", "--help"])
         #expect(r.status == 0, "\(r.stderr)")
-        struct Dump: Decodable {
-            struct Command: Decodable { var arguments: [Argument]? }
-            struct Argument: Decodable { var names: [Name]?; var sectionTitle: String? }
-            struct Name: Decodable { var name: String; var kind: String }
-            var command: Command
-        }
-        let dump = try JSONDecoder().decode(Dump.self, from: r.stdout)
-        // The command's own flags, not options of a job.
-        let ownFlags: Set = ["output", "o", "quiet", "q", "verbose", "v", "preset", "save-preset", "help", "h", "version"]
-        let names: [Dump.Name] = (dump.command.arguments ?? []).flatMap { $0.names ?? [] }
-        let flags = Set(names.filter { $0.kind != "short" }.map(\.name)).subtracting(ownFlags)
-        var declaredFlags: Set<String> = []
+        let listed = Set(r.text.split(separator: "\n").compactMap { line in
+            line.firstMatch(of: /^  --(?:\[no-\])?([a-z0-9-]+)/).map { String($0.1) }
+        })
+        let commandsOwn: Set = ["output", "quiet", "verbose", "preset", "save-preset", "help", "version"]
+        let declared = Set(Self.declared.filter { $0.sources.contains(.commandLine) }.map(\.commandLineName))
+        #expect(listed.subtracting(commandsOwn) == declared,
+                "undeclared: \(listed.subtracting(commandsOwn).subtracting(declared)); missing: \(declared.subtracting(listed))")
         for option in Self.declared where option.sources.contains(.commandLine) {
-            declaredFlags.insert(option.commandLineName)
-            if option.commandLineForm == .invertedFlag { declaredFlags.insert("no-" + option.commandLineName) }
+            #expect(r.text.replacingOccurrences(of: "\n", with: " ").split(separator: " ").joined(separator: " ")
+                        .contains(option.help.split(separator: " ").prefix(4).joined(separator: " ")), "\(option.name)'s help")
         }
-        #expect(flags == declaredFlags, "undeclared: \(flags.subtracting(declaredFlags)); missing: \(declaredFlags.subtracting(flags))")
+    }
+
+    @Test func documentsAndOptionsMayComeInAnyOrder() throws {
+        let flags = try JobFlags.parse(["a.txt", "--media=A5", "b.txt", "--no-wrap", "--", "--c.txt"])
+        #expect(flags.inputs == ["a.txt", "b.txt", "--c.txt"])
+        let settings = try flags.settings()
+        #expect(settings.info.media == MediaSize.named("A5") && settings.text.wrap == false)
+        #expect(throws: (any Error).self) { try JobFlags.parse(["a.txt", "--bogus"]).settings() }
+        #expect(throws: (any Error).self) { try JobFlags.parse(["a.txt", "--media"]).settings() }
     }
 
     @Test func everyNameAnswersOneOptionOnly() {
