@@ -24,9 +24,10 @@ struct SwiftPrintCommand: ParsableCommand {
     static func main() {
         StartupWarming.begin(arguments: CommandLine.arguments)
         // A document command is parsed on its own first: through the root, ArgumentParser
-        // builds convert's 65-option table once more just to see whether it takes every
-        // remaining argument (3–4 ms, 6–9 % of a short job). Help and every parsing error go
-        // through the root as always, so that they read the same.
+        // builds the command's option table once more just to see whether it takes every
+        // remaining argument (3–4 ms when the job's options were ArgumentParser's; they are the
+        // declarations' now, JobFlags). Help and every parsing error go through the root as
+        // always, so that they read the same.
         if let name = CommandLine.arguments.dropFirst().first,
            let command = documentCommands.first(where: { $0.configuration.commandName == name }),
            var parsed = try? command.parseAsRoot(Array(CommandLine.arguments.dropFirst(2))),
