@@ -110,8 +110,7 @@ let package = Package(
         // The one protocol of the helper programs, and the runner: links no engine.
         .target(name: "PrintHelpers", dependencies: ["PrintModel", "PrintSupport", "PDFObjects", "PrintOptions"], path: "Sources/Helpers"),
         .target(name: "PageLayout", dependencies: ["PrintModel", "PrintGraphics", "PrintOptions"], path: "Sources/Layout"),
-        .target(name: "PDFOutput", dependencies: ["PrintModel", "PrintSupport", "PDFObjects", "PrintGraphics", "CCairo"],
-                path: "Sources/Output"),
+        .target(name: "PDFOutput", dependencies: ["PrintModel", "PrintSupport", "PDFObjects", "PrintGraphics"], path: "Sources/Output"),
         // What a content handler builds on, in one import (the layers above, without PrintJobs).
         .target(name: "HandlerSupport", dependencies: ["PrintModel", "PrintSupport", "ContentDetection", "PDFObjects", "PrintHelpers",
                                                        "PrintGraphics", "PrintOptions", "PageLayout", "PDFOutput"]),
