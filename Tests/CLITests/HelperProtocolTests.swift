@@ -16,21 +16,22 @@ import Testing
         return (reply, r.status)
     }
 
+    /// Asks swiftprint-image to decode `input` into `output`.
+    static func decode(_ input: String, into output: String) throws -> (reply: HelperReply<ImageResolutions>, status: Int32) {
+        let request = HelperRequest(input: input, output: output, task: ImageDecodingTask(allGIFFrames: false, maxPixels: 1_000_000))
+        return try ask("swiftprint-image", request, answer: ImageResolutions.self)
+    }
+
     @Test func theImageHelperAnswersWithEachPagesResolution() throws {
         let out = try temporaryDirectory() + "/poster.pdf"
-        let request = HelperRequest(input: examples + "/poster.svg", output: out,
-                                    task: ImageDecodingTask(allGIFFrames: false, maxPixels: 1_000_000))
-        let (reply, status) = try Self.ask("swiftprint-image", request, answer: ImageResolutions.self)
+        let (reply, status) = try Self.decode(examples + "/poster.svg", into: out)
         #expect(status == 0 && reply.failure == nil)
         #expect(reply.answer?.count == 1)
         #expect(try PDF.pageCount(out) == 1)
     }
 
     @Test func aFailureComesBackTypedNamingItsFile() throws {
-        let out = try temporaryDirectory() + "/never.pdf"
-        let request = HelperRequest(input: examples + "/server.log", output: out,
-                                    task: ImageDecodingTask(allGIFFrames: false, maxPixels: 1_000_000))
-        let (reply, status) = try Self.ask("swiftprint-image", request, answer: ImageResolutions.self)
+        let (reply, status) = try Self.decode(examples + "/server.log", into: try temporaryDirectory() + "/never.pdf")
         #expect(status == 0 && reply.answer == nil)
         let error = try #require(reply.failure).error
         #expect(error.code == .unknownFormat && error.path == examples + "/server.log", "\(error)")
