@@ -111,6 +111,8 @@ let package = Package(
         .target(name: "PrintHelpers", dependencies: ["PrintModel", "PrintSupport", "PDFObjects", "PrintOptions"], path: "Sources/Helpers"),
         .target(name: "PageLayout", dependencies: ["PrintModel", "PrintGraphics", "PrintOptions"], path: "Sources/Layout"),
         .target(name: "PDFOutput", dependencies: ["PrintModel", "PrintSupport", "PDFObjects", "PrintGraphics"], path: "Sources/Output"),
+        // gdk-pixbuf's owner, for the two that decode with it (BMP, map tiles), both in helpers.
+        .target(name: "PixbufDecoding", dependencies: ["PrintModel", "CGdkPixbuf"], path: "Sources/Pixbuf"),
         // What a content handler builds on, in one import (the layers above, without PrintJobs).
         .target(name: "HandlerSupport", dependencies: ["PrintModel", "PrintSupport", "ContentDetection", "PDFObjects", "PrintHelpers",
                                                        "PrintGraphics", "PrintOptions", "PageLayout", "PDFOutput"]),
@@ -134,7 +136,7 @@ let package = Package(
         // own process so that other jobs never load them.
         .target(
             name: "ImageDecoders",
-            dependencies: ["HandlerSupport", "CTIFFShim", "CGif", "CWebP", "CHeifShim", "CRsvg", "CGdkPixbuf", "CCairo"],
+            dependencies: ["HandlerSupport", "PixbufDecoding", "CTIFFShim", "CGif", "CWebP", "CHeifShim", "CRsvg", "CCairo"],
             path: "Plugins/Image/Decoders"
         ),
         .executableTarget(name: "swiftprint-image", dependencies: ["ImageDecoders", "HandlerSupport"], path: "Plugins/Image/Helper"),
@@ -154,7 +156,7 @@ let package = Package(
         // libxml2 or gdk-pixbuf.
         .target(
             name: "MapEngine",
-            dependencies: ["HandlerSupport", "CGdkPixbuf", "CCurlShim", .product(name: "GRDB", package: "GRDB.swift"),
+            dependencies: ["HandlerSupport", "PixbufDecoding", "CCurlShim", .product(name: "GRDB", package: "GRDB.swift"),
                            .product(name: "Logging", package: "swift-log")],
             path: "Plugins/Map/Engine"
         ),

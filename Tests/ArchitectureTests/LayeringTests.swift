@@ -19,6 +19,7 @@ import Testing
         ["PageLayout"],                 // formatters, page renderers, the handler protocol
         ["PDFOutput"],                  // writers, sheet planning, imposition
         ["HandlerSupport"],             // the layers above, for handlers
+        ["PixbufDecoding"],             // gdk-pixbuf, for the BMP decoder and map tiles
         ["TextHandler", "PDFHandler", "ImageHandler", "ImageDecoders", "MarkupHandler", "MapEngine", "MapHandler"],
         ["PrintJobs"],                  // the dispatcher, the paginator, a job
         ["CUPSClient", "CUPSQueue", "CUPSCommon"],
@@ -45,7 +46,7 @@ import Testing
         "CPNGShim": ["ImageHandler"],
         "CTIFFShim": ["ImageDecoders"], "CGif": ["ImageDecoders"], "CWebP": ["ImageDecoders"], "CHeifShim": ["ImageDecoders"],
         "CRsvg": ["ImageDecoders"],
-        "CGdkPixbuf": ["ImageDecoders", "MapEngine"],
+        "CGdkPixbuf": ["PixbufDecoding"],
         "CCurlShim": ["MapEngine"],
         "CWebKitShim": ["swiftprint-markup"],
         "CCupsClientShim": ["CUPSClient"],

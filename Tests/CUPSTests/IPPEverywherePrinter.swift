@@ -115,8 +115,13 @@ enum SystemBus {
         // Started with no signals blocked (this test thread blocks SIGTERM), so that SIGTERM
         // stops it; it writes its pid to /run/dbus/pid.
         // system(3), not Process: Foundation never saw this parent exit (it forks the daemon
-        // and leaves), and waited for ever.
-        let status = withNoSignalsBlocked { system("/usr/bin/dbus-daemon --system --fork </dev/null >/dev/null 2>&1") }
+        // and leaves), and waited for ever. The shell first closes every descriptor it inherited
+        // beyond the standard three: tests run in parallel, and a daemon that kept another test's
+        // pipe open would leave that test reading it for ever.
+        // (bash: dash takes only one-digit descriptors.)
+        let command = #"/bin/bash -c 'for fd in $(ls /proc/$$/fd); do [ "$fd" -gt 2 ] && eval "exec $fd>&-"; done 2>/dev/null; "#
+            + #"exec /usr/bin/dbus-daemon --system --fork </dev/null >/dev/null 2>&1'"#
+        let status = withNoSignalsBlocked { system(command) }
         let pidText = (try? String(contentsOfFile: "/run/dbus/pid", encoding: .utf8)) ?? ""
         guard status == 0, let pid = Int32(pidText.trimmingCharacters(in: .whitespacesAndNewlines)) else {
             throw Failure("cannot start a D-Bus system bus (dbus-daemon --system --fork: status \(status))")

@@ -1,4 +1,4 @@
-import CGdkPixbuf
+import PixbufDecoding
 import Foundation
 import HandlerSupport
 
@@ -71,30 +71,16 @@ final class TileMosaic: PlaceableObject {
         if data.starts(with: [0x89, 0x50, 0x4E, 0x47]) { type = "png" }
         else if data.starts(with: [0xFF, 0xD8, 0xFF]) { type = "jpeg" }
         else { throw PrintError(.invalidInput, path: path, "tile \(id) is neither PNG nor JPEG") }
-        var error: UnsafeMutablePointer<GError>?
-        guard let loader = gdk_pixbuf_loader_new_with_type(type, &error) else {
-            defer { g_clear_error(&error) }
-            throw PrintError(.notAvailable, path: path, "no \(type) decoder: \(error.map { String(cString: $0.pointee.message) } ?? "?")")
+        let pixbuf: Pixbuf
+        do { pixbuf = try Pixbuf(data: data, type: type) } catch let error as PixbufError {
+            if error.noDecoder { throw PrintError(.notAvailable, path: path, "no \(type) decoder: \(error.message)") }
+            throw PrintError(.invalidInput, path: path, "tile \(id) cannot be decoded: \(error.message)")
         }
-        defer { g_object_unref(loader) }
-        let written = data.withUnsafeBytes { b in
-            gdk_pixbuf_loader_write(loader, b.bindMemory(to: UInt8.self).baseAddress, gsize(b.count), &error)
-        }
-        var closeError: UnsafeMutablePointer<GError>?
-        let closed = gdk_pixbuf_loader_close(loader, &closeError)
-        if error == nil { error = closeError } else { g_clear_error(&closeError) }
-        guard written != 0, closed != 0, let pixbuf = gdk_pixbuf_loader_get_pixbuf(loader) else {
-            defer { g_clear_error(&error) }
-            throw PrintError(.invalidInput, path: path, "tile \(id) cannot be decoded: \(error.map { String(cString: $0.pointee.message) } ?? "damaged")")
-        }
-        let w = Int(gdk_pixbuf_get_width(pixbuf)), h = Int(gdk_pixbuf_get_height(pixbuf))
-        let channels = Int(gdk_pixbuf_get_n_channels(pixbuf)), stride = Int(gdk_pixbuf_get_rowstride(pixbuf))
-        guard gdk_pixbuf_get_bits_per_sample(pixbuf) == 8, channels >= 3, let source = gdk_pixbuf_read_pixels(pixbuf) else {
+        let w = pixbuf.width, h = pixbuf.height, channels = pixbuf.channels, stride = pixbuf.rowStride
+        guard pixbuf.bitsPerSample == 8, channels >= 3 else {
             throw PrintError(.invalidInput, path: path, "tile \(id) is not an 8-bit RGB image")
         }
-        let length = stride * (h - 1) + w * channels
-        return DecodedTile(width: w, height: h, channels: channels, stride: stride,
-                           bytes: Array(UnsafeBufferPointer(start: source, count: length)))
+        return DecodedTile(width: w, height: h, channels: channels, stride: stride, bytes: pixbuf.bytes)
     }
 
     /// Copies a tile in at (left, top), scaled to 256 pixels if it is another size (512-pixel
