@@ -119,7 +119,7 @@ let package = Package(
 
         .target(
             name: "TextHandler",
-            dependencies: ["HandlerSupport", "CCairo", "CPango", "CUchardet"],
+            dependencies: ["HandlerSupport", "CUchardet"],
             path: "Plugins/Text"
         ),
         .target(

@@ -1,4 +1,3 @@
-import CCairo
 import Foundation
 import HandlerSupport
 
@@ -47,9 +46,9 @@ final class TextPage: FormattedPage {
 
     func draw(in context: GraphicsContext, rect: CGRect) throws {
         let cr = context.cairo
-        cairo_save(cr)
-        defer { cairo_restore(cr) }
-        cairo_set_source_rgba(cr, color.red, color.green, color.blue, color.alpha)
+        context.saveState()
+        defer { context.restoreState() }
+        context.useColor(color)
         // A page's glyphs are its stored bytes plus line numbers and ellipses: room for them up
         // front, rather than a dozen reallocations and copies as the arrays grow.
         var glyphs = GlyphRun(capacity: store.count + lines.count * 8)
@@ -57,13 +56,12 @@ final class TextPage: FormattedPage {
         for line in lines {
             let columnX = rect.minX + Double(line.column) * (columnWidth + columnGap)
             if clips && line.column != clippedColumn {
-                glyphs.flush(fast: fast, on: cr)
-                if clippedColumn >= 0 { cairo_restore(cr) }
-                cairo_save(cr)
+                glyphs.flush(fast: fast, in: context)
+                if clippedColumn >= 0 { context.restoreState() }
+                context.saveState()
                 // Cut at the column's sides only: a glyph taller than the line pitch may reach
                 // past the text area's top or bottom, as it would between lines.
-                cairo_rectangle(cr, columnX, rect.minY - rect.height, columnWidth, 3 * rect.height)
-                cairo_clip(cr)
+                context.clip(to: CGRect(x: columnX, y: rect.minY - rect.height, width: columnWidth, height: 3 * rect.height))
                 clippedColumn = line.column
             }
             let baseline = rect.minY + line.baseline
@@ -83,80 +81,27 @@ final class TextPage: FormattedPage {
                                   x: textX + line.x, y: baseline, fast: fast)
                 }
             case .pango(let paragraph, let index):
-                drawKeepingOutOfTheGutter(line, textX: textX, rect: rect, on: cr) {
+                drawKeepingOutOfTheGutter(line, textX: textX, rect: rect, in: context) {
                     paragraph.layout.drawLine(index, baselineOrigin: CGPoint(x: textX + line.x, y: baseline), on: cr)
                 }
             case .grid(let gridLine):
-                drawKeepingOutOfTheGutter(line, textX: textX, rect: rect, on: cr) {
+                drawKeepingOutOfTheGutter(line, textX: textX, rect: rect, in: context) {
                     gridLine.draw(baselineOrigin: CGPoint(x: textX + line.x, y: baseline), on: cr)
                 }
             }
         }
-        glyphs.flush(fast: fast, on: cr)
-        if clippedColumn >= 0 { cairo_restore(cr) }
+        glyphs.flush(fast: fast, in: context)
+        if clippedColumn >= 0 { context.restoreState() }
     }
 
     /// Draws a shaped line; a right-to-left line too long for its column runs out past the
     /// column's left edge: when it is clipped, it is cut there, not at the column's edge, or it
     /// would cover the line numbers.
-    private func drawKeepingOutOfTheGutter(_ line: Line, textX: Double, rect: CGRect, on cr: OpaquePointer, draw: () -> Void) {
+    private func drawKeepingOutOfTheGutter(_ line: Line, textX: Double, rect: CGRect, in context: GraphicsContext, draw: () -> Void) {
         guard clips && line.x < 0 && geometry.numberGutter > 0 else { draw(); return }
-        cairo_save(cr)
-        cairo_rectangle(cr, textX, rect.minY - rect.height, columnWidth - geometry.numberGutter, 3 * rect.height)
-        cairo_clip(cr)
-        draw()
-        cairo_restore(cr)
-    }
-}
-
-/// The ASCII glyphs of a page, with their text, collected so that cairo gets one call per page
-/// (or per clipped column) instead of one per line: its per-call cost dominated otherwise.
-struct GlyphRun {
-    private var glyphs: [cairo_glyph_t] = []
-    private var text: [UInt8] = []
-    /// The glyphs that are ellipses (three bytes of text); every other glyph is one byte.
-    private var ellipses: [Int] = []
-
-    init(capacity: Int) {
-        glyphs.reserveCapacity(capacity)
-        text.reserveCapacity(capacity)
-    }
-
-    mutating func append(_ bytes: UnsafeBufferPointer<UInt8>, ellipsis: Bool, x: Double, y: Double, fast: FastGlyphs) {
-        var pen = x
-        fast.index.withUnsafeBufferPointer { index in
-            fast.advance.withUnsafeBufferPointer { advance in
-                for b in bytes {
-                    let i = Int(b) - 0x20
-                    glyphs.append(cairo_glyph_t(index: index[i], x: pen, y: y))
-                    pen += advance[i]
-                }
-            }
+        context.withSavedState {
+            context.clip(to: CGRect(x: textX, y: rect.minY - rect.height, width: columnWidth - geometry.numberGutter, height: 3 * rect.height))
+            draw()
         }
-        text.append(contentsOf: bytes)
-        if ellipsis, let e = fast.ellipsis {
-            ellipses.append(glyphs.count)
-            glyphs.append(cairo_glyph_t(index: e.index, x: pen, y: y))
-            text.append(0xE2); text.append(0x80); text.append(0xA6)
-        }
-    }
-
-    /// Draws what was collected with `fast`'s font and empties the run.
-    mutating func flush(fast: FastGlyphs?, on cr: OpaquePointer) {
-        guard let fast, !glyphs.isEmpty else { return }
-        // One cluster per glyph, made here in one go rather than one append per glyph.
-        var clusters = [cairo_text_cluster_t](repeating: cairo_text_cluster_t(num_bytes: 1, num_glyphs: 1),
-                                              count: glyphs.count)
-        for i in ellipses { clusters[i].num_bytes = 3 }
-        cairo_set_scaled_font(cr, fast.scaledFont)
-        text.withUnsafeBufferPointer { t in
-            t.withMemoryRebound(to: CChar.self) { chars in
-                cairo_show_text_glyphs(cr, chars.baseAddress, Int32(chars.count), glyphs, Int32(glyphs.count),
-                                       clusters, Int32(clusters.count), cairo_text_cluster_flags_t(0))
-            }
-        }
-        glyphs.removeAll(keepingCapacity: true)
-        text.removeAll(keepingCapacity: true)
-        ellipses.removeAll()
     }
 }

@@ -1,4 +1,3 @@
-import CCairo
 import Foundation
 import Logging
 import HandlerSupport

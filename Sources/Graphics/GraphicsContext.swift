@@ -58,6 +58,8 @@ public final class GraphicsContext {
     private var strokeColor = Color.black
 
     private func use(_ c: Color) { cairo_set_source_rgba(cairo, c.red, c.green, c.blue, c.alpha) }
+    /// Draws what follows (text, glyph runs) in `c`.
+    package func useColor(_ c: Color) { use(c) }
 
     // MARK: Paths
 

@@ -31,14 +31,14 @@ import Testing
     ]
 
     /// C modules and the Swift modules that may import them: one owner each, where it is so today.
-    /// (cairo and pango are still called directly by the text handler's fast path, and cairo by
-    /// the SVG decoder and the basemap tool: the redesign's open item, listed so that it cannot grow.)
+    /// (cairo is still called directly by the SVG decoder, which hands librsvg a cairo surface, and
+    /// by the basemap tool: listed so that the list cannot grow.)
     static let cOwners: [String: Set<String>] = [
         "CMagic": ["ContentDetection"],
         "CQPDF": ["PDFObjects"],
         "CPDFRepair": ["PDFObjects"],
-        "CPango": ["PrintGraphics", "TextHandler"],
-        "CCairo": ["PrintGraphics", "TextHandler", "ImageDecoders", "swiftprint-make-basemap"],
+        "CPango": ["PrintGraphics"],
+        "CCairo": ["PrintGraphics", "ImageDecoders", "swiftprint-make-basemap"],
         "CPangoShim": ["PrintGraphics"],
         "CFontSubset": ["PrintGraphics"],
         "CSpawnShim": ["PrintSupport"],

@@ -1,5 +1,5 @@
 import CCairo
-import HandlerSupport
+import Foundation
 
 /// Glyphs of printable ASCII (0x20…0x7E) in the primary font, looked up once.
 ///
@@ -7,23 +7,23 @@ import HandlerSupport
 /// 100,000-line log. Lines that are plain ASCII, in a font that has all of ASCII, need no
 /// shaping: their glyphs and advances are fixed, so they are measured here and drawn with
 /// cairo_show_text_glyphs, which keeps the text extractable. Every other line goes to pango.
-final class FastGlyphs {
-    let font: LoadedFont
-    let scaledFont: OpaquePointer
+package final class FastGlyphs {
+    package let font: LoadedFont
+    package let scaledFont: OpaquePointer
     /// Glyph index per byte 0x20…0x7E (index 0 is byte 0x20). Constants, read for every byte
     /// drawn: a `let` is not checked for exclusive access at run time, a `var` would be.
-    let index: [UInt]
-    let advance: [Double]
-    let ellipsis: (index: UInt, advance: Double)?
+    package let index: [UInt]
+    package let advance: [Double]
+    package let ellipsis: (index: UInt, advance: Double)?
 
     /// Whether every printable ASCII glyph advances the same (a monospace font): text in it can
     /// be set on a character grid of that advance.
-    let isUniform: Bool
+    package let isUniform: Bool
 
     /// Nil when the font lacks any printable ASCII character. With `cellWidth`, every glyph
     /// advances exactly one cell (a uniform font's own advance may differ from a cell set by
     /// characters per inch by the rounding of its size).
-    init?(fonts: FontSystem, font: Font, cellWidth: Double? = nil) {
+    package init?(fonts: FontSystem, font: Font, cellWidth: Double? = nil) {
         guard let loaded = fonts.loadPrimaryFont(font), let scaled = loaded.scaledFont else { return nil }
         self.font = loaded
         scaledFont = scaled
@@ -40,10 +40,10 @@ final class FastGlyphs {
         ellipsis = loaded.glyphs(for: "…").first ?? nil
     }
 
-    @inline(__always) func advance(of byte: UInt8) -> Double { advance[Int(byte) - 0x20] }
+    @inline(__always) package func advance(of byte: UInt8) -> Double { advance[Int(byte) - 0x20] }
 
     /// The width of `bytes`, all printable ASCII.
-    func width(_ bytes: UnsafeBufferPointer<UInt8>) -> Double {
+    package func width(_ bytes: UnsafeBufferPointer<UInt8>) -> Double {
         var w = 0.0
         for b in bytes { w += advance[Int(b) - 0x20] }
         return w
@@ -51,7 +51,7 @@ final class FastGlyphs {
 
     /// Where to break an ASCII paragraph into lines no wider than `maxWidth`: the byte ranges of
     /// each line (trailing spaces at a break belong to the line but not to its width) and widths.
-    func breakLines(_ bytes: UnsafeBufferPointer<UInt8>, maxWidth: Double, wordWrap: Bool,
+    package func breakLines(_ bytes: UnsafeBufferPointer<UInt8>, maxWidth: Double, wordWrap: Bool,
                     into lines: inout [(range: Range<Int>, width: Double)]) {
         lines.removeAll(keepingCapacity: true)
         let n = bytes.count
