@@ -73,9 +73,21 @@ public final class ContentDetector: @unchecked Sendable {
         }
     }
 
-    /// Detects the type of the file at `path`.
+    /// Detects the type of the file at `path`. A regular file is read once, as much of it as
+    /// libmagic would read itself, and each of libmagic's steps looks at those bytes; anything
+    /// else (an empty file, a folder, a device) libmagic names from the file system.
     public func detect(path: String) throws -> DetectedType {
         try Self.checkReadable(path)
+        var info = stat()
+        if stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_size > 0 {
+            let limit = try withCookie(Self.bytesMax)
+            let bytes = try Self.read(path, upTo: min(Int(info.st_size), limit))
+            let head = bytes.prefix(8192)
+            let mime = try libmagicType(head: head) { cookie in
+                bytes.withUnsafeBytes { magic_buffer(cookie, $0.baseAddress, $0.count).map { String(cString: $0) } ?? "application/octet-stream" }
+            }
+            return classify(mime: mime, head: Data(head), fileExtension: URL(fileURLWithPath: path).pathExtension)
+        }
         let head = Self.head(of: path)
         let mime = try libmagicType(head: head) { cookie in
             guard let result = magic_file(cookie, path) else {
@@ -85,6 +97,23 @@ public final class ContentDetector: @unchecked Sendable {
             return String(cString: result)
         }
         return classify(mime: mime, head: head, fileExtension: URL(fileURLWithPath: path).pathExtension)
+    }
+
+    /// How many bytes of a file libmagic reads (its `bytes_max`).
+    private static func bytesMax(_ cookie: OpaquePointer) -> Int {
+        var value = 0
+        return magic_getparam(cookie, MAGIC_PARAM_BYTES_MAX, &value) == 0 && value > 0 ? value : 1 << 20
+    }
+
+    /// Up to `count` bytes from the start of the file at `path`.
+    private static func read(_ path: String, upTo count: Int) throws -> Data {
+        guard let handle = FileHandle(forReadingAtPath: path) else {
+            throw PrintError.system(.inputUnreadable, path: path, "cannot open the file", errno: errno)
+        }
+        defer { try? handle.close() }
+        do { return try handle.read(upToCount: count) ?? Data() } catch {
+            throw PrintError(.inputUnreadable, path: path, "cannot read the file: \(error.localizedDescription)")
+        }
     }
 
     /// Detects the type of `data`, with an optional file name for its extension.

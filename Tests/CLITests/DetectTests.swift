@@ -39,6 +39,15 @@ import Testing
         #expect(object?["handler"] as? String == handler, "\(r.text)")
     }
 
+    /// A link is detected by what it links to: libmagic is handed the file's bytes, not its name
+    /// (it named a link `inode/symlink`, and only an extension rescued it).
+    @Test func aSymbolicLinkIsDetectedByItsTarget() throws {
+        let dir = try temporaryDirectory()
+        try FileManager.default.createSymbolicLink(atPath: dir + "/photo", withDestinationPath: examples + "/../Tests/CLITests/Identity/photo.jpg")
+        let r = try swiftprint(["detect", dir + "/photo"])
+        #expect(r.status == 0 && r.text.contains("image/jpeg public.jpeg"), "\(r.text) \(r.stderr)")
+    }
+
     @Test func conformanceChainIsShown() throws {
         let dir = try temporaryDirectory()
         try Data("%PDF-1.4\n%%EOF\n".utf8).write(to: URL(fileURLWithPath: dir + "/a.pdf"))
