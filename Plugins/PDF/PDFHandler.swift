@@ -117,7 +117,7 @@ public final class PDFPrintFormatter: PrintFormatter {
         func draw(in context: GraphicsContext, rect: CGRect) throws {
             guard let scaling = formatter.scaling else {
                 // At its own size, the page is the sheet.
-                let paper = formatter.printPageRenderer?.paperRect ?? CGRect(origin: .zero, size: content.naturalSize)
+                let paper = context.paperRect ?? CGRect(origin: .zero, size: content.naturalSize)
                 try context.place(content, in: paper)
                 return
             }

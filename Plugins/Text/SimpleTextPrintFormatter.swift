@@ -23,9 +23,8 @@ public final class SimpleTextPrintFormatter: PrintFormatter {
     private let input: PrintInput
     private var source: TextSource?
     private let coverage = FontCoverage()
-    /// Its renderer's fonts; its own only while it has no renderer.
+    /// Its own fonts, for a stream made without a renderer's (`makePageStream()`).
     private lazy var ownFonts = FontSystem()
-    private var fonts: FontSystem { printPageRenderer?.fonts ?? ownFonts }
     var logger = Logger(label: "swiftprint.text")
 
     /// Text given as a Swift string.
@@ -48,7 +47,12 @@ public final class SimpleTextPrintFormatter: PrintFormatter {
     }
 
     public override func makePageStream() throws -> FormattedPageStream {
+        try makePageStream(in: LayoutEnvironment(fonts: ownFonts, contentArea: .zero))
+    }
+
+    /// Lays the text out with the fonts of the renderer laying it out.
+    public override func makePageStream(in environment: LayoutEnvironment) throws -> FormattedPageStream {
         try open()
-        return try TextPageStream(source: source!, style: style, fonts: fonts, coverage: coverage, logger: logger)
+        return try TextPageStream(source: source!, style: style, fonts: environment.fonts, coverage: coverage, logger: logger)
     }
 }

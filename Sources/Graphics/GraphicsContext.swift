@@ -140,6 +140,8 @@ public final class GraphicsContext {
     package var placements: [Placement]?
     /// The sheet's height, for turning cairo's top-down space into PDF's bottom-up one.
     package var sheetHeight: Double = 0
+    /// The paper of the page being drawn, as its renderer set it (a cell's in a photo grid).
+    package var paperRect: CGRect?
 
     /// Places `content` (a page of a PDF, an image stored as it came) stretched over `rect`,
     /// under the current transform. It is written as a reference to the object, never redrawn,

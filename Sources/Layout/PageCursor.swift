@@ -41,7 +41,9 @@ package final class PageCursor {
         for track in tracks where !track.finished {
             let f = track.formatter
             guard index >= f.startPage else { anyPending = true; continue }
-            if track.stream == nil { track.stream = try f.makePageStream() }
+            if track.stream == nil {
+                track.stream = try f.makePageStream(in: LayoutEnvironment(fonts: renderer.fonts, contentArea: renderer.contentArea))
+            }
             let rect = f.contentRect(inPageArea: renderer.contentArea, isFirstPage: track.pagesDone == 0)
             if let page = try track.stream!.nextPage(fitting: rect.size) {
                 pages[ObjectIdentifier(f)] = page

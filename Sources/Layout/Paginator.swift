@@ -56,6 +56,7 @@ extension PrintPageRenderer {
     /// sets them. The paper stays set after, as the next page is laid out on it.
     package func draw(_ page: LaidOutPage, on paper: PrintPaper, context: GraphicsContext) throws {
         setPaper(paper)
+        context.paperRect = paperRect
         currentPages = page.formatterPages
         defer { currentPages = [:] }
         try drawPage(at: page.index, in: printableRect, context: context)

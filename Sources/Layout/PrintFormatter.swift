@@ -64,6 +64,13 @@ open class PrintFormatter {
         throw PrintError(.noContent, "\(type(of: self)) does not lay out any pages")
     }
 
+    /// Starts laying the content out with what the renderer laying it out gives (its fonts).
+    /// The paginator calls this; a formatter that draws text overrides it, so that it never
+    /// reaches back into its renderer. By default it is `makePageStream()`.
+    open func makePageStream(in environment: LayoutEnvironment) throws -> FormattedPageStream {
+        try makePageStream()
+    }
+
     /// How many pages the content takes in its renderer (or on the default paper when it has
     /// none). It lays the whole content out, so a long document pays for it once per call.
     public var pageCount: Int {
@@ -78,7 +85,7 @@ open class PrintFormatter {
     }
 
     /// The content rect inside a page's content area (printable rect less header and footer).
-    func contentRect(inPageArea area: CGRect, isFirstPage: Bool) -> CGRect {
+    package func contentRect(inPageArea area: CGRect, isFirstPage: Bool) -> CGRect {
         var rect = area.inset(by: perPageContentInsets)
         rect = rect.inset(by: EdgeInsets(top: isFirstPage ? contentInsets.top : 0,
                                          left: contentInsets.left, bottom: 0, right: contentInsets.right))
@@ -91,6 +98,15 @@ open class PrintFormatter {
     public func removeFromPrintPageRenderer() {
         printPageRenderer?.removePrintFormatter(self)
     }
+}
+
+/// What the renderer that lays a formatter out gives it: its fonts (which the PDF writer
+/// embeds) and its content area when the formatter's first page is laid out.
+public struct LayoutEnvironment {
+    package let fonts: FontSystem
+    /// The printable rect less the header and footer bands.
+    public let contentArea: CGRect
+    package init(fonts: FontSystem, contentArea: CGRect) { self.fonts = fonts; self.contentArea = contentArea }
 }
 
 extension FormattedPageStream {

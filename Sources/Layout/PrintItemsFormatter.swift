@@ -13,6 +13,9 @@ public final class PrintItemsFormatter: PrintFormatter {
 
     public override var placesContent: Bool { items.contains { $0.placesContent } }
 
+    /// Each item lays itself out with its own fonts (`makePageStream()`), not the renderer's
+    /// environment: one font map for the whole job would embed the same fonts, but it changes a
+    /// mixed job's bytes, so it waits for a deliberate re-record of OutputIdentityTests.
     public override func makePageStream() throws -> FormattedPageStream {
         ItemStream(items: items)
     }

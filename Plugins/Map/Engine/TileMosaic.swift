@@ -72,7 +72,7 @@ final class TileMosaic: PlaceableObject {
         else if data.starts(with: [0xFF, 0xD8, 0xFF]) { type = "jpeg" }
         else { throw PrintError(.invalidInput, path: path, "tile \(id) is neither PNG nor JPEG") }
         let pixbuf: Pixbuf
-        do { pixbuf = try Pixbuf(data: data, type: type) } catch let error as PixbufError {
+        do { pixbuf = try Pixbuf(data: data, type: type) } catch {
             if error.noDecoder { throw PrintError(.notAvailable, path: path, "no \(type) decoder: \(error.message)") }
             throw PrintError(.invalidInput, path: path, "tile \(id) cannot be decoded: \(error.message)")
         }

@@ -50,21 +50,26 @@ final class MapHelperFormatter: PrintFormatter {
         return try DocumentPageSetup.named(paper: keys.paper, orientation: keys.orientation, path: path)
     }
 
-    override func makePageStream() throws -> FormattedPageStream { PageStream(formatter: self) }
+    /// With no renderer (one document of several), no margin yet: the map is drawn again with
+    /// the page's real one.
+    override func makePageStream() throws -> FormattedPageStream { PageStream(formatter: self, margin: 0) }
+
+    /// The space above the content area, where a poster prints its marks.
+    override func makePageStream(in environment: LayoutEnvironment) throws -> FormattedPageStream {
+        PageStream(formatter: self, margin: Double(contentRect(inPageArea: environment.contentArea, isFirstPage: true).minY))
+    }
 
     final class PageStream: FormattedPageStream {
         let formatter: MapHelperFormatter
         /// Every sheet, drawn for the first page's content area as the map is planned once.
         var sheets: (document: QPDFDocument, drawing: Drawing)?
         var next = 0
-        init(formatter: MapHelperFormatter) { self.formatter = formatter }
+        /// The space above the content area on the first page.
+        let margin: Double
+        init(formatter: MapHelperFormatter, margin: Double) { self.formatter = formatter; self.margin = margin }
 
         func nextPage(fitting size: CGSize) throws -> FormattedPage? {
             if sheets == nil {
-                // The space above the content area, where a poster prints its marks: the
-                // renderer's, or none when the map is one document of several (then drawn again
-                // with the page's real margin).
-                let margin = formatter.printPageRenderer == nil ? 0 : Double(formatter.rectForPage(at: formatter.startPage).minY)
                 let drawing = Drawing(width: Double(size.width), height: Double(size.height), margin: margin)
                 sheets = (try formatter.document(for: drawing), drawing)
             }
