@@ -18,10 +18,12 @@ struct JobFlags: ParsableArguments {
     var inputs: [String] { (try? JobArguments(arguments).inputs) ?? [] }
 
     /// The job's settings: a --preset's, then every option over them, in the order given.
-    func settings() throws -> JobSettings {
+    func settings() throws -> JobSettings { try settings(from: JobArguments(arguments)) }
+
+    private func settings(from parsed: JobArguments) throws -> JobSettings {
         var settings = JobSettings()
         try presets.apply(to: &settings)
-        for (option, text) in try JobArguments(arguments).options { try option.apply(commandLineText: text, to: &settings) }
+        for (option, text) in parsed.options { try option.apply(commandLineText: text, to: &settings) }
         settings.resolve()
         return settings
     }
@@ -33,7 +35,7 @@ struct JobFlags: ParsableArguments {
         do { parsed = try JobArguments(arguments) } catch let error as PrintError { throw ValidationError(error.message) }
         if parsed.inputs.isEmpty { throw ValidationError("name at least one document to print") }
         if parsed.inputs.filter({ $0 == "-" }).count > 1 { throw ValidationError("standard input (-) can be read only once") }
-        do { _ = try settings() } catch let error as PrintError { throw ValidationError(error.message) }
+        do { _ = try settings(from: parsed) } catch let error as PrintError { throw ValidationError(error.message) }
     }
 }
 

@@ -212,9 +212,7 @@ public final class ContentDetector: @unchecked Sendable {
 
     /// The first 8 KB of the file, what detection reads (empty when it cannot be read).
     package static func head(of path: String) -> Data {
-        guard let h = FileHandle(forReadingAtPath: path) else { return Data() }
-        defer { try? h.close() }
-        return (try? h.read(upToCount: 8192)) ?? Data()
+        (try? read(path, upTo: 8192)) ?? Data()
     }
 }
 

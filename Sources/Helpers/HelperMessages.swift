@@ -41,9 +41,7 @@ package struct NoAnswer: Codable, Sendable { package init() {} }
 package enum HelperLine {
     /// `value` as a line to send.
     package static func encode<T: Encodable>(_ value: T) -> Data {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = .sortedKeys
-        var line = (try? encoder.encode(value)) ?? Data("{}".utf8)
+        var line = (try? JSONEncoder().encode(value)) ?? Data("{}".utf8)
         line.append(UInt8(ascii: "\n"))
         return line
     }

@@ -120,13 +120,6 @@ public struct JobOption<Value: OptionValue>: DeclaredOption {
         self.isValid = isValid; self.store = store
     }
 
-    /// Sets a typed value (the CLI's); nil leaves the settings as they are.
-    public func set(_ value: Value?, in settings: inout JobSettings) throws {
-        guard let value else { return }
-        guard isValid(value) else { throw invalid("\(value)", named: "--" + commandLineName) }
-        store(&settings, value)
-    }
-
     /// Sets the option from its command-line text (a flag's is "true" or "false"), naming it
     /// `--name` in an error.
     public func apply(commandLineText text: String, to settings: inout JobSettings) throws {
@@ -144,10 +137,7 @@ public struct JobOption<Value: OptionValue>: DeclaredOption {
         store(&settings, value)
     }
 
-    /// Whether `value` is one this option takes (for the CLI's own checks).
-    public func accepts(_ value: Value) -> Bool { isValid(value) }
-
-    func invalid(_ text: String, named shownName: String? = nil) -> PrintError {
+    func invalid(_ text: String, named shownName: String?) -> PrintError {
         PrintError(.invalidOption, "\(shownName ?? name) \"\(text)\" is not valid (\(expects))")
     }
 }

@@ -37,11 +37,15 @@ package final class PDFWriter: SheetWriter {
         self.output = output
         self.grayscale = grayscale
         self.fonts = fonts
-        surface = try PDFSurface(metadata: metadata) { bytes in
-            output.write(bytes)
-            return output.error == nil
+        do {
+            surface = try PDFSurface(metadata: metadata) { bytes in
+                output.write(bytes)
+                return output.error == nil
+            }
+        } catch {
+            // The output's own failure says more than cairo's write error.
+            throw output.error ?? error
         }
-        if let e = output.error { throw e }
     }
 
     deinit { context = nil }
