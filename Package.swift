@@ -58,7 +58,6 @@ let package = Package(
         .target(name: "CHeifShim", dependencies: ["CHeif"], path: "Sources/C/CHeifShim"),
         .systemLibrary(name: "CRsvg", path: "Sources/C/CRsvg", pkgConfig: "librsvg-2.0", providers: [.apt(["librsvg2-dev"])]),
         // libcups has no pkg-config file on Debian 12: linked by name.
-        .systemLibrary(name: "CCups", path: "Sources/C/CCups", providers: [.apt(["libcups2-dev"])]),
         .systemLibrary(name: "CGdkPixbuf", path: "Sources/C/CGdkPixbuf", pkgConfig: "gdk-pixbuf-2.0", providers: [.apt(["libgdk-pixbuf-2.0-dev"])]),
         // WebKitGTK and GTK's Unix printing, driven from C (CWebKitShim) by swiftprint-markup only.
         .systemLibrary(name: "CWebKit", path: "Sources/C/CWebKit", pkgConfig: "webkit2gtk-4.1", providers: [.apt(["libwebkit2gtk-4.1-dev"])]),
@@ -104,6 +103,10 @@ let package = Package(
         .target(name: "PrintSupport", dependencies: ["PrintModel", "CSpawnShim"], path: "Sources/Support"),
         .target(name: "ContentDetection", dependencies: ["PrintModel", "PrintSupport", "CMagic"], path: "Sources/Detection"),
         .target(name: "PDFObjects", dependencies: ["PrintModel", "PrintSupport", "CQPDF", "CPDFRepair"], path: "Sources/PDFObjects"),
+        // libcups, the one binding, opened at run time (CCupsShim.h says why): option strings,
+        // PPDs, IPP messages.
+        .target(name: "CCupsShim", path: "Sources/C/CCupsShim"),
+        .target(name: "CUPSLibrary", dependencies: ["PrintModel", "CCupsShim"], path: "Sources/CUPS/Library"),
         .target(name: "PrintGraphics", dependencies: ["PrintModel", "PDFObjects", "CCairo", "CPango", "CPangoShim", "CFontSubset"],
                 path: "Sources/Graphics"),
         .target(name: "PrintOptions", dependencies: ["PrintModel", "PrintGraphics"], path: "Sources/Options"),
@@ -173,27 +176,26 @@ let package = Package(
             dependencies: ["MapEngine", "CCairo", .product(name: "GRDB", package: "GRDB.swift")],
             path: "Plugins/Map/Basemap"
         ),
-        // Printers and jobs (the printer picker, printToPrinter, the Print Center): libcups's
-        // client side, opened at run time so that `convert` never loads libcups.
-        .target(name: "CCupsClientShim", path: "Sources/C/CCupsClientShim"),
-        .target(name: "CUPSClient", dependencies: ["HandlerSupport", "CCupsClientShim"], path: "Sources/CUPS/Client"),
+        // Printers and jobs (the printer picker, printToPrinter, the Print Center), through
+        // libcups's client side.
+        .target(name: "CUPSClient", dependencies: ["HandlerSupport", "CUPSLibrary", "CCupsShim"], path: "Sources/CUPS/Client"),
         // Job orchestration: the dispatcher, the paginator, one job from inputs to a PDF.
         .target(name: "PrintJobs", dependencies: ["HandlerSupport", .product(name: "Logging", package: "swift-log")], path: "Sources/Jobs"),
         .target(name: "SwiftPrint", dependencies: ["HandlerSupport", "PrintJobs", "TextHandler", "PDFHandler", "ImageHandler", "MarkupHandler",
                                                    "MapHandler", "CUPSClient"]),
 
         // CUPS: the queue's files and the installer (no libcups, so the CLI does not load it);
-        // what filter and backend share (libcups's option parser, cupsd's message lines); the
+        // what filter and backend share (cupsd's message lines); the
         // filter (options and the PPD, then the job); the backend (it runs as root: it reads its
         // arguments and a byte stream, no content).
         .target(name: "CUPSQueue", dependencies: ["HandlerSupport"], path: "Sources/CUPS/Queue"),
-        .target(name: "CUPSCommon", dependencies: ["CCups"], path: "Sources/CUPS/Common"),
+        .target(name: "CUPSCommon", path: "Sources/CUPS/Common"),
         .target(
             name: "CUPSFilter",
-            dependencies: ["SwiftPrint", "CUPSCommon", "CCups", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["SwiftPrint", "CUPSCommon", "CUPSLibrary", .product(name: "Logging", package: "swift-log")],
             path: "Sources/CUPS/Filter"
         ),
-        .target(name: "CUPSBackend", dependencies: ["CUPSCommon"], path: "Sources/CUPS/Backend"),
+        .target(name: "CUPSBackend", dependencies: ["CUPSCommon", "CUPSLibrary"], path: "Sources/CUPS/Backend"),
         .executableTarget(name: "swiftprint-filter", dependencies: ["CUPSFilter"], path: "Sources/CUPS/FilterProgram"),
         .executableTarget(name: "swiftprint-backend", dependencies: ["CUPSBackend"], path: "Sources/CUPS/BackendProgram"),
 
@@ -228,7 +230,7 @@ let package = Package(
         .testTarget(name: "TextHandlerTests", dependencies: ["SwiftPrint", "TestSupport"], exclude: ["Fixtures"]),
         // TileServer/: a counting tile server the map tests start (Python, from the test).
         .testTarget(name: "CLITests", dependencies: ["swiftprint", "swiftprint-markup", "swiftprint-map", "recipe-example", "TestSupport"], exclude: ["TileServer", "Golden"]),
-        .testTarget(name: "CUPSTests", dependencies: ["CUPSFilter", "CUPSBackend", "CUPSCommon", "CUPSQueue", "TestSupport",
+        .testTarget(name: "CUPSTests", dependencies: ["CUPSFilter", "CUPSBackend", "CUPSCommon", "CUPSLibrary", "CUPSQueue", "TestSupport",
                                                       "swiftprint", "swiftprint-filter", "swiftprint-backend", "swiftprint-markup", "swiftprint-map",
                                                       "receipt-example", "recipe-example"]),
     ],

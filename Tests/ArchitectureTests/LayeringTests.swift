@@ -12,7 +12,7 @@ import Testing
         ["PrintModel"],                 // paper, print info, page ranges, errors: no C, no I/O beyond files
         ["PrintSupport"],               // files, scratch files, child processes, engine libraries
         ["ContentDetection"],           // libmagic, the type catalogue, sniffers, the spooled input
-        ["PDFObjects"],                 // qpdf's documents and poppler's repair
+        ["PDFObjects", "CUPSLibrary"],  // qpdf's documents and poppler's repair; libcups, opened at run time
         ["PrintGraphics"],              // cairo, pango, fonts, placed content
         ["PrintOptions"],               // option declarations and typed settings
         ["PrintHelpers"],               // the helper programs' protocol and runner
@@ -49,8 +49,7 @@ import Testing
         "CGdkPixbuf": ["PixbufDecoding"],
         "CCurlShim": ["MapEngine"],
         "CWebKitShim": ["swiftprint-markup"],
-        "CCupsClientShim": ["CUPSClient"],
-        "CCups": ["CUPSCommon", "CUPSFilter"],
+        "CCupsShim": ["CUPSLibrary", "CUPSClient"],
     ]
 
     /// Each library and executable target's folder, read from Package.swift (`path:`, else

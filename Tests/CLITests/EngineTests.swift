@@ -50,4 +50,20 @@ import Testing
         #expect(r.status == 0, "\(r.stderr)")
         #expect(try PDF.pageCount(prefix + "/out.pdf") == 1)
     }
+
+    /// libcups maps gnutls, avahi and kerberos (6–11 ms at every start): a conversion never loads
+    /// it, only the commands and jobs that need it do (the dynamic loader's own log says which).
+    @Test func aConversionNeverLoadsLibcups() throws {
+        let dir = try temporaryDirectory()
+        func loaded(_ arguments: [String]) throws -> [String] {
+            let r = try swiftprint(arguments, env: ["LD_DEBUG": "libs"])
+            return r.stderr.split(separator: "\n").filter { $0.contains("calling init:") }.map { String($0.split(separator: " ").last ?? "") }
+        }
+        let text = try loaded(["convert", examples + "/server.log", "-o", dir + "/a.pdf"])
+        #expect(text.contains { $0.contains("libcairo") }, "the loader's log was not read: \(text)")
+        #expect(!text.contains { $0.contains("libcups") })
+        #expect(try !loaded(["convert", dir + "/a.pdf", "-o", dir + "/b.pdf"]).contains { $0.contains("libcups") })
+        // `printers` loads it (and fails for want of a server here, or lists what there is).
+        #expect(try loaded(["printers"]).contains { $0.contains("libcups.so") })
+    }
 }

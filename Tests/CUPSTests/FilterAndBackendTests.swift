@@ -4,6 +4,7 @@ import TestSupport
 @testable import CUPSFilter
 @testable import CUPSBackend
 import CUPSCommon
+import CUPSLibrary
 import CUPSQueue
 import SwiftPrint
 

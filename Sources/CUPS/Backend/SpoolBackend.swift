@@ -1,4 +1,5 @@
 import CUPSCommon
+import CUPSLibrary
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -1,4 +1,5 @@
-import CCupsClientShim
+import CCupsShim
+import CUPSLibrary
 import Foundation
 import HandlerSupport
 

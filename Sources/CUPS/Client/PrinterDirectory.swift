@@ -1,4 +1,5 @@
-import CCupsClientShim
+import CCupsShim
+import CUPSLibrary
 import HandlerSupport
 
 /// The printer picker's source: every CUPS destination the server knows (queues, their

@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import SwiftPrint
 import CUPSCommon
+import CUPSLibrary
 
 /// The CUPS filter: `swiftprint job-id user title copies options [file]`, installed as
 /// `$(serverbin)/filter/swiftprint`. It reads the file (or standard input), prints it with the
@@ -63,7 +64,7 @@ public enum PrintFilter {
                 try option.apply(text: value, to: &settings)
             }
         }
-        let jobOptions = CUPSOptions.parse(arguments[5])
+        let jobOptions = try CUPSOptions.parse(arguments[5])
         for (name, value) in jobOptions { try settings.apply(name: name, value: value, from: .printJob) }
         // cupsd says utf-8 unless the sender named a charset (document-format=text/plain;charset=…):
         // only a named one overrides swiftprint's own detection.

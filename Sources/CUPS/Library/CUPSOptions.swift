@@ -1,14 +1,15 @@
-import CCups
+import CCupsShim
 
 /// CUPS option strings (`media=A4 page-ranges=1-2 swiftprint-header='{title}'`, as a filter gets
 /// them in argv[5]) read by libcups, which knows their quoting and escaping rules.
 public enum CUPSOptions {
     /// The `name=value` pairs of `text`; a bare `name` is `name=true`, `noname` is `name=false`,
     /// as `lp -o` means them.
-    public static func parse(_ text: String) -> [(name: String, value: String)] {
+    public static func parse(_ text: String) throws -> [(name: String, value: String)] {
+        try LibCUPS.load()
         var options: UnsafeMutablePointer<cups_option_t>?
-        let count = Int(cupsParseOptions(text, 0, &options))
-        defer { cupsFreeOptions(Int32(count), options) }
+        let count = Int(spcups_cupsParseOptions(text, 0, &options))
+        defer { spcups_cupsFreeOptions(Int32(count), options) }
         guard let options else { return [] }
         return (0..<count).map { i in
             (name: String(cString: options[i].name), value: String(cString: options[i].value))

@@ -1,6 +1,6 @@
-// libcups's client functions through dlopen: see include/CCupsClientShim.h for why.
+// libcups through dlopen: see include/CCupsShim.h for why.
 #define _GNU_SOURCE
-#include "CCupsClientShim.h"
+#include "CCupsShim.h"
 
 #include <dlfcn.h>
 #include <pthread.h>

@@ -1,15 +1,22 @@
-// libcups's client side (destinations, capabilities, jobs), opened at run time.
+// libcups, the one binding of it, opened at run time.
 //
 // Why: `swiftprint convert` must not load libcups. It maps gnutls, avahi, kerberos and more
-// (6-11 ms at every start, measured), while only `printers`, `print`, `jobs` and `cancel` talk
-// to a CUPS server. So the swiftprint executable does not link libcups; the first printing
-// call opens libcups.so.2 and finds these functions in it. Each `spcups_NAME` has exactly the
-// signature of libcups's NAME (the C file checks that at compile time) and may be called only
-// after `spcups_load` succeeded.
-#ifndef CCUPS_CLIENT_SHIM_H
-#define CCUPS_CLIENT_SHIM_H
+// (6-11 ms at every start, measured), while only the commands that talk to a CUPS server
+// (`printers`, `print`, `jobs`, `cancel`), the CUPS filter and backend (options, the queue's
+// PPD) and raster jobs need it. So no program links libcups; the first call that needs it opens
+// libcups.so.2 and finds these functions in it. Each `spcups_NAME` has exactly the signature of
+// libcups's NAME (the C file checks that at compile time) and may be called only after
+// `spcups_load` succeeded.
+//
+// libcups marks its PPD functions deprecated for applications; a CUPS filter reading its own
+// queue's PPD is what they remain for (cups-filters does the same). _CUPS_SOURCE is how the
+// headers turn those marks off; nothing here uses the private functions it also exposes.
+#ifndef CCUPS_SHIM_H
+#define CCUPS_SHIM_H
 
+#define _CUPS_SOURCE 1
 #include <cups/cups.h>
+#include <cups/ppd.h>
 
 /// Opens libcups once; 0 when every function was found, else -1 and a message in `*error`
 /// (static storage; do not free).
@@ -75,7 +82,15 @@ int spcups_load(const char **error);
       (attr, element, yres, units))                                                                              \
     X(ipp_t *, ippGetCollection, (ipp_attribute_t * attr, int element), (attr, element))                         \
     X(void, ippDelete, (ipp_t * ipp), (ipp))                                                                     \
-    X(ipp_status_t, ippGetStatusCode, (ipp_t * ipp), (ipp))
+    X(ipp_status_t, ippGetStatusCode, (ipp_t * ipp), (ipp))                                                      \
+    X(int, cupsParseOptions, (const char *arg, int num_options, cups_option_t **options), (arg, num_options, options)) \
+    X(ppd_file_t *, ppdOpenFile, (const char *filename), (filename))                                             \
+    X(void, ppdClose, (ppd_file_t * ppd), (ppd))                                                                 \
+    X(ppd_status_t, ppdLastError, (int *line), (line))                                                           \
+    X(const char *, ppdErrorString, (ppd_status_t status), (status))                                             \
+    X(ppd_option_t *, ppdFirstOption, (ppd_file_t * ppd), (ppd))                                                 \
+    X(ppd_option_t *, ppdNextOption, (ppd_file_t * ppd), (ppd))                                                  \
+    X(ppd_size_t *, ppdPageSize, (ppd_file_t * ppd, const char *name), (ppd, name))
 
 #define SPCUPS_DECLARE(ret, name, params, args) ret spcups_##name params;
 SPCUPS_FUNCTIONS(SPCUPS_DECLARE)

@@ -1,0 +1,27 @@
+import CCupsShim
+import PrintModel
+
+/// libcups, opened on first use (see CCupsShim for why no program links it).
+package enum LibCUPS {
+    private static let loaded: Result<Void, PrintError> = {
+        var error: UnsafePointer<CChar>?
+        if spcups_load(&error) == 0 { return .success(()) }
+        return .failure(PrintError(.notAvailable, error.map { String(cString: $0) } ?? "cannot load libcups"))
+    }()
+
+    /// Throws when libcups cannot be opened; call before any `spcups_` function.
+    package static func load() throws { try loaded.get() }
+
+    /// libcups's last error as one line, for `what` ("cannot create the job").
+    package static func lastError(_ what: String, code: PrintError.Code = .jobFailed) -> PrintError {
+        let text = spcups_cupsLastErrorString().map { String(cString: $0) } ?? "unknown error"
+        let status = spcups_cupsLastError()
+        let hint = status == IPP_STATUS_ERROR_SERVICE_UNAVAILABLE ? " (is cupsd running?)" : ""
+        return PrintError(code, "\(what): \(text)\(hint)", status: Int32(status.rawValue))
+    }
+
+    /// The user name CUPS sends with requests.
+    package static var user: String { spcups_cupsUser().map { String(cString: $0) } ?? "" }
+    /// The server libcups talks to (`CUPS_SERVER`, client.conf, or the local socket).
+    package static var server: String { spcups_cupsServer().map { String(cString: $0) } ?? "localhost" }
+}
