@@ -106,14 +106,18 @@ let package = Package(
         // libcups, the one binding, opened at run time (CCupsShim.h says why): option strings,
         // PPDs, IPP messages.
         .target(name: "CCupsShim", path: "Sources/C/CCupsShim"),
+        // poppler-glib, opened at run time by raster output and previews (CPopplerGlibShim.h says why).
+        .target(name: "CPopplerGlibShim", path: "Sources/C/CPopplerGlibShim"),
         .target(name: "CUPSLibrary", dependencies: ["PrintModel", "CCupsShim"], path: "Sources/CUPS/Library"),
-        .target(name: "PrintGraphics", dependencies: ["PrintModel", "PDFObjects", "CCairo", "CPango", "CPangoShim", "CFontSubset"],
+        .target(name: "PrintGraphics", dependencies: ["PrintModel", "PDFObjects", "CCairo", "CPango", "CPangoShim", "CFontSubset", "CPopplerGlibShim"],
                 path: "Sources/Graphics"),
         .target(name: "PrintOptions", dependencies: ["PrintModel", "PrintGraphics"], path: "Sources/Options"),
         // The one protocol of the helper programs, and the runner: links no engine.
         .target(name: "PrintHelpers", dependencies: ["PrintModel", "PrintSupport", "PDFObjects", "PrintOptions"], path: "Sources/Helpers"),
         .target(name: "PageLayout", dependencies: ["PrintModel", "PrintGraphics", "PrintOptions"], path: "Sources/Layout"),
         .target(name: "PDFOutput", dependencies: ["PrintModel", "PrintSupport", "PDFObjects", "PrintGraphics"], path: "Sources/Output"),
+        // PWG and Apple raster: a job's PDF drawn by poppler, written by libcups.
+        .target(name: "RasterOutput", dependencies: ["PrintModel", "PrintSupport", "PrintGraphics", "CUPSLibrary"], path: "Sources/Raster"),
         // gdk-pixbuf's owner, for the two that decode with it (BMP, map tiles), both in helpers.
         .target(name: "PixbufDecoding", dependencies: ["PrintModel", "CGdkPixbuf"], path: "Sources/Pixbuf"),
         // What a content handler builds on, in one import (the layers above, without PrintJobs).
@@ -142,6 +146,8 @@ let package = Package(
             dependencies: ["HandlerSupport", "PixbufDecoding", "CTIFFShim", "CGif", "CWebP", "CHeifShim", "CRsvg", "CCairo"],
             path: "Plugins/Image/Decoders"
         ),
+        // Raster streams (Apple, PWG, CUPS raster), read by libcups.
+        .target(name: "RasterHandler", dependencies: ["HandlerSupport", "CUPSLibrary"], path: "Plugins/Raster"),
         .executableTarget(name: "swiftprint-image", dependencies: ["ImageDecoders", "HandlerSupport"], path: "Plugins/Image/Helper"),
         // HTML and Markdown: laid out by WebKit in swiftprint-markup, a process of its own that
         // only markup jobs start; its PDF pages are placed by the assembler like a PDF's.
@@ -180,8 +186,8 @@ let package = Package(
         // libcups's client side.
         .target(name: "CUPSClient", dependencies: ["HandlerSupport", "CUPSLibrary", "CCupsShim"], path: "Sources/CUPS/Client"),
         // Job orchestration: the dispatcher, the paginator, one job from inputs to a PDF.
-        .target(name: "PrintJobs", dependencies: ["HandlerSupport", .product(name: "Logging", package: "swift-log")], path: "Sources/Jobs"),
-        .target(name: "SwiftPrint", dependencies: ["HandlerSupport", "PrintJobs", "TextHandler", "PDFHandler", "ImageHandler", "MarkupHandler",
+        .target(name: "PrintJobs", dependencies: ["HandlerSupport", "RasterOutput", .product(name: "Logging", package: "swift-log")], path: "Sources/Jobs"),
+        .target(name: "SwiftPrint", dependencies: ["HandlerSupport", "PrintJobs", "TextHandler", "PDFHandler", "ImageHandler", "MarkupHandler", "RasterHandler",
                                                    "MapHandler", "CUPSClient"]),
 
         // CUPS: the queue's files and the installer (no libcups, so the CLI does not load it);

@@ -19,49 +19,28 @@ public struct PDFHandler: ContentHandler {
     /// Reads `settings.placement`: the password (user or owner), the scaling, CUPS's percent
     /// of the printable area, and where a page sits when it does not fill the paper.
     public func makeFormatter(for input: PrintInput, settings: JobSettings) throws -> PrintFormatter {
-        let placement = settings.placement
-        let formatter = try PDFPrintFormatter(input: input, password: placement.password)
-        // A paper, scaling or position asked for puts pages on the job's paper; otherwise each
-        // page keeps its size (and so has nowhere to move).
-        if placement.scaling != nil || placement.percentOfArea != nil || placement.position != nil || settings.info.media != nil {
-            formatter.scaling = placement.scaling ?? .auto
-        }
-        formatter.percentOfArea = placement.percentOfArea
-        if let position = placement.position { formatter.position = position }
+        let formatter = try PDFPrintFormatter(input: input, password: settings.placement.password)
+        formatter.apply(settings.placement, jobNamesPaper: settings.info.media != nil)
         return formatter
     }
 }
 
 /// Lays out the pages of a PDF: one formatter page per input page.
-public final class PDFPrintFormatter: PrintFormatter {
-    /// Nil: each page is printed at its own size on a sheet of that size. Otherwise pages are
-    /// scaled onto the job's paper (`auto` means `auto-fit`).
-    public var scaling: PrintScaling?
-    /// Where pages go on the sheet when they do not fill it.
-    public var position: ContentPosition = .center
-    /// CUPS's `scaling`: pages fit the printable area and are drawn at this percent of that
-    /// size, whatever `scaling` says (nil: not asked; needs `scaling` set to reach the paper).
-    public var percentOfArea: Double?
-    /// The number of pages in the document.
-    public var documentPageCount: Int { document.pageCount }
-
-    let document: QPDFDocument
-    private let logger = Logger(label: "swiftprint.pdf")
-
-    public override var placesContent: Bool { true }
+public final class PDFPrintFormatter: PlacedPagesFormatter {
+    private static let logger = Logger(label: "swiftprint.pdf")
 
     /// Opens the PDF at `input` (a file; standard input is spooled by the caller), with a
     /// password when it is encrypted or forbids printing.
     public init(input: PrintInput, password: String? = nil) throws {
         let path = input.path
         try PDFFileCheck.check(path: path)
-        document = try Self.open(path: path, password: password, name: input.displayName, logger: logger)
+        let document = try Self.open(path: path, password: password, name: input.displayName, logger: Self.logger)
         guard document.allowsPrinting else {
             throw PrintError(.printingNotAllowed, path: path,
                              "the PDF's permissions forbid printing; give its owner password with --password")
         }
         guard document.pageCount > 0 else { throw PrintError(.noContent, path: path, "the PDF has no pages") }
-        super.init()
+        super.init(document: document)
     }
 
     /// Opens the PDF with qpdf, which repairs what damage it can. A damaged file qpdf cannot
@@ -95,36 +74,6 @@ public final class PDFPrintFormatter: PrintFormatter {
             return document
         } catch let error as PrintError {
             throw PrintError(.invalidInput, path: path, "the PDF is damaged beyond repair: \(qpdfFailure.message); \(error.message)")
-        }
-    }
-
-    public override func makePageStream() throws -> FormattedPageStream {
-        IndexedPageStream(count: document.pageCount) { [self] index in
-            PDFPage(formatter: self, content: try PlacedContent(page: index, of: document))
-        }
-    }
-
-    struct PDFPage: FormattedPage {
-        let formatter: PDFPrintFormatter
-        let content: PlacedContent
-
-        var sheet: SheetRequest {
-            guard formatter.scaling != nil else { return .size(content.naturalSize) }
-            let s = content.naturalSize
-            return .orientation(s.width > s.height ? .landscape : .portrait)
-        }
-
-        func draw(in context: GraphicsContext, rect: CGRect) throws {
-            guard let scaling = formatter.scaling else {
-                // At its own size, the page is the sheet.
-                let paper = context.paperRect ?? CGRect(origin: .zero, size: content.naturalSize)
-                try context.place(content, in: paper)
-                return
-            }
-            // The sheet turns to a landscape page unless the job fixed its orientation; then the
-            // page turns instead, so that it fits the paper better.
-            try context.place(content, size: content.naturalSize, in: rect, scaling: scaling,
-                              percentOfArea: formatter.percentOfArea, position: formatter.position, turnToFit: true)
         }
     }
 }

@@ -220,6 +220,9 @@ public final class ContentDetector: @unchecked Sendable {
 enum ContentSniffer {
     static func sniff(head: Data, libmagicType: String?, mime: String) -> String? {
         let bytes = [UInt8](head.prefix(4096))
+        // Raster streams: libmagic 5.44 calls Apple and PWG raster data (or, when they look
+        // like it, text).
+        if let raster = rasterType(bytes) { return raster }
         // UTF-16/32 text with a byte-order mark: libmagic may call it CSV or data.
         if bytes.starts(with: [0xFF, 0xFE]) || bytes.starts(with: [0xFE, 0xFF]) {
             return "public.plain-text"
@@ -240,6 +243,16 @@ enum ContentSniffer {
            ["\"featurecollection\"", "\"feature\"", "\"linestring\"", "\"polygon\"", "\"multipolygon\"", "\"point\""].contains(where: text.contains) {
             return "public.geojson"
         }
+        return nil
+    }
+
+    /// Apple raster starts `UNIRAST\0`; PWG raster `RaS2PwgRaster\0`; CUPS raster with its
+    /// sync word in either byte order (v1 `RaSt`, v2 `RaS2`, v3 `RaS3`).
+    static func rasterType(_ bytes: [UInt8]) -> String? {
+        if bytes.starts(with: Array("UNIRAST\0".utf8)) { return "com.apple.urf" }
+        if bytes.starts(with: Array("RaS2PwgRaster\0".utf8)) { return "org.pwg.raster" }
+        let sync = Array(bytes.prefix(4))
+        if ["RaSt", "tSaR", "RaS2", "2SaR", "RaS3", "3SaR"].contains(where: { Array($0.utf8) == sync }) { return "org.cups.raster" }
         return nil
     }
 }

@@ -7,6 +7,7 @@ import PrintGraphics
 import PrintModel
 import PrintOptions
 import PrintSupport
+import RasterOutput
 
 /// One print job from documents to PDF: each input is detected and routed to its handler, the
 /// formatters are put one after another (pages numbered continuously), the header and footer
@@ -30,6 +31,8 @@ public struct DocumentConversion {
         var settings = self.settings
         if settings.info.jobName == nil { settings.info.jobName = first.displayName }
         let info = settings.info
+        // Raster settings are checked before any document is read.
+        let raster = try info.outputFormat.flatMap { $0 == .pdf ? nil : try RasterDocumentWriter(info: info) }
         var spools: [SpooledInput] = []
         var formatters: [PrintFormatter] = []
         for input in inputs {
@@ -73,10 +76,34 @@ public struct DocumentConversion {
         job.progress = progress
         // Documents may still be read while the job is written (HTML loads then).
         do {
-            return try withExtendedLifetime(spools) { try job.writePDF(to: destination) }
+            return try withExtendedLifetime(spools) {
+                guard let raster else { return try job.writePDF(to: destination) }
+                return try Self.write(job, as: raster, to: destination)
+            }
         } catch let e as PrintError {
             throw Self.named(e, by: spools, inputs)
         }
+    }
+
+    /// Writes the job's PDF to a scratch file, then draws it as raster into `destination`.
+    static func write(_ job: PrintJob, as raster: RasterDocumentWriter, to destination: OutputDestination) throws -> JobReport {
+        guard let (fd, pdf) = TemporaryFiles.make(in: TemporaryFiles.folder, prefix: "swiftprint-raster-") else {
+            throw PrintError.system(.outputFailed, path: TemporaryFiles.folder, "cannot create a temporary file", errno: errno)
+        }
+        close(fd)
+        TemporaryFiles.register(pdf)
+        defer { unlink(pdf); TemporaryFiles.unregister(pdf) }
+        var report = try job.writePDF(to: .file(pdf))
+        let output = try OutputFile(destination)
+        do {
+            report.sheetsWritten = try raster.write(pdf: pdf, to: output)
+            try output.commit()
+        } catch {
+            output.abandon()
+            throw error
+        }
+        report.bytesWritten = output.bytesWritten
+        return report
     }
 
     /// `error` naming its file the way the caller knows it, not by its spool copy; one naming

@@ -38,6 +38,14 @@ public struct PrintInfo: Hashable, Codable, Sendable {
     public var printerID: String?
     /// n-up, booklets, page sets, output order, mirroring, collation.
     public var sheets = SheetOptions()
+    /// PDF (nil too), PWG raster or Apple raster.
+    public var outputFormat: OutputFormat?
+    /// Raster output's dots per inch; nil: 300.
+    public var printerResolution: PrinterResolution?
+    /// Raster output's colour and depth; nil: from the output type (grey or sRGB, 8 bits).
+    public var rasterType: RasterType?
+    /// How raster output turns the backs of two-sided sheets; nil: normal.
+    public var sheetBack: SheetBack?
 
     public init(jobName: String? = nil, orientation: Orientation? = nil, duplex: Duplex? = nil,
                 outputType: OutputType? = nil, copies: Int? = nil, pageRanges: PageRanges? = nil,
@@ -52,6 +60,7 @@ public struct PrintInfo: Hashable, Codable, Sendable {
 
     private enum CodingKeys: String, CodingKey {
         case jobName, orientation, duplex, outputType, copies, pageRanges, media, printerID, sheets
+        case outputFormat, printerResolution, rasterType, sheetBack
     }
 
     /// Every key may be missing (a preset saved before a setting existed reads as unset).
@@ -66,6 +75,10 @@ public struct PrintInfo: Hashable, Codable, Sendable {
         media = try c.decodeIfPresent(MediaSize.self, forKey: .media)
         printerID = try c.decodeIfPresent(String.self, forKey: .printerID)
         sheets = try c.decodeIfPresent(SheetOptions.self, forKey: .sheets) ?? SheetOptions()
+        outputFormat = try c.decodeIfPresent(OutputFormat.self, forKey: .outputFormat)
+        printerResolution = try c.decodeIfPresent(PrinterResolution.self, forKey: .printerResolution)
+        rasterType = try c.decodeIfPresent(RasterType.self, forKey: .rasterType)
+        sheetBack = try c.decodeIfPresent(SheetBack.self, forKey: .sheetBack)
     }
 }
 

@@ -10,6 +10,7 @@ extension JobSettings {
         ("Plain text", TextOptions.all),
         ("HTML and Markdown", MarkupOptions.all),
         ("Maps", MapOptions.all),
+        ("Raster output", RasterOptions.all),
     ]
 
     public static let declaredOptions: [any DeclaredOption] = optionGroups.flatMap(\.options)

@@ -217,7 +217,7 @@ public enum TemporaryFiles {
         return template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
     }
 
-    static func register(_ path: String) {
+    package static func register(_ path: String) {
         lock.lock(); defer { lock.unlock() }
         _ = tableReady
         guard let c = strdup(path) else { return }
@@ -225,7 +225,7 @@ public enum TemporaryFiles {
         for i in 0..<16 where table[i] == nil { table[i] = c; return }
     }
 
-    static func unregister(_ path: String) {
+    package static func unregister(_ path: String) {
         lock.lock(); defer { lock.unlock() }
         guard let c = paths.removeValue(forKey: path) else { return }
         for i in 0..<16 where table[i] == c { table[i] = nil }

@@ -7,6 +7,7 @@
 @_exported import ImageHandler
 @_exported import MarkupHandler
 @_exported import MapHandler
+@_exported import RasterHandler
 @_exported import CUPSClient
 
 extension HandlerRegistry {
@@ -19,6 +20,7 @@ extension HandlerRegistry {
         MarkupHandler(),
         MarkdownHandler(),
         MapHandler(),
+        RasterHandler(),
     ])
 }
 

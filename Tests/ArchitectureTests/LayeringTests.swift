@@ -17,10 +17,11 @@ import Testing
         ["PrintOptions"],               // option declarations and typed settings
         ["PrintHelpers"],               // the helper programs' protocol and runner
         ["PageLayout"],                 // formatters, page renderers, the handler protocol
-        ["PDFOutput"],                  // writers, sheet planning, imposition
+        ["PDFOutput", "RasterOutput"],  // writers, sheet planning, imposition; PWG and Apple raster
         ["HandlerSupport"],             // the layers above, for handlers
         ["PixbufDecoding"],             // gdk-pixbuf, for the BMP decoder and map tiles
-        ["TextHandler", "PDFHandler", "ImageHandler", "ImageDecoders", "MarkupHandler", "MapEngine", "MapHandler"],
+        ["TextHandler", "PDFHandler", "ImageHandler", "ImageDecoders", "MarkupHandler", "MapEngine", "MapHandler",
+         "RasterHandler"],
         ["PrintJobs"],                  // the dispatcher, the paginator, a job
         ["CUPSClient", "CUPSQueue", "CUPSCommon"],
         ["CUPSBackend"],               // the backend
@@ -50,6 +51,7 @@ import Testing
         "CCurlShim": ["MapEngine"],
         "CWebKitShim": ["swiftprint-markup"],
         "CCupsShim": ["CUPSLibrary", "CUPSClient"],
+        "CPopplerGlibShim": ["PrintGraphics"],
     ]
 
     /// Each library and executable target's folder, read from Package.swift (`path:`, else

@@ -216,7 +216,10 @@ int add_sheet(SPQDocument *dst, double width, double height, int rotate,
         page.replaceKey("/Resources", resources);
         page.replaceKey("/Contents", pdf.newStream(content));
         if (rotate) page.replaceKey("/Rotate", QPDFObjectHandle::newInteger(rotate));
-        QPDFPageDocumentHelper(pdf).addPage(QPDFPageObjectHelper(pdf.makeIndirectObject(page)), false);
+        QPDFPageObjectHelper helper(pdf.makeIndirectObject(page));
+        QPDFPageDocumentHelper(pdf).addPage(helper, false);
+        // A document made here can be read back like an opened one (raster pages are).
+        dst->pages.push_back(helper);
         return 0;
     });
 }

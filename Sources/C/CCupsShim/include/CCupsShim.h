@@ -17,6 +17,7 @@
 #define _CUPS_SOURCE 1
 #include <cups/cups.h>
 #include <cups/ppd.h>
+#include <cups/raster.h>
 
 /// Opens libcups once; 0 when every function was found, else -1 and a message in `*error`
 /// (static storage; do not free).
@@ -90,7 +91,21 @@ int spcups_load(const char **error);
     X(const char *, ppdErrorString, (ppd_status_t status), (status))                                             \
     X(ppd_option_t *, ppdFirstOption, (ppd_file_t * ppd), (ppd))                                                 \
     X(ppd_option_t *, ppdNextOption, (ppd_file_t * ppd), (ppd))                                                  \
-    X(ppd_size_t *, ppdPageSize, (ppd_file_t * ppd, const char *name), (ppd, name))
+    X(ppd_size_t *, ppdPageSize, (ppd_file_t * ppd, const char *name), (ppd, name))                             \
+    X(cups_raster_t *, cupsRasterOpen, (int fd, cups_mode_t mode), (fd, mode))                                   \
+    X(cups_raster_t *, cupsRasterOpenIO, (cups_raster_iocb_t iocb, void *ctx, cups_mode_t mode), (iocb, ctx, mode)) \
+    X(void, cupsRasterClose, (cups_raster_t * r), (r))                                                           \
+    X(unsigned, cupsRasterReadHeader2, (cups_raster_t * r, cups_page_header2_t *h), (r, h))                      \
+    X(unsigned, cupsRasterReadPixels, (cups_raster_t * r, unsigned char *p, unsigned len), (r, p, len))          \
+    X(unsigned, cupsRasterWriteHeader2, (cups_raster_t * r, cups_page_header2_t *h), (r, h))                     \
+    X(unsigned, cupsRasterWritePixels, (cups_raster_t * r, unsigned char *p, unsigned len), (r, p, len))         \
+    X(int, cupsRasterInitPWGHeader,                                                                              \
+      (cups_page_header2_t * h, pwg_media_t *media, const char *type, int xdpi, int ydpi, const char *sides,    \
+       const char *sheet_back),                                                                                  \
+      (h, media, type, xdpi, ydpi, sides, sheet_back))                                                           \
+    X(const char *, cupsRasterErrorString, (void), ())                                                           \
+    X(pwg_media_t *, pwgMediaForPWG, (const char *pwg), (pwg))                                                   \
+    X(pwg_media_t *, pwgMediaForSize, (int width, int length), (width, length))
 
 #define SPCUPS_DECLARE(ret, name, params, args) ret spcups_##name params;
 SPCUPS_FUNCTIONS(SPCUPS_DECLARE)

@@ -1,0 +1,82 @@
+// poppler-glib through dlopen: see include/CPopplerGlibShim.h for why.
+#define _GNU_SOURCE
+#include "CPopplerGlibShim.h"
+
+#include <dlfcn.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+// glib's error record, as glib declares it (GQuark domain; gint code; gchar *message).
+typedef struct { unsigned int domain; int code; char *message; } SPGError;
+
+static void *(*p_new_from_file)(const char *uri, const char *password, SPGError **error);
+static int (*p_get_n_pages)(void *document);
+static void *(*p_get_page)(void *document, int index);
+static void (*p_get_size)(void *page, double *width, double *height);
+static void (*p_render_for_printing)(void *page, void *cairo);
+static void (*p_object_unref)(void *object);
+static void (*p_error_free)(SPGError *error);
+
+static pthread_once_t load_once = PTHREAD_ONCE_INIT;
+static char load_error[256];
+static int loaded;
+
+static void load(void) {
+    void *library = dlopen("libpoppler-glib.so.8", RTLD_NOW | RTLD_LOCAL);
+    if (!library) {
+        snprintf(load_error, sizeof load_error, "cannot load poppler-glib (install libpoppler-glib8): %s", dlerror());
+        return;
+    }
+#define FIND(pointer, name)                                                                     \
+    if (!(*(void **)&pointer = dlsym(library, name))) {                                         \
+        snprintf(load_error, sizeof load_error, "libpoppler-glib.so.8 lacks %s", name);          \
+        return;                                                                                 \
+    }
+    FIND(p_new_from_file, "poppler_document_new_from_file")
+    FIND(p_get_n_pages, "poppler_document_get_n_pages")
+    FIND(p_get_page, "poppler_document_get_page")
+    FIND(p_get_size, "poppler_page_get_size")
+    FIND(p_render_for_printing, "poppler_page_render_for_printing")
+    FIND(p_object_unref, "g_object_unref")
+    FIND(p_error_free, "g_error_free")
+#undef FIND
+    loaded = 1;
+}
+
+int sppoppler_load(const char **error) {
+    pthread_once(&load_once, load);
+    if (!loaded && error) *error = load_error;
+    return loaded ? 0 : -1;
+}
+
+void *sppoppler_open(const char *uri, char **error) {
+    SPGError *gerror = NULL;
+    void *document = p_new_from_file(uri, NULL, &gerror);
+    if (!document) {
+        if (error) *error = strdup(gerror && gerror->message ? gerror->message : "poppler cannot read it");
+        if (gerror) p_error_free(gerror);
+    }
+    return document;
+}
+
+int sppoppler_page_count(void *document) { return p_get_n_pages(document); }
+
+int sppoppler_page_size(void *document, int index, double *width, double *height) {
+    void *page = p_get_page(document, index);
+    if (!page) return 0;
+    p_get_size(page, width, height);
+    p_object_unref(page);
+    return 1;
+}
+
+int sppoppler_render(void *document, int index, void *cairo) {
+    void *page = p_get_page(document, index);
+    if (!page) return 0;
+    p_render_for_printing(page, cairo);
+    p_object_unref(page);
+    return 1;
+}
+
+void sppoppler_close(void *document) { p_object_unref(document); }

@@ -1,0 +1,93 @@
+import CCairo
+import CPopplerGlibShim
+import Foundation
+import PrintModel
+
+/// A PDF opened by poppler-glib to be drawn as pixels (raster output, previews). poppler-glib is
+/// opened on first use (CPopplerGlibShim says why). The one owner of its PopplerDocument.
+package final class PDFRasterizer {
+    private let document: UnsafeMutableRawPointer
+    package let pageCount: Int
+
+    package init(path: String) throws {
+        var loadError: UnsafePointer<CChar>?
+        guard sppoppler_load(&loadError) == 0 else {
+            throw PrintError(.notAvailable, loadError.map { String(cString: $0) } ?? "cannot load poppler-glib")
+        }
+        let uri = URL(fileURLWithPath: path).absoluteString
+        var error: UnsafeMutablePointer<CChar>?
+        guard let document = sppoppler_open(uri, &error) else {
+            let reason = error.map { String(cString: $0) } ?? "unreadable"
+            free(error)
+            throw PrintError(.invalidInput, path: path, "poppler cannot read the PDF: \(reason)")
+        }
+        self.document = document
+        pageCount = Int(sppoppler_page_count(document))
+    }
+
+    deinit { sppoppler_close(document) }
+
+    /// Page `index`'s size in points, as a viewer shows it.
+    package func pageSize(_ index: Int) -> CGSize {
+        var width = 0.0, height = 0.0
+        _ = sppoppler_page_size(document, Int32(index), &width, &height)
+        return CGSize(width: width, height: height)
+    }
+
+    /// Draws page `index` onto `canvas` (white first), `resolution` dots per inch, mirrored
+    /// across and/or along when asked (the back of a two-sided sheet, as the printer wants it).
+    package func render(page index: Int, onto canvas: RasterCanvas, resolution: (x: Int, y: Int),
+                        mirrorAcross: Bool = false, mirrorAlong: Bool = false) throws {
+        let cr = canvas.context
+        cairo_save(cr)
+        defer { cairo_restore(cr) }
+        cairo_set_source_rgb(cr, 1, 1, 1)
+        cairo_paint(cr)
+        if mirrorAcross { cairo_translate(cr, Double(canvas.width), 0); cairo_scale(cr, -1, 1) }
+        if mirrorAlong { cairo_translate(cr, 0, Double(canvas.height)); cairo_scale(cr, 1, -1) }
+        cairo_scale(cr, Double(resolution.x) / 72, Double(resolution.y) / 72)
+        guard sppoppler_render(document, Int32(index), UnsafeMutableRawPointer(cr)) != 0 else {
+            throw PrintError(.renderingFailed, "poppler has no page \(index + 1)")
+        }
+        cairo_surface_flush(canvas.surface)
+        let status = cairo_status(cr)
+        guard status == CAIRO_STATUS_SUCCESS else {
+            throw PrintError(.renderingFailed, "cannot draw page \(index + 1): \(String(cString: cairo_status_to_string(status)))")
+        }
+    }
+}
+
+/// A cairo image surface pages are drawn on: 8 bits each of red, green and blue per pixel. The
+/// one owner of its surface and context.
+package final class RasterCanvas {
+    package let width: Int
+    package let height: Int
+    fileprivate let surface: OpaquePointer
+    fileprivate let context: OpaquePointer
+
+    package init(width: Int, height: Int) throws {
+        guard width > 0, height > 0, width <= 32767, height <= 32767 else {
+            throw PrintError(.invalidOption, "a sheet of \(width) × \(height) pixels is more than cairo draws (32767 each way)")
+        }
+        self.width = width; self.height = height
+        surface = cairo_image_surface_create(CAIRO_FORMAT_RGB24, Int32(width), Int32(height))
+        guard cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS else {
+            cairo_surface_destroy(surface)
+            throw PrintError(.renderingFailed, "cannot make a sheet of \(width) × \(height) pixels (out of memory)")
+        }
+        context = cairo_create(surface)
+    }
+
+    deinit {
+        cairo_destroy(context)
+        cairo_surface_destroy(surface)
+    }
+
+    /// Row `y`'s pixels: 4 bytes each, blue, green, red and one unused on a little-endian machine
+    /// (cairo's native-endian 0x00RRGGBB).
+    package func withRow<T>(_ y: Int, _ body: (UnsafePointer<UInt32>) throws -> T) rethrows -> T {
+        let stride = Int(cairo_image_surface_get_stride(surface))
+        let data = cairo_image_surface_get_data(surface)!
+        return try body(UnsafeRawPointer(data + y * stride).assumingMemoryBound(to: UInt32.self))
+    }
+}

@@ -1,0 +1,43 @@
+import Foundation
+import PrintModel
+
+/// Raster output for printers that take no PDF, by IPP's names. Command-line (and library)
+/// options for now: the CUPS filter writes what CUPS asks of it.
+public enum RasterOptions {
+    public static let outputFormat = JobOption<OutputFormat>(
+        "output-format", sources: .commandLine,
+        help: "pdf (default), pwg-raster or urf (Apple raster); the MIME types application/pdf, image/pwg-raster and image/urf too.",
+        valueName: "format", expects: "pdf, pwg-raster, urf, application/pdf, image/pwg-raster or image/urf", example: "pwg-raster",
+        parse: { OutputFormat(name: $0) }) { $0.info.outputFormat = $1 }
+
+    public static let resolution = JobOption<PrinterResolution>(
+        "printer-resolution", sources: .commandLine,
+        help: "Raster output's dots per inch: 300 (default), 600dpi, or 600x300dpi across by down (PWG raster only).",
+        valueName: "dpi", expects: "dots per inch from 1 to 9600, as 300, 600dpi or 600x300dpi", example: "600dpi",
+        parse: { PrinterResolution(text: $0) }) { $0.info.printerResolution = $1 }
+
+    public static let rasterType = JobOption<RasterType>(
+        "pwg-raster-document-type", sources: .commandLine,
+        help: "Raster output's colour and depth: sgray_8, srgb_8 (the default, or sgray_8 for grey output), sgray_16, srgb_16, black_8, black_16.",
+        valueName: "type", expects: RasterType.allCases.map(\.rawValue).joined(separator: ", "), example: "sgray_8"
+    ) { $0.info.rasterType = $1 }
+
+    public static let sheetBack = JobOption<SheetBack>(
+        "pwg-raster-document-sheet-back", commandLine: "sheet-back", sources: .commandLine,
+        help: "How raster output turns the back of two-sided sheets for the printer: normal (default), flipped, rotated or manual-tumble.",
+        valueName: "turn", expects: SheetBack.allCases.map(\.rawValue).joined(separator: ", "), example: "rotated"
+    ) { $0.info.sheetBack = $1 }
+
+    public static let all: [any DeclaredOption] = [outputFormat, resolution, rasterType, sheetBack]
+}
+
+extension OutputFormat: OptionValue {
+    public init?(optionText: String) { self.init(name: optionText) }
+}
+
+extension PrinterResolution: OptionValue {
+    public init?(optionText: String) { self.init(text: optionText) }
+}
+
+extension RasterType: OptionValue {}
+extension SheetBack: OptionValue {}

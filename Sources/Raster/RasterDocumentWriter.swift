@@ -1,0 +1,97 @@
+import CUPSLibrary
+import Foundation
+import PrintGraphics
+import PrintModel
+import PrintSupport
+
+/// Writes a finished PDF as a PWG or Apple raster stream: each page (a sheet side, with n-up,
+/// booklets, copies and the rest already in it) drawn by poppler at the printer's resolution
+/// onto one reused canvas, turned into the raster type's samples row by row, and written
+/// through libcups, which compresses it. Memory: one sheet of pixels.
+package struct RasterDocumentWriter {
+    package var format: RasterWriter.Format
+    package var type: RasterType
+    package var resolution: PrinterResolution
+    /// `sides`, for the header and to know the backs (every second page when two-sided).
+    package var duplex: PrintInfo.Duplex
+    package var sheetBack: SheetBack
+
+    /// The raster settings of `info`: its format (PWG or Apple raster), and the type, resolution
+    /// and back-side turn asked or their defaults; an error for a combination the format has no
+    /// room for.
+    package init(info: PrintInfo) throws {
+        let format: RasterWriter.Format = info.outputFormat == .appleRaster ? .apple : .pwg
+        let gray = info.outputType == .grayscale || info.outputType == .photoGrayscale
+        self.format = format
+        type = info.rasterType ?? (gray ? .sgray8 : .srgb8)
+        resolution = info.printerResolution ?? .standard
+        duplex = info.duplex ?? .none
+        sheetBack = info.sheetBack ?? .normal
+        if format == .apple {
+            guard resolution.x == resolution.y else {
+                throw PrintError(.invalidOption, "--printer-resolution \(resolution): Apple raster has one resolution for both directions")
+            }
+            guard type != .black8, type != .black16 else {
+                throw PrintError(.invalidOption, "--pwg-raster-document-type \(type.rawValue): Apple raster has no black colour space (use sgray_8)")
+            }
+        }
+    }
+
+    /// Draws every page of the PDF at `pdfPath` into `output`; returns the pages written.
+    package func write(pdf pdfPath: String, to output: OutputFile) throws -> Int {
+        let pdf = try PDFRasterizer(path: pdfPath)
+        let writer = try RasterWriter(format: format) { output.write($0) }
+        var canvas: RasterCanvas?
+        for index in 0..<pdf.pageCount {
+            let size = pdf.pageSize(index)
+            let isBack = duplex.isTwoSided && index % 2 == 1
+            let header = try writer.beginPage(type: type.rawValue, mediaName: nil, size: size, resolution: (resolution.x, resolution.y),
+                                              sides: duplex.ippSides, sheetBack: sheetBack.rawValue, isBack: isBack,
+                                              copies: 1, totalPages: pdf.pageCount)
+            if canvas?.width != header.width || canvas?.height != header.height {
+                canvas = nil  // the old sheet's pixels go before the new ones come
+                canvas = try RasterCanvas(width: header.width, height: header.height)
+            }
+            try pdf.render(page: index, onto: canvas!, resolution: (resolution.x, resolution.y),
+                           mirrorAcross: header.crossFeedTransform < 0, mirrorAlong: header.feedTransform < 0)
+            try writeRows(of: canvas!, header: header, to: writer)
+            if let error = output.error { throw error }
+        }
+        try writer.finish()
+        return pdf.pageCount
+    }
+
+    /// The canvas's rows as the raster type's samples: grey as luma (Rec. 601 weights), black as
+    /// its inverse, 16-bit samples from cairo's 8 bits (v × 257), in this machine's byte order.
+    private func writeRows(of canvas: RasterCanvas, header: RasterPageHeader, to writer: RasterWriter) throws {
+        let width = canvas.width
+        var row = [UInt8](repeating: 0, count: header.bytesPerLine)
+        let wide = type.bitsPerColor == 16
+        for y in 0..<canvas.height {
+            row.withUnsafeMutableBytes { out in
+                canvas.withRow(y) { pixels in
+                    for x in 0..<width {
+                        let p = pixels[x]
+                        let r = (p >> 16) & 0xFF, g = (p >> 8) & 0xFF, b = p & 0xFF
+                        switch type {
+                        case .srgb8:
+                            out[3 * x] = UInt8(r); out[3 * x + 1] = UInt8(g); out[3 * x + 2] = UInt8(b)
+                        case .srgb16:
+                            let o = out.baseAddress!.assumingMemoryBound(to: UInt16.self)
+                            o[3 * x] = UInt16(r) * 257; o[3 * x + 1] = UInt16(g) * 257; o[3 * x + 2] = UInt16(b) * 257
+                        case .sgray8, .sgray16, .black8, .black16:
+                            var luma = (r * 19595 + g * 38470 + b * 7471 + 32768) >> 16
+                            if type == .black8 || type == .black16 { luma = 255 - luma }
+                            if wide {
+                                out.baseAddress!.assumingMemoryBound(to: UInt16.self)[x] = UInt16(luma) * 257
+                            } else {
+                                out[x] = UInt8(luma)
+                            }
+                        }
+                    }
+                }
+            }
+            try row.withUnsafeBytes { try writer.write($0) }
+        }
+    }
+}
