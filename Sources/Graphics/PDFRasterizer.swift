@@ -76,6 +76,13 @@ package final class RasterCanvas {
             throw PrintError(.renderingFailed, "cannot make a sheet of \(width) × \(height) pixels (out of memory)")
         }
         context = cairo_create(surface)
+        // Glyphs where the PDF puts them: hinted metrics would round each advance to whole
+        // pixels, and a line of text would drift from its place by its end.
+        let options = cairo_font_options_create()
+        cairo_font_options_set_hint_metrics(options, CAIRO_HINT_METRICS_OFF)
+        cairo_font_options_set_hint_style(options, CAIRO_HINT_STYLE_NONE)
+        cairo_set_font_options(context, options)
+        cairo_font_options_destroy(options)
     }
 
     deinit {

@@ -14,6 +14,12 @@ struct QueueTests {
         _ = try? Tool.run("convert", ["-size", "640x480", "gradient:red-blue", dir + "/photo.jpg"])
         _ = try? Tool.run("convert", ["-size", "300x200", "xc:green", dir + "/chart.png"])
         _ = try? Tool.run(Tool.swiftprint, ["convert", directory() + "/../../Examples/server.log", "-o", dir + "/report.pdf", "--quiet"])
+        // What an iPhone sends (Apple raster), and a driverless printer's PWG raster.
+        for (name, format) in [("job.urf", "urf"), ("page.pwg", "pwg-raster")] {
+            _ = try? Tool.run(Tool.swiftprint, ["convert", dir + "/report.pdf", "--page-ranges", "1-2", "--output-format", format,
+                                                "--printer-resolution", "72", "-o", dir + "/" + name, "--quiet"])
+            chmod(dir + "/" + name, 0o644)
+        }
         try? """
             <html><head><title>Page</title><style>@page { size: A5; margin: 15mm }</style></head>
             <body><h1>Quarterly figures</h1><table><tr><td>North</td><td>12</td></tr></table>
@@ -46,7 +52,7 @@ struct QueueTests {
 
     @Test("each type arrives as the PDF swiftprint convert makes", arguments: [
         "server.log", "multilingual.txt", "photo.jpg", "chart.png", "report.pdf", "page.html", "notes.md",
-        "poster.svg", "walk.gpx", "route.geojson", "trip.map.json", "world.mbtiles",
+        "poster.svg", "walk.gpx", "route.geojson", "trip.map.json", "world.mbtiles", "job.urf", "page.pwg",
     ])
     func eachTypeArrives(name: String) throws {
         let cups = try PrivateCUPS.shared()

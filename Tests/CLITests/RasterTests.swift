@@ -1,0 +1,231 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// Raster in and out: PWG and Apple raster written by `convert --output-format`, read back by
+/// `convert`, compared by pixels with the direct rendering, and exchanged with CUPS's own filters.
+@Suite struct RasterTests {
+    /// A page of a raster stream's first header, read from the bytes (PWG raster is big-endian;
+    /// offsets are cups_page_header2_t's, after the 4-byte sync word).
+    struct PWGHeader {
+        let bytes: [UInt8]
+        init(_ data: Data) { bytes = [UInt8](data.prefix(1800)) }
+        func word(_ offset: Int) -> Int {
+            Int(bytes[offset]) << 24 | Int(bytes[offset + 1]) << 16 | Int(bytes[offset + 2]) << 8 | Int(bytes[offset + 3])
+        }
+        var resolution: (Int, Int) { (word(4 + 276), word(4 + 280)) }
+        var duplex: Int { word(4 + 272) }
+        var tumble: Int { word(4 + 368) }
+        var width: Int { word(4 + 372) }
+        var height: Int { word(4 + 376) }
+        var bitsPerColor: Int { word(4 + 384) }
+        var colorSpace: Int { word(4 + 400) }
+        var totalPageCount: Int { word(4 + 452) }
+        var pageSizeName: String { String(decoding: bytes[(4 + 1732)..<(4 + 1796)].prefix { $0 != 0 }, as: UTF8.self) }
+    }
+
+    /// Page `page` drawn in grey at 150 dpi by poppler's cairo renderer (`pdftocairo`, the
+    /// renderer raster output uses; pdftoppm's Splash places glyph edges a pixel apart from it
+    /// here and there), averaged over 3 × 3 blocks.
+    static func blockPixels(_ path: String, page: Int) throws -> (width: Int, height: Int, pixels: [UInt8]) {
+        let dir = try temporaryDirectory()
+        _ = try Tool.run("pdftocairo", ["-png", "-gray", "-r", "150", "-f", String(page), "-l", String(page), "-singlefile", path, dir + "/page"])
+        let full = try PGM.decode(try Tool.run("convert", [dir + "/page.png", "pgm:-"]).stdout)
+        let w = full.width / 3, h = full.height / 3
+        var out = [UInt8](repeating: 0, count: w * h)
+        for y in 0..<h {
+            for x in 0..<w {
+                var sum = 0
+                for dy in 0..<3 { for dx in 0..<3 { sum += Int(full.pixels[(3 * y + dy) * full.width + 3 * x + dx]) } }
+                out[y * w + x] = UInt8(sum / 9)
+            }
+        }
+        return (w, h, out)
+    }
+
+    /// Mean absolute difference (0–255) between two grey renderings, over the area they share.
+    static func difference(_ a: (width: Int, height: Int, pixels: [UInt8]), _ b: (width: Int, height: Int, pixels: [UInt8])) -> Double {
+        let w = min(a.width, b.width), h = min(a.height, b.height)
+        var total = 0
+        for y in 0..<h { for x in 0..<w { total += abs(Int(a.pixels[y * a.width + x]) - Int(b.pixels[y * b.width + x])) } }
+        return Double(total) / Double(max(1, w * h))
+    }
+
+    static func convert(_ args: [String]) throws {
+        let r = try swiftprint(["convert"] + args)
+        #expect(r.status == 0, "convert \(args): \(r.stderr)")
+    }
+
+    /// Text, a photo and a vector drawing, each → PWG raster and → Apple raster at 150 dpi → PDF
+    /// again: page 1 drawn at 150 dpi (so that raster pixels meet screen pixels one to one) and
+    /// averaged to 50 dpi matches the PDF convert makes directly, drawn the same way, within 1
+    /// grey level on average (measured: 0 for all three; the margin is for anti-aliasing in
+    /// another cairo). A wrong colour, orientation or position differs by far more, as the last
+    /// check shows.
+    @Test(arguments: ["server.log", "photo.jpg", "poster.svg"])
+    func roundTripsMatchTheDirectRendering(_ name: String) throws {
+        let dir = try temporaryDirectory()
+        let input: String
+        if name == "photo.jpg" {
+            input = dir + "/photo.jpg"
+            _ = try Tool.run("convert", ["-size", "600x400", "-seed", "7", "plasma:", "-quality", "90", input])
+        } else {
+            input = examples + "/" + name
+        }
+        try Self.convert([input, "-o", dir + "/direct.pdf"])
+        let direct = try Self.blockPixels(dir + "/direct.pdf", page: 1)
+        for format in ["pwg-raster", "urf"] {
+            try Self.convert([input, "--output-format", format, "--printer-resolution", "150", "-o", dir + "/r.\(format)"])
+            try Self.convert([dir + "/r.\(format)", "-o", dir + "/back.pdf"])
+            #expect(try PDF.pageCount(dir + "/back.pdf") == PDF.pageCount(dir + "/direct.pdf"))
+            let sizes = try PDF.pageSizes(dir + "/back.pdf"), directSizes = try PDF.pageSizes(dir + "/direct.pdf")
+            // Whole pixels at 150 dpi: within half a pixel (0.24 pt) of the direct page.
+            #expect(abs(sizes[0].width - directSizes[0].width) < 0.5 && abs(sizes[0].height - directSizes[0].height) < 0.5)
+            let back = try Self.blockPixels(dir + "/back.pdf", page: 1)
+            let d = Self.difference(direct, back)
+            #expect(d < 1, "\(name) via \(format): mean difference \(d)")
+            // The comparison can fail: against the page turned upside down it does.
+            let turned = (back.width, back.height, Array(back.pixels.reversed()))
+            #expect(Self.difference(direct, turned) > 8, "\(name): the comparison cannot tell a turned page")
+        }
+    }
+
+    @Test func pwgHeadersCarryWhatAPrinterReads() throws {
+        let dir = try temporaryDirectory()
+        try Self.convert([examples + "/server.log", "--media", "A4", "--sides", "two-sided-short-edge", "--output-format", "image/pwg-raster",
+                          "--printer-resolution", "600x300dpi", "--pwg-raster-document-type", "sgray_16", "-o", dir + "/a.pwg"])
+        let data = try Data(contentsOf: URL(fileURLWithPath: dir + "/a.pwg"))
+        #expect(data.starts(with: Array("RaS2PwgRaster\0".utf8)))
+        let h = PWGHeader(data)
+        #expect(h.resolution == (600, 300))
+        #expect(h.width == 4961 && h.height == 3508, "\(h.width) × \(h.height)")
+        #expect(h.bitsPerColor == 16 && h.colorSpace == 18)  // CUPS_CSPACE_SW
+        #expect(h.duplex == 1 && h.tumble == 1)
+        #expect(h.pageSizeName == "iso_a4_210x297mm")
+        let pages = try { try Self.convert([dir + "/a.pwg", "-o", dir + "/a.pdf"]); return try PDF.pageCount(dir + "/a.pdf") }()
+        #expect(h.totalPageCount == pages && pages % 2 == 0, "two-sided output has whole sheets")
+        // 16 bits stay 16 bits when read back.
+        let images = try Tool.run("pdfimages", ["-list", "-f", "1", "-l", "1", dir + "/a.pdf"]).text
+        #expect(images.contains("gray    1  16"), "\(images)")
+
+        // Apple raster has one resolution for both directions, and no black.
+        let urf = try swiftprint(["convert", examples + "/server.log", "--output-format", "urf", "--printer-resolution", "600x300", "-o", dir + "/a.urf"])
+        #expect(urf.status == 64 && urf.stderr.contains("one resolution"), "\(urf.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: dir + "/a.urf"))
+        let bad = try swiftprint(["convert", examples + "/server.log", "--output-format", "tiff", "-o", dir + "/a.x"])
+        #expect(bad.status == 64 && bad.stderr.contains("--output-format"), "\(bad.stderr)")
+    }
+
+    /// The back of a two-sided sheet, turned as `--sheet-back` and libcups's header say: a
+    /// printer that wants backs rotated gets page 2 upside down, and reading it back shows it so.
+    @Test func backsAreTurnedForThePrinter() throws {
+        let dir = try temporaryDirectory()
+        let text = (1...120).map { "line \($0) of a two-page document" }.joined(separator: "\n")
+        try Data(text.utf8).write(to: URL(fileURLWithPath: dir + "/two.txt"))
+        try Self.convert([dir + "/two.txt", "-o", dir + "/direct.pdf"])
+        #expect(try PDF.pageCount(dir + "/direct.pdf") == 2)
+        let direct = try PDF.grayPixels(dir + "/direct.pdf", page: 2)
+        for (sheetBack, turned) in [("normal", false), ("rotated", true)] {
+            try Self.convert([dir + "/two.txt", "--sides", "two-sided-long-edge", "--sheet-back", sheetBack, "--output-format", "pwg-raster",
+                              "--printer-resolution", "100", "-o", dir + "/b.pwg"])
+            try Self.convert([dir + "/b.pwg", "-o", dir + "/b.pdf"])
+            let back = try PDF.grayPixels(dir + "/b.pdf", page: 2)
+            let upright = Self.difference(direct, back)
+            let flipped = Self.difference(direct, (back.width, back.height, Array(back.pixels.reversed())))
+            #expect(turned ? flipped < upright : upright < flipped, "\(sheetBack): upright \(upright), turned \(flipped)")
+        }
+    }
+
+    /// Odd page counts and mixed page sizes: every page keeps its size through raster and back.
+    @Test func mixedPageSizesKeepTheirSizes() throws {
+        let dir = try temporaryDirectory()
+        try Self.convert([examples + "/server.log", "--media", "A5", "--page-ranges", "1", "-o", dir + "/a5.pdf"])
+        try Self.convert([examples + "/server.log", "--media", "letter", "--orientation", "landscape", "--page-ranges", "1-2", "-o", dir + "/letter.pdf"])
+        try Self.convert([dir + "/a5.pdf", dir + "/letter.pdf", "--output-format", "pwg-raster", "--printer-resolution", "72", "-o", dir + "/m.pwg"])
+        try Self.convert([dir + "/m.pwg", "-o", dir + "/m.pdf"])
+        let sizes = try PDF.pageSizes(dir + "/m.pdf").map { "\(Int($0.width.rounded()))x\(Int($0.height.rounded()))" }
+        #expect(sizes == ["420x595", "792x612", "792x612"], "\(sizes)")
+    }
+
+    /// A small PWG raster stream to break: one page, 72 dpi A6, from swiftprint itself.
+    static func validStream(in dir: String) throws -> [UInt8] {
+        try Self.convert([examples + "/server.log", "--media", "A6", "--page-ranges", "1", "--output-format", "pwg-raster",
+                          "--printer-resolution", "72", "-o", dir + "/ok.pwg"])
+        return [UInt8](try Data(contentsOf: URL(fileURLWithPath: dir + "/ok.pwg")))
+    }
+
+    static func word(_ value: UInt32, at offset: Int, in bytes: inout [UInt8]) {
+        bytes[offset] = UInt8(value >> 24); bytes[offset + 1] = UInt8(value >> 16 & 0xFF)
+        bytes[offset + 2] = UInt8(value >> 8 & 0xFF); bytes[offset + 3] = UInt8(value & 0xFF)
+    }
+
+    /// Each damaged stream: exit 65, a message naming the file and what is wrong, no output.
+    @Test(arguments: [
+        ("truncated header", "holds no page"),
+        ("truncated page", "page 1 is truncated"),
+        ("zero width", "declares no pixels"),
+        ("huge size", "more than the limit"),
+        ("zero dpi", "0 × 0 dpi"),
+        ("more pages declared", "ends after page 1 of the 3"),
+        ("wrong sync word", "not a raster stream"),
+    ])
+    func damagedStreamsAreClearErrors(_ damage: String, _ message: String) throws {
+        let dir = try temporaryDirectory()
+        var bytes = try Self.validStream(in: dir)
+        switch damage {
+        case "truncated header": bytes = Array(bytes.prefix(4 + 900))
+        case "truncated page": bytes = Array(bytes.prefix(4 + 1796 + 40))
+        case "zero width": Self.word(0, at: 4 + 372, in: &bytes)
+        case "huge size": Self.word(100_000, at: 4 + 372, in: &bytes); Self.word(100_000, at: 4 + 376, in: &bytes)
+        case "zero dpi": Self.word(0, at: 4 + 276, in: &bytes); Self.word(0, at: 4 + 280, in: &bytes)
+        case "more pages declared": Self.word(3, at: 4 + 452, in: &bytes)
+        default: bytes.replaceSubrange(0..<4, with: Array("XaS2".utf8))
+        }
+        let input = dir + "/damaged.pwg"
+        try Data(bytes).write(to: URL(fileURLWithPath: input))
+        let r = try swiftprint(["convert", input, "-o", dir + "/out.pdf"])
+        #expect(r.status == 65, "\(damage): \(r.status) \(r.stderr)")
+        #expect(r.stderr.contains("damaged.pwg") && r.stderr.contains(message), "\(damage): \(r.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: dir + "/out.pdf"))
+    }
+
+    @Test func rasterIsDetectedByItsContent() throws {
+        let dir = try temporaryDirectory()
+        let pwg = try Self.validStream(in: dir)
+        try Data(pwg).write(to: URL(fileURLWithPath: dir + "/noname"))
+        #expect(try swiftprint(["detect", dir + "/noname"]).text.contains("org.pwg.raster"))
+        try Self.convert([examples + "/server.log", "--output-format", "urf", "--printer-resolution", "72", "-o", dir + "/a.urf"])
+        try FileManager.default.moveItem(atPath: dir + "/a.urf", toPath: dir + "/iphone-job")
+        #expect(try swiftprint(["detect", dir + "/iphone-job"]).text.contains("com.apple.urf"))
+    }
+
+    // MARK: CUPS's own filters, the other side (cups-filters and Ghostscript, installed for the tests)
+
+    static let cupsfilter = "/usr/sbin/cupsfilter"
+
+    /// PWG raster that cups-filters writes (through Ghostscript) reads as the same pages; the PWG
+    /// and Apple raster swiftprint writes read in CUPS's rastertopdf as the same pages.
+    @Test func cupsFiltersReadsOurRasterAndWeReadTheirs() throws {
+        let dir = try temporaryDirectory()
+        // Letter: what cupsfilter renders on without a PPD, whatever the PDF's size.
+        try Self.convert([examples + "/server.log", "--media", "letter", "-o", dir + "/text.pdf"])
+        let pages = try PDF.pageCount(dir + "/text.pdf")
+        let theirs = try Tool.run(Self.cupsfilter, ["-m", "image/pwg-raster", "-o", "Resolution=150dpi", dir + "/text.pdf"])
+        #expect(theirs.status == 0, "\(theirs.stderr)")
+        try theirs.stdout.write(to: URL(fileURLWithPath: dir + "/theirs.pwg"))
+        try Self.convert([dir + "/theirs.pwg", "-o", dir + "/theirs.pdf"])
+        #expect(try PDF.pageCount(dir + "/theirs.pdf") == pages)
+        let size = try PDF.pageSizes(dir + "/theirs.pdf")[0]
+        #expect(abs(size.width - 612) < 1 && abs(size.height - 792) < 1, "\(size)")
+
+        for (format, mime) in [("pwg-raster", "image/pwg-raster"), ("urf", "image/urf")] {
+            try Self.convert([dir + "/text.pdf", "--output-format", format, "--printer-resolution", "150", "-o", dir + "/ours.\(format)"])
+            let read = try Tool.run(Self.cupsfilter, ["-i", mime, "-m", "application/pdf", dir + "/ours.\(format)"])
+            #expect(read.status == 0, "\(mime): \(read.stderr)")
+            try read.stdout.write(to: URL(fileURLWithPath: dir + "/cups.pdf"))
+            #expect(try PDF.pageCount(dir + "/cups.pdf") == pages, "\(mime)")
+            let s = try PDF.pageSizes(dir + "/cups.pdf")[0]
+            #expect(abs(s.width - 612) < 1 && abs(s.height - 792) < 1, "\(mime): \(s)")
+        }
+    }
+}
