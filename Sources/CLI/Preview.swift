@@ -8,8 +8,8 @@ struct Preview: ParsableCommand {
         abstract: "Show one side of a sheet exactly as it will print, as a PNG image.",
         discussion: """
         The job is made as `convert` makes it, with the same options (n-up, booklets, two-sided \
-        blank backs, copies and all), and side N of the result is drawn by poppler at the \
-        resolution asked for.
+        blank backs, copies and all), and side N of the result is drawn by poppler (in this \
+        process, as raster output is) at the resolution asked for.
 
         Examples:
           swiftprint preview report.pdf --number-up 4 --page 2 -o sheet2.png
@@ -55,27 +55,17 @@ struct Preview: ParsableCommand {
         }
     }
 
-    /// Side `page` of `pdf` as PNG, through poppler's pdftoppm, written beside the output and
-    /// renamed into place (or copied to standard output).
+    /// Side `page` of `pdf` as PNG, drawn by poppler-glib in this process (the renderer raster
+    /// output uses), written like any output: whole, or not at all.
     private func rasterise(_ pdf: String) throws {
-        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
-        guard let pdftoppm = (path.split(separator: ":").map { "\($0)/pdftoppm" } + ["/usr/bin/pdftoppm"])
-            .first(where: FileManager.default.isExecutableFile(atPath:)) else {
-            throw PrintError(.notAvailable, "previews need poppler's pdftoppm (Debian: poppler-utils)")
-        }
-        let toStdout = output == "-"
-        let folder = toStdout ? (pdf as NSString).deletingLastPathComponent : URL(fileURLWithPath: output).deletingLastPathComponent().path
-        let root = folder + "/.swiftprint-preview-\(getpid())"
-        defer { unlink(root + ".png") }
-        let r = try ChildProcess.run(pdftoppm, ["-png", "-r", String(resolution), "-f", String(page), "-l", String(page),
-                                                "-singlefile", pdf, root], timeout: 120)
-        guard r.status == 0, !r.signalled else {
-            throw PrintError(.renderingFailed, "pdftoppm failed: \(r.lastErrorLine)")
-        }
-        if toStdout {
-            FileHandle.standardOutput.write(try Data(contentsOf: URL(fileURLWithPath: root + ".png")))
-        } else if rename(root + ".png", output) != 0 {
-            throw PrintError.system(.outputFailed, path: output, "cannot write the preview", errno: errno)
-        }
+        let rasterizer = try PDFRasterizer(path: pdf)
+        let size = rasterizer.pageSize(page - 1)
+        let dots = Double(resolution) / 72
+        let canvas = try RasterCanvas(width: max(1, Int((size.width * dots).rounded(.up))), height: max(1, Int((size.height * dots).rounded(.up))))
+        try rasterizer.render(page: page - 1, onto: canvas, resolution: (resolution, resolution))
+        let png = try canvas.pngData()
+        let file = try OutputFile(OutputDestination(path: output))
+        png.withUnsafeBytes { file.write($0) }
+        try file.commit()
     }
 }

@@ -90,6 +90,21 @@ package final class RasterCanvas {
         cairo_surface_destroy(surface)
     }
 
+    /// The canvas as a PNG file's bytes (cairo's encoder, libpng).
+    package func pngData() throws -> Data {
+        final class Sink { var data = Data() }
+        let sink = Sink()
+        let status = cairo_surface_write_to_png_stream(surface, { context, bytes, length in
+            guard let context, let bytes else { return CAIRO_STATUS_WRITE_ERROR }
+            Unmanaged<Sink>.fromOpaque(context).takeUnretainedValue().data.append(bytes, count: Int(length))
+            return CAIRO_STATUS_SUCCESS
+        }, Unmanaged.passUnretained(sink).toOpaque())
+        guard status == CAIRO_STATUS_SUCCESS else {
+            throw PrintError(.renderingFailed, "cannot encode the PNG: \(String(cString: cairo_status_to_string(status)))")
+        }
+        return sink.data
+    }
+
     /// Row `y`'s pixels: 4 bytes each, blue, green, red and one unused on a little-endian machine
     /// (cairo's native-endian 0x00RRGGBB).
     package func withRow<T>(_ y: Int, _ body: (UnsafePointer<UInt32>) throws -> T) rethrows -> T {

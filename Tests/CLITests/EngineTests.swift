@@ -51,9 +51,10 @@ import Testing
         #expect(try PDF.pageCount(prefix + "/out.pdf") == 1)
     }
 
-    /// libcups maps gnutls, avahi and kerberos (6–11 ms at every start): a conversion never loads
-    /// it, only the commands and jobs that need it do (the dynamic loader's own log says which).
-    @Test func aConversionNeverLoadsLibcups() throws {
+    /// libcups maps gnutls, avahi and kerberos (6–11 ms at every start), poppler-glib poppler's
+    /// core and its libraries: a conversion to PDF loads neither, only the commands and jobs
+    /// that need them do (the dynamic loader's own log says which).
+    @Test func aConversionNeverLoadsLibcupsOrPoppler() throws {
         let dir = try temporaryDirectory()
         func loaded(_ arguments: [String]) throws -> [String] {
             let r = try swiftprint(arguments, env: ["LD_DEBUG": "libs"])
@@ -61,8 +62,12 @@ import Testing
         }
         let text = try loaded(["convert", examples + "/server.log", "-o", dir + "/a.pdf"])
         #expect(text.contains { $0.contains("libcairo") }, "the loader's log was not read: \(text)")
-        #expect(!text.contains { $0.contains("libcups") })
-        #expect(try !loaded(["convert", dir + "/a.pdf", "-o", dir + "/b.pdf"]).contains { $0.contains("libcups") })
+        #expect(!text.contains { $0.contains("libcups") || $0.contains("libpoppler") })
+        #expect(try !loaded(["convert", dir + "/a.pdf", "-o", dir + "/b.pdf"]).contains { $0.contains("libcups") || $0.contains("libpoppler") })
+        // Raster output loads both; a preview draws with poppler-glib in its own process.
+        let raster = try loaded(["convert", dir + "/a.pdf", "--output-format", "urf", "--printer-resolution", "20", "-o", dir + "/a.urf"])
+        #expect(raster.contains { $0.contains("libcups.so") } && raster.contains { $0.contains("libpoppler-glib") })
+        #expect(try loaded(["preview", dir + "/a.pdf", "--resolution", "20", "-o", dir + "/a.png"]).contains { $0.contains("libpoppler-glib") })
         // `printers` loads it (and fails for want of a server here, or lists what there is).
         #expect(try loaded(["printers"]).contains { $0.contains("libcups.so") })
     }
