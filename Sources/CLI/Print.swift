@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Logging
 import SwiftPrint
 
 /// printToPrinter: the same pipeline as convert, sent to a printer through CUPS, then followed
@@ -46,6 +47,11 @@ struct Print: ParsableCommand {
             settings.info.printerID = delivery.printer
             if settings.queueMedia == nil { settings.queueMedia = delivery.defaultMedia }
             try job.presets.saveIfAsked(settings.info)
+            let sent = try delivery.outputSettings(for: settings.info)
+            Logger(label: "swiftprint.print").info("""
+                \(delivery.printer) gets \((sent.outputFormat ?? .pdf).mimeType)\
+                \(sent.outputFormat == .pdf ? "" : " at \(sent.printerResolution ?? .standard), \(sent.rasterType?.rawValue ?? "")")
+                """)
             let dispatcher = Dispatcher.standard
             let conversion = DocumentConversion(settings: settings, dispatcher: dispatcher)
             let documents = job.inputs.map(PrintInput.init(path:))

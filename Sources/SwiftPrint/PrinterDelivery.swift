@@ -1,7 +1,7 @@
 import Foundation
 
-/// A job sent to a printer: the same pipeline as `convert` writes a private PDF, which libcups
-/// then sends. The printer is asked what it supports first, so that a job it cannot print
+/// A job sent to a printer: the same pipeline as `convert` writes a private PDF (or PWG or
+/// Apple raster, for a printer that takes no PDF), which libcups then sends. The printer is asked what it supports first, so that a job it cannot print
 /// fails before anything is drawn or sent.
 public struct PrinterDelivery: Sendable {
     /// The destination's name, as CUPS knows it.
@@ -61,18 +61,22 @@ public struct PrinterDelivery: Sendable {
     /// Checks `info` against the printer, lets `render` write the job's PDF into a private
     /// folder (with the settings it is given: one copy when the printer makes the copies),
     /// checks the paper it chose, and sends it as one job titled `title`.
+    /// The job goes as PDF, PWG raster or Apple raster, as `outputSettings(for:)` decides.
     public func send(title: String, info: PrintInfo, render: (OutputDestination, PrintInfo) throws -> JobReport) throws -> SubmittedJob {
         try check(Self.jobOptions(info: info, paper: nil))
+        let info = try outputSettings(for: info)
+        let format = info.outputFormat ?? .pdf
         let copies = copyOptions(info: info)
         var drawn = info
         if copies != nil { drawn.copies = 1 }
         let folder = try TemporaryFiles.makePrivateDirectory(prefix: "swiftprint-job-")
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        let pdf = folder + "/job.pdf"
-        let report = try render(.file(pdf), drawn)
+        let document = folder + (format == .pdf ? "/job.pdf" : format == .pwgRaster ? "/job.pwg" : "/job.urf")
+        let report = try render(.file(document), drawn)
         let options = Self.jobOptions(info: info, paper: report.paper) + (copies ?? [])
         try check(options)
-        let id = try JobSubmission.submit([JobDocument(path: pdf, name: title)], to: printer, title: title, options: options)
+        let id = try JobSubmission.submit([JobDocument(path: document, name: title, format: format.mimeType)], to: printer, title: title,
+                                          options: options)
         return SubmittedJob(id: id, printer: printer, pages: report.sheetsWritten, printerCopies: copies == nil ? 1 : info.copies ?? 1)
     }
 }

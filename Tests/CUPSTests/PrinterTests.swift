@@ -125,6 +125,55 @@ struct PrinterTests {
         #expect(PrinterDelivery(printer: "Unknown", capabilities: PrinterCapabilities()).copyOptions(info: info) == nil)
     }
 
+    /// A printer that takes no PDF gets PWG raster, else Apple raster, at a resolution and in a
+    /// type it lists (the job's own when it lists it); what it cannot take fails before drawing.
+    @Test func theFormatIsTheOneThePrinterTakes() throws {
+        let raster = PrinterCapabilities(colorModes: ["monochrome", "color"], documentFormats: ["image/pwg-raster", "image/urf"],
+                                         pwgRasterResolutions: ["150dpi", "600dpi", "300dpi"], pwgRasterTypes: ["sgray_8", "srgb_8"],
+                                         urfSupported: ["RS300-600", "W8", "SRGB24"])
+        let d = PrinterDelivery(printer: "Cheap", capabilities: raster)
+        var info = PrintInfo()
+        var sent = try d.outputSettings(for: info)
+        #expect(sent.outputFormat == .pwgRaster && sent.printerResolution == PrinterResolution(x: 300, y: 300) && sent.rasterType == .srgb8)
+        info.outputType = .grayscale
+        #expect(try d.outputSettings(for: info).rasterType == .sgray8)
+        info.printerResolution = PrinterResolution(x: 1200, y: 1200)
+        #expect(throws: PrintError.self) { try d.outputSettings(for: info) }
+        info.printerResolution = nil
+        var urfOnly = raster
+        urfOnly.documentFormats = ["image/urf"]
+        sent = try PrinterDelivery(printer: "Phone", capabilities: urfOnly).outputSettings(for: info)
+        #expect(sent.outputFormat == .appleRaster && sent.printerResolution == PrinterResolution(x: 300, y: 300) && sent.rasterType == .sgray8)
+        // PDF when the printer takes it; an error when it takes none of the three.
+        #expect(try PrinterDelivery(printer: "Office", capabilities: PrinterCapabilities(documentFormats: ["application/pdf", "image/urf"]))
+            .outputSettings(for: PrintInfo()).outputFormat == .pdf)
+        #expect(throws: PrintError.self) {
+            try PrinterDelivery(printer: "Old", capabilities: PrinterCapabilities(documentFormats: ["application/postscript"])).outputSettings(for: PrintInfo())
+        }
+    }
+
+    /// `--output-format` sends raster to a real printer through the queue: ippeveprinter gets an
+    /// Apple raster document whose pages are the job's, and `--verbose` says what was sent. (The
+    /// queue CUPS makes for it takes image/urf, not image/pwg-raster, which is refused by name.)
+    @Test func rasterIsSentWhenAsked() throws {
+        let s = try Setup.shared()
+        let before = Set(try FileManager.default.contentsOfDirectory(atPath: s.lobby.output))
+        let refused = try s.swiftprint(["print", "-d", "Lobby", "--output-format", "pwg-raster", try threePages()])
+        #expect(refused.status == 64 && refused.stderr.contains("image/pwg-raster asked (--output-format); Lobby takes"), "\(refused.stderr)")
+        let r = try s.swiftprint(["print", "-d", "Lobby", "--media", "A4", "--output-format", "urf", "--verbose", try threePages()])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stderr.contains("Lobby gets image/urf at 300dpi, srgb_8"), "\(r.stderr)")
+        // ippeveprinter keeps the document (.urf) beside its print command's output (.prn).
+        let new = try FileManager.default.contentsOfDirectory(atPath: s.lobby.output).filter { !before.contains($0) && $0.hasSuffix(".urf") }
+        let document = try #require(new.first, "the printer received nothing new: \(new)")
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: s.lobby.output + "/" + document))
+        #expect(bytes.starts(with: Array("UNIRAST\0".utf8)), "\(document)")
+        let back = try temporaryDirectory() + "/back.pdf"
+        let read = try Tool.run(Tool.swiftprint, ["convert", s.lobby.output + "/" + document, "-o", back])
+        #expect(read.status == 0, "\(read.stderr)")
+        #expect(try PDF.pageCount(back) == 3)
+    }
+
     @Test func aHeldJobIsListedAndCancelled() throws {
         let s = try Setup.shared()
         // The queue takes PDF (stock CUPS here has pdftopdf, not texttopdf).

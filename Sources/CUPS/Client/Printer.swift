@@ -41,12 +41,36 @@ public struct PrinterCapabilities: Hashable, Codable, Sendable {
     public var documentFormats: [String]
     /// The most copies one job may ask for.
     public var maximumCopies: Int?
+    /// PWG raster the printer takes: `pwg-raster-document-resolution-supported` (`300dpi`) and
+    /// `pwg-raster-document-type-supported` (`srgb_8`).
+    public var pwgRasterResolutions: [String]
+    public var pwgRasterTypes: [String]
+    /// Apple raster the printer takes, as `urf-supported` says it (`RS300-600`, `W8`, `SRGB24`).
+    public var urfSupported: [String]
 
     public init(media: [String] = [], readyMedia: [String] = [], defaultMedia: String? = nil, sides: [String] = [],
-                colorModes: [String] = [], resolutions: [String] = [], documentFormats: [String] = [], maximumCopies: Int? = nil) {
+                colorModes: [String] = [], resolutions: [String] = [], documentFormats: [String] = [], maximumCopies: Int? = nil,
+                pwgRasterResolutions: [String] = [], pwgRasterTypes: [String] = [], urfSupported: [String] = []) {
         self.media = media; self.readyMedia = readyMedia; self.defaultMedia = defaultMedia; self.sides = sides
         self.colorModes = colorModes; self.resolutions = resolutions; self.documentFormats = documentFormats
         self.maximumCopies = maximumCopies
+        self.pwgRasterResolutions = pwgRasterResolutions; self.pwgRasterTypes = pwgRasterTypes; self.urfSupported = urfSupported
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case media, readyMedia, defaultMedia, sides, colorModes, resolutions, documentFormats, maximumCopies
+        case pwgRasterResolutions, pwgRasterTypes, urfSupported
+    }
+
+    /// Every key may be missing (capabilities saved before a key existed).
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        func list(_ key: CodingKeys) throws -> [String] { try c.decodeIfPresent([String].self, forKey: key) ?? [] }
+        self.init(media: try list(.media), readyMedia: try list(.readyMedia), defaultMedia: try c.decodeIfPresent(String.self, forKey: .defaultMedia),
+                  sides: try list(.sides), colorModes: try list(.colorModes), resolutions: try list(.resolutions),
+                  documentFormats: try list(.documentFormats), maximumCopies: try c.decodeIfPresent(Int.self, forKey: .maximumCopies),
+                  pwgRasterResolutions: try list(.pwgRasterResolutions), pwgRasterTypes: try list(.pwgRasterTypes),
+                  urfSupported: try list(.urfSupported))
     }
 
     public var printsTwoSided: Bool { sides.contains { $0.hasPrefix("two-sided") } }

@@ -124,7 +124,9 @@ final class DestinationInfo {
             media: supported("media"), readyMedia: ready("media"), defaultMedia: defaultValue("media"),
             sides: supported("sides"), colorModes: supported("print-color-mode"),
             resolutions: supported("printer-resolution"), documentFormats: supported("document-format"),
-            maximumCopies: spcups_cupsFindDestSupported(nil, destination, info, "copies").flatMap { IPPAttribute($0).range?.upperBound })
+            maximumCopies: spcups_cupsFindDestSupported(nil, destination, info, "copies").flatMap { IPPAttribute($0).range?.upperBound },
+            pwgRasterResolutions: supported("pwg-raster-document-resolution-supported"),
+            pwgRasterTypes: supported("pwg-raster-document-type-supported"), urfSupported: supported("urf-supported"))
     }
 }
 
