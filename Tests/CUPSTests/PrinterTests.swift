@@ -174,6 +174,24 @@ struct PrinterTests {
         #expect(try PDF.pageCount(back) == 3)
     }
 
+    /// The Apple raster CUPS's own filters write for a printer (cupsfilter with the PPD CUPS made
+    /// for Lobby: Ghostscript, then rastertopwg) reads as the same pages, of the same size.
+    @Test func appleRasterFromCUPSFiltersReads() throws {
+        let s = try Setup.shared()
+        let dir = try temporaryDirectory()
+        let text = try threePages()
+        let pdf = dir + "/three.pdf"
+        #expect(try Tool.run(Tool.swiftprint, ["convert", text, "--media", "A4", "-o", pdf]).status == 0)
+        let made = try Tool.run("/usr/sbin/cupsfilter", ["-p", "\(s.cups.root)/etc/ppd/Lobby.ppd", "-m", "image/urf", "-o", "media=iso_a4_210x297mm", pdf])
+        #expect(made.status == 0 && made.stdout.starts(with: Array("UNIRAST\0".utf8)), "\(made.stderr.suffix(1500))")
+        try made.stdout.write(to: URL(fileURLWithPath: dir + "/theirs.urf"))
+        let r = try Tool.run(Tool.swiftprint, ["convert", dir + "/theirs.urf", "-o", dir + "/back.pdf"])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(try PDF.pageCount(dir + "/back.pdf") == 3)
+        #expect(try PDF.pageSizes(dir + "/back.pdf").allSatisfy { abs($0.width - 595.3) < 1 && abs($0.height - 841.9) < 1 })
+        #expect(try PDF.text(dir + "/back.pdf").trimmingCharacters(in: .whitespacesAndNewlines.union(.controlCharacters)).isEmpty, "pixels, no text")
+    }
+
     @Test func aHeldJobIsListedAndCancelled() throws {
         let s = try Setup.shared()
         // The queue takes PDF (stock CUPS here has pdftopdf, not texttopdf).
