@@ -27,6 +27,28 @@ public struct DocumentConversion {
 
     /// Prints `inputs` to `destination`. Errors name the input they concern (its `path`).
     public func run(_ inputs: [PrintInput], to destination: OutputDestination) throws -> JobReport {
+        try run(inputs, target: .destination(destination))
+    }
+
+    /// Raster sheets as they are made, for an app that sends them on itself:
+    /// `settings.info.outputFormat` says which raster (PWG or Apple), and `sheet` gets each
+    /// sheet's number (from 1) and its part of the stream, in order (the first part also holds
+    /// the stream's own header); together the parts are the file `run` would write. Memory:
+    /// one sheet of pixels, and one sheet's bytes.
+    public func runRaster(_ inputs: [PrintInput], sheet: @escaping (_ number: Int, _ bytes: Data) throws -> Void) throws -> JobReport {
+        guard settings.info.outputFormat == .pwgRaster || settings.info.outputFormat == .appleRaster else {
+            throw PrintError(.invalidOption, "raster sheets need settings.info.outputFormat pwg-raster or urf")
+        }
+        return try run(inputs, target: .sheets(sheet))
+    }
+
+    /// Where a job's output goes.
+    enum Target {
+        case destination(OutputDestination)
+        case sheets((Int, Data) throws -> Void)
+    }
+
+    func run(_ inputs: [PrintInput], target: Target) throws -> JobReport {
         guard let first = inputs.first else { throw PrintError(.noContent, "no documents to print") }
         var settings = self.settings
         if settings.info.jobName == nil { settings.info.jobName = first.displayName }
@@ -77,8 +99,12 @@ public struct DocumentConversion {
         // Documents may still be read while the job is written (HTML loads then).
         do {
             return try withExtendedLifetime(spools) {
-                guard let raster else { return try job.writePDF(to: destination) }
-                return try Self.write(job, as: raster, to: destination)
+                switch (target, raster) {
+                case (.destination(let destination), nil): return try job.writePDF(to: destination)
+                case (.destination(let destination), let raster?): return try Self.write(job, as: raster, to: destination)
+                case (.sheets(let sheet), let raster?): return try Self.write(job, as: raster, sheets: sheet)
+                case (.sheets, nil): throw PrintError(.invalidOption, "raster sheets need a raster output format")
+                }
             }
         } catch let e as PrintError {
             throw Self.named(e, by: spools, inputs)
@@ -87,6 +113,34 @@ public struct DocumentConversion {
 
     /// Writes the job's PDF to a scratch file, then draws it as raster into `destination`.
     static func write(_ job: PrintJob, as raster: RasterDocumentWriter, to destination: OutputDestination) throws -> JobReport {
+        try withScratchPDF(of: job) { pdf, report in
+            let output = try OutputFile(destination)
+            do {
+                report.sheetsWritten = try raster.write(pdf: pdf, to: output)
+                try output.commit()
+            } catch {
+                output.abandon()
+                throw error
+            }
+            report.bytesWritten = output.bytesWritten
+        }
+    }
+
+    /// Writes the job's PDF to a scratch file, then hands it on as raster, a sheet at a time.
+    static func write(_ job: PrintJob, as raster: RasterDocumentWriter, sheets: (Int, Data) throws -> Void) throws -> JobReport {
+        try withScratchPDF(of: job) { pdf, report in
+            var part = Data(), total = 0
+            report.sheetsWritten = try raster.write(pdf: pdf, to: { part.append(contentsOf: $0) }, sheetWritten: { number in
+                try sheets(number, part)
+                total += part.count
+                part = Data()
+            })
+            report.bytesWritten = total
+        }
+    }
+
+    /// The job's PDF in a scratch file that `body` reads, removed after.
+    private static func withScratchPDF(of job: PrintJob, _ body: (String, inout JobReport) throws -> Void) throws -> JobReport {
         guard let (fd, pdf) = TemporaryFiles.make(in: TemporaryFiles.folder, prefix: "swiftprint-raster-") else {
             throw PrintError.system(.outputFailed, path: TemporaryFiles.folder, "cannot create a temporary file", errno: errno)
         }
@@ -94,15 +148,7 @@ public struct DocumentConversion {
         TemporaryFiles.register(pdf)
         defer { unlink(pdf); TemporaryFiles.unregister(pdf) }
         var report = try job.writePDF(to: .file(pdf))
-        let output = try OutputFile(destination)
-        do {
-            report.sheetsWritten = try raster.write(pdf: pdf, to: output)
-            try output.commit()
-        } catch {
-            output.abandon()
-            throw error
-        }
-        report.bytesWritten = output.bytesWritten
+        try body(pdf, &report)
         return report
     }
 

@@ -39,8 +39,16 @@ package struct RasterDocumentWriter {
 
     /// Draws every page of the PDF at `pdfPath` into `output`; returns the pages written.
     package func write(pdf pdfPath: String, to output: OutputFile) throws -> Int {
+        try write(pdf: pdfPath, to: { output.write($0) }, sheetWritten: { _ in if let error = output.error { throw error } })
+    }
+
+    /// Draws every page of the PDF at `pdfPath` as raster into `sink`, calling `sheetWritten`
+    /// with the sheet's number (from 1) once all its bytes are in the sink (the last after the
+    /// stream has ended); returns the pages written.
+    package func write(pdf pdfPath: String, to sink: @escaping (UnsafeRawBufferPointer) -> Void,
+                       sheetWritten: (Int) throws -> Void) throws -> Int {
         let pdf = try PDFRasterizer(path: pdfPath)
-        let writer = try RasterWriter(format: format) { output.write($0) }
+        let writer = try RasterWriter(format: format, write: sink)
         var canvas: RasterCanvas?
         for index in 0..<pdf.pageCount {
             let size = pdf.pageSize(index)
@@ -55,9 +63,10 @@ package struct RasterDocumentWriter {
             try pdf.render(page: index, onto: canvas!, resolution: (resolution.x, resolution.y),
                            mirrorAcross: header.crossFeedTransform < 0, mirrorAlong: header.feedTransform < 0)
             try writeRows(of: canvas!, header: header, to: writer)
-            if let error = output.error { throw error }
+            if index + 1 < pdf.pageCount { try sheetWritten(index + 1) }
         }
         try writer.finish()
+        if pdf.pageCount > 0 { try sheetWritten(pdf.pageCount) }
         return pdf.pageCount
     }
 
