@@ -243,6 +243,8 @@ package struct ImageObjectInfo {
     package var interpolate = false
     /// zlib's level, 1 (fastest) to 9; nil for the default.
     package var compressionLevel: Int?
+    /// Each colour row is written after a PNG filter-type byte (PDF's Flate predictor 15).
+    package var pngPredictor = false
 
     package init(width: Int, height: Int, colorModel: ColorModel, bitsPerComponent: Int = 8) {
         self.width = width; self.height = height; self.colorModel = colorModel
@@ -258,7 +260,7 @@ package struct ImageObjectInfo {
                 icc: iccProfile == nil ? nil : bytes.bindMemory(to: UInt8.self).baseAddress, iccLength: icc.count,
                 invertCMYK: invertedCMYK ? 1 : 0, hasAlpha: alphaBits == nil ? 0 : 1,
                 alphaBitsPerComponent: Int32(alphaBits ?? 0), interpolate: interpolate ? 1 : 0,
-                compressionLevel: Int32(compressionLevel ?? 0))
+                compressionLevel: Int32(compressionLevel ?? 0), pngPredictor: pngPredictor ? 1 : 0)
             return try body(&c)
         }
     }

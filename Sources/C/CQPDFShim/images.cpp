@@ -106,7 +106,15 @@ int64_t image_end(SPQImageWriter *w, char **error) {
         w->color->finish();
         auto image = pdf.newStream();
         copyDictionary(image, imageDictionary(pdf, w->info, w->icc));
-        image.replaceStreamData(w->colorBuffer->getBufferSharedPointer(), flate, QPDFObjectHandle::newNull());
+        auto parameters = QPDFObjectHandle::newNull();
+        if (w->info.pngPredictor) {
+            parameters = QPDFObjectHandle::newDictionary();
+            parameters.replaceKey("/Predictor", QPDFObjectHandle::newInteger(15));
+            parameters.replaceKey("/Colors", QPDFObjectHandle::newInteger(w->info.components));
+            parameters.replaceKey("/BitsPerComponent", QPDFObjectHandle::newInteger(w->info.bitsPerComponent));
+            parameters.replaceKey("/Columns", QPDFObjectHandle::newInteger(w->info.width));
+        }
+        image.replaceStreamData(w->colorBuffer->getBufferSharedPointer(), flate, parameters);
         if (w->alpha) {
             w->alpha->finish();
             SPQImageInfo maskInfo = w->info;

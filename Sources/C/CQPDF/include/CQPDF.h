@@ -54,6 +54,9 @@ typedef struct {
     /// zlib's level for the samples, 1 (fastest) to 9 (smallest); 0 for zlib's default (6).
     /// A 300 dpi A4 map is 38 MB of samples: level 3 writes it in 40 % of level 6's time.
     int compressionLevel;
+    /// 1: each row of colour samples comes after a PNG filter-type byte (PDF's Flate predictor
+    /// 15), which turns rows like the one above into zeros that compress further; 0: plain rows.
+    int pngPredictor;
 } SPQImageInfo;
 
 /// An image whose pixels are written row by row, compressed (Flate) as they come, so that a
