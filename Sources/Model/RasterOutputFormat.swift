@@ -51,10 +51,12 @@ public enum RasterType: String, Sendable, Codable, CaseIterable {
     case sgray8 = "sgray_8", sgray16 = "sgray_16"
     case srgb8 = "srgb_8", srgb16 = "srgb_16"
     case black8 = "black_8", black16 = "black_16"
+    /// One bit a pixel, dithered: black ink (1 is black) or grey (1 is white).
+    case black1 = "black_1", sgray1 = "sgray_1"
 
     /// Grey or black: one component.
     public var isMonochrome: Bool { self != .srgb8 && self != .srgb16 }
-    public var bitsPerColor: Int { rawValue.hasSuffix("_16") ? 16 : 8 }
+    public var bitsPerColor: Int { rawValue.hasSuffix("_16") ? 16 : rawValue.hasSuffix("_1") ? 1 : 8 }
 }
 
 /// How the back of a two-sided sheet is turned in a raster stream (IPP's

@@ -18,7 +18,7 @@ public enum RasterOptions {
 
     public static let rasterType = JobOption<RasterType>(
         "pwg-raster-document-type", sources: .commandLine,
-        help: "Raster output's colour and depth: sgray_8, srgb_8 (the default, or sgray_8 for grey output), sgray_16, srgb_16, black_8, black_16.",
+        help: "Raster output's colour and depth: sgray_8, srgb_8 (the default, or sgray_8 for grey output), sgray_16, srgb_16, black_8, black_16, black_1 and sgray_1 (dithered).",
         valueName: "type", expects: RasterType.allCases.map(\.rawValue).joined(separator: ", "), example: "sgray_8"
     ) { $0.info.rasterType = $1 }
 

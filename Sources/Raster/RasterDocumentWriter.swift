@@ -31,8 +31,8 @@ package struct RasterDocumentWriter {
             guard resolution.x == resolution.y else {
                 throw PrintError(.invalidOption, "--printer-resolution \(resolution): Apple raster has one resolution for both directions")
             }
-            guard type != .black8, type != .black16 else {
-                throw PrintError(.invalidOption, "--pwg-raster-document-type \(type.rawValue): Apple raster has no black colour space (use sgray_8)")
+            guard ![.black1, .black8, .black16, .sgray1].contains(type) else {
+                throw PrintError(.invalidOption, "--pwg-raster-document-type \(type.rawValue): Apple raster has no black or 1-bit colour space (use sgray_8)")
             }
         }
     }
@@ -70,36 +70,12 @@ package struct RasterDocumentWriter {
         return pdf.pageCount
     }
 
-    /// The canvas's rows as the raster type's samples: grey as luma (Rec. 601 weights), black as
-    /// its inverse, 16-bit samples from cairo's 8 bits (v × 257), in this machine's byte order.
+    /// The canvas's rows as the raster type's samples (`RasterRowEncoder`), written row by row.
     private func writeRows(of canvas: RasterCanvas, header: RasterPageHeader, to writer: RasterWriter) throws {
-        let width = canvas.width
+        var encoder = RasterRowEncoder(type: type, width: canvas.width)
         var row = [UInt8](repeating: 0, count: header.bytesPerLine)
-        let wide = type.bitsPerColor == 16
         for y in 0..<canvas.height {
-            row.withUnsafeMutableBytes { out in
-                canvas.withRow(y) { pixels in
-                    for x in 0..<width {
-                        let p = pixels[x]
-                        let r = (p >> 16) & 0xFF, g = (p >> 8) & 0xFF, b = p & 0xFF
-                        switch type {
-                        case .srgb8:
-                            out[3 * x] = UInt8(r); out[3 * x + 1] = UInt8(g); out[3 * x + 2] = UInt8(b)
-                        case .srgb16:
-                            let o = out.baseAddress!.assumingMemoryBound(to: UInt16.self)
-                            o[3 * x] = UInt16(r) * 257; o[3 * x + 1] = UInt16(g) * 257; o[3 * x + 2] = UInt16(b) * 257
-                        case .sgray8, .sgray16, .black8, .black16:
-                            var luma = (r * 19595 + g * 38470 + b * 7471 + 32768) >> 16
-                            if type == .black8 || type == .black16 { luma = 255 - luma }
-                            if wide {
-                                out.baseAddress!.assumingMemoryBound(to: UInt16.self)[x] = UInt16(luma) * 257
-                            } else {
-                                out[x] = UInt8(luma)
-                            }
-                        }
-                    }
-                }
-            }
+            row.withUnsafeMutableBytes { out in canvas.withRow(y) { encoder.encode($0, into: out) } }
             try row.withUnsafeBytes { try writer.write($0) }
         }
     }

@@ -61,7 +61,8 @@ extension PrinterDelivery {
             }
             return asked
         }
-        let wanted: [RasterType] = gray ? [.sgray8, .black8, .sgray16, .black16, .srgb8, .srgb16] : [.srgb8, .srgb16, .sgray8, .sgray16]
+        let wanted: [RasterType] = gray ? [.sgray8, .black8, .sgray16, .black16, .srgb8, .srgb16, .black1, .sgray1]
+            : [.srgb8, .srgb16, .sgray8, .sgray16, .black8, .black16, .black1, .sgray1]
         if listed.isEmpty { return wanted[0] }
         guard let type = wanted.first(where: types.contains) else {
             throw PrintError(.unsupportedByPrinter, "\(printer)'s raster types (\(listed.joined(separator: ", "))) are none that swiftprint writes")

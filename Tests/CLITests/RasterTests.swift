@@ -90,6 +90,38 @@ import Testing
         }
     }
 
+    /// 1-bit output is dithered: black_1 (1 is ink) and sgray_1 (1 is white) both read back as
+    /// the drawing's tones, averaged over 6 × 6 dots (1/25 inch) within 6 grey levels (3.3 measured); a
+    /// threshold instead of dithering would lose the grey circle and wave entirely.
+    @Test(arguments: ["black_1", "sgray_1"])
+    func oneBitOutputKeepsItsTones(_ type: String) throws {
+        let dir = try temporaryDirectory()
+        let input = examples + "/poster.svg"
+        try Self.convert([input, "-o", dir + "/direct.pdf"])
+        try Self.convert([input, "--output-format", "pwg-raster", "--printer-resolution", "150", "--pwg-raster-document-type", type,
+                          "-o", dir + "/one.pwg"])
+        let h = PWGHeader(try Data(contentsOf: URL(fileURLWithPath: dir + "/one.pwg")))
+        #expect(h.bitsPerColor == 1 && h.colorSpace == (type == "black_1" ? 3 : 18))  // CUPS_CSPACE_K, CUPS_CSPACE_SW
+        try Self.convert([dir + "/one.pwg", "-o", dir + "/back.pdf"])
+        let direct = Self.average(try Self.blockPixels(dir + "/direct.pdf", page: 1)), back = Self.average(try Self.blockPixels(dir + "/back.pdf", page: 1))
+        let d = Self.difference(direct, back)
+        #expect(d < 6, "\(type): mean difference \(d)")
+    }
+
+    /// 2 × 2 blocks of a rendering averaged.
+    static func average(_ image: (width: Int, height: Int, pixels: [UInt8])) -> (width: Int, height: Int, pixels: [UInt8]) {
+        let w = image.width / 2, h = image.height / 2
+        var out = [UInt8](repeating: 0, count: w * h)
+        for y in 0..<h {
+            for x in 0..<w {
+                let i = 2 * y * image.width + 2 * x
+                out[y * w + x] = UInt8((Int(image.pixels[i]) + Int(image.pixels[i + 1]) + Int(image.pixels[i + image.width])
+                                        + Int(image.pixels[i + image.width + 1])) / 4)
+            }
+        }
+        return (w, h, out)
+    }
+
     @Test func pwgHeadersCarryWhatAPrinterReads() throws {
         let dir = try temporaryDirectory()
         try Self.convert([examples + "/server.log", "--media", "A4", "--sides", "two-sided-short-edge", "--output-format", "image/pwg-raster",
