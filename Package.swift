@@ -108,8 +108,11 @@ let package = Package(
         .target(name: "CCupsShim", path: "Sources/C/CCupsShim"),
         // poppler-glib, opened at run time by raster output and previews (CPopplerGlibShim.h says why).
         .target(name: "CPopplerGlibShim", path: "Sources/C/CPopplerGlibShim"),
+        // Little CMS, opened at run time by raster output in Adobe RGB and CMYK (CLcmsShim.h says why;
+        // lcms2.h comes from liblcms2-dev).
+        .target(name: "CLcmsShim", path: "Sources/C/CLcmsShim"),
         .target(name: "CUPSLibrary", dependencies: ["PrintModel", "CCupsShim"], path: "Sources/CUPS/Library"),
-        .target(name: "PrintGraphics", dependencies: ["PrintModel", "PDFObjects", "CCairo", "CPango", "CPangoShim", "CFontSubset", "CPopplerGlibShim"],
+        .target(name: "PrintGraphics", dependencies: ["PrintModel", "PDFObjects", "CCairo", "CPango", "CPangoShim", "CFontSubset", "CPopplerGlibShim", "CLcmsShim"],
                 path: "Sources/Graphics"),
         .target(name: "PrintOptions", dependencies: ["PrintModel", "PrintGraphics"], path: "Sources/Options"),
         // The one protocol of the helper programs, and the runner: links no engine.

@@ -54,7 +54,7 @@ public struct DocumentConversion {
         if settings.info.jobName == nil { settings.info.jobName = first.displayName }
         let info = settings.info
         // Raster settings are checked before any document is read.
-        let raster = try info.outputFormat.flatMap { $0 == .pdf ? nil : try RasterDocumentWriter(info: info) }
+        let raster = try info.outputFormat.flatMap { $0 == .pdf ? nil : try RasterDocumentWriter(info: info, cmykProfile: settings.cmykProfile) }
         var spools: [SpooledInput] = []
         var formatters: [PrintFormatter] = []
         for input in inputs {

@@ -53,9 +53,12 @@ public enum RasterType: String, Sendable, Codable, CaseIterable {
     case black8 = "black_8", black16 = "black_16"
     /// One bit a pixel, dithered: black ink (1 is black) or grey (1 is white).
     case black1 = "black_1", sgray1 = "sgray_1"
+    /// Colour managed by Little CMS: Adobe RGB, and CMYK for the profile the job names.
+    case adobeRGB8 = "adobe-rgb_8", adobeRGB16 = "adobe-rgb_16"
+    case cmyk8 = "cmyk_8", cmyk16 = "cmyk_16"
 
     /// Grey or black: one component.
-    public var isMonochrome: Bool { self != .srgb8 && self != .srgb16 }
+    public var isMonochrome: Bool { [.sgray8, .sgray16, .black8, .black16, .black1, .sgray1].contains(self) }
     public var bitsPerColor: Int { rawValue.hasSuffix("_16") ? 16 : rawValue.hasSuffix("_1") ? 1 : 8 }
 }
 

@@ -24,6 +24,8 @@ public struct JobSettings: Sendable, Equatable, Codable {
     public var placement = PlacementSettings()
     public var markup = MarkupSettings()
     public var map = MapSettings()
+    /// The ICC profile of the printer's inks, for CMYK raster output (a file).
+    public var cmykProfile: String?
 
     // Set by the program that runs the job, never by an option:
     /// Who prints, for `{user}`: the CUPS job's user; the login name when nil.

@@ -18,7 +18,7 @@ public enum RasterOptions {
 
     public static let rasterType = JobOption<RasterType>(
         "pwg-raster-document-type", sources: .commandLine,
-        help: "Raster output's colour and depth: sgray_8, srgb_8 (the default, or sgray_8 for grey output), sgray_16, srgb_16, black_8, black_16, black_1 and sgray_1 (dithered).",
+        help: "Raster output's colour and depth: sgray_8, srgb_8 (the default, or sgray_8 for grey output), sgray_16, srgb_16, black_8, black_16, black_1 and sgray_1 (dithered), adobe-rgb_8, adobe-rgb_16, cmyk_8 and cmyk_16 (with --cmyk-profile).",
         valueName: "type", expects: RasterType.allCases.map(\.rawValue).joined(separator: ", "), example: "sgray_8"
     ) { $0.info.rasterType = $1 }
 
@@ -28,7 +28,13 @@ public enum RasterOptions {
         valueName: "turn", expects: SheetBack.allCases.map(\.rawValue).joined(separator: ", "), example: "rotated"
     ) { $0.info.sheetBack = $1 }
 
-    public static let all: [any DeclaredOption] = [outputFormat, resolution, rasterType, sheetBack]
+    public static let cmykProfile = JobOption<String>(
+        "swiftprint-cmyk-profile", aliases: ["cmyk-profile"], sources: .commandLine,
+        help: "The ICC profile of the printer's inks, for cmyk_8 and cmyk_16 raster output (colour converted by Little CMS).",
+        valueName: "file", expects: "a CMYK ICC profile file", example: "/usr/share/color/icc/ghostscript/default_cmyk.icc"
+    ) { $0.cmykProfile = $1 }
+
+    public static let all: [any DeclaredOption] = [outputFormat, resolution, rasterType, sheetBack, cmykProfile]
 }
 
 extension OutputFormat: OptionValue {

@@ -15,11 +15,13 @@ package struct RasterDocumentWriter {
     /// `sides`, for the header and to know the backs (every second page when two-sided).
     package var duplex: PrintInfo.Duplex
     package var sheetBack: SheetBack
+    /// Adobe RGB and CMYK output: Little CMS's transform from the canvas's sRGB.
+    private var transform: ColorTransform?
 
     /// The raster settings of `info`: its format (PWG or Apple raster), and the type, resolution
     /// and back-side turn asked or their defaults; an error for a combination the format has no
     /// room for.
-    package init(info: PrintInfo) throws {
+    package init(info: PrintInfo, cmykProfile: String? = nil) throws {
         let format: RasterWriter.Format = info.outputFormat == .appleRaster ? .apple : .pwg
         let gray = info.outputType == .grayscale || info.outputType == .photoGrayscale
         self.format = format
@@ -27,6 +29,7 @@ package struct RasterDocumentWriter {
         resolution = info.printerResolution ?? .standard
         duplex = info.duplex ?? .none
         sheetBack = info.sheetBack ?? .normal
+        transform = try Self.transform(for: type, cmykProfile: cmykProfile)
         if format == .apple {
             guard resolution.x == resolution.y else {
                 throw PrintError(.invalidOption, "--printer-resolution \(resolution): Apple raster has one resolution for both directions")
@@ -34,6 +37,26 @@ package struct RasterDocumentWriter {
             guard ![.black1, .black8, .black16, .sgray1].contains(type) else {
                 throw PrintError(.invalidOption, "--pwg-raster-document-type \(type.rawValue): Apple raster has no black or 1-bit colour space (use sgray_8)")
             }
+        }
+    }
+
+    /// Little CMS's transform for the colour-managed types: to Adobe RGB, or to the inks of
+    /// `cmykProfile`, which CMYK output must name.
+    private static func transform(for type: RasterType, cmykProfile: String?) throws -> ColorTransform? {
+        switch type {
+        case .adobeRGB8, .adobeRGB16:
+            return try ColorTransform(toProfile: AdobeRGB.profile, named: "Adobe RGB", output: type == .adobeRGB8 ? .rgb8 : .rgb16)
+        case .cmyk8, .cmyk16:
+            guard let cmykProfile else {
+                throw PrintError(.invalidOption, "--pwg-raster-document-type \(type.rawValue) needs --cmyk-profile FILE, the ICC profile of the printer's inks")
+            }
+            let bytes: Data
+            do { bytes = try Data(contentsOf: URL(fileURLWithPath: cmykProfile)) } catch {
+                throw PrintError(.inputUnreadable, path: cmykProfile, "cannot read the CMYK profile")
+            }
+            return try ColorTransform(toProfile: bytes, named: cmykProfile, output: type == .cmyk8 ? .cmyk8 : .cmyk16)
+        default:
+            return nil
         }
     }
 
@@ -72,7 +95,7 @@ package struct RasterDocumentWriter {
 
     /// The canvas's rows as the raster type's samples (`RasterRowEncoder`), written row by row.
     private func writeRows(of canvas: RasterCanvas, header: RasterPageHeader, to writer: RasterWriter) throws {
-        var encoder = RasterRowEncoder(type: type, width: canvas.width)
+        var encoder = RasterRowEncoder(type: type, width: canvas.width, transform: transform)
         var row = [UInt8](repeating: 0, count: header.bytesPerLine)
         for y in 0..<canvas.height {
             row.withUnsafeMutableBytes { out in canvas.withRow(y) { encoder.encode($0, into: out) } }

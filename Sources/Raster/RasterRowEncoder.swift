@@ -1,20 +1,24 @@
 import Foundation
+import PrintGraphics
 import PrintModel
 
 /// Turns a canvas row (cairo's 0x00RRGGBB pixels) into a raster type's samples: grey as luma
 /// (Rec. 601 weights), black as its inverse, 16-bit samples from cairo's 8 bits (v × 257) in
 /// this machine's byte order, and 1-bit types dithered by error diffusion (Floyd and Steinberg),
-/// most significant bit first, so that grey and the edges of text keep their tone.
+/// most significant bit first, so that grey and the edges of text keep their tone; Adobe RGB
+/// and CMYK by Little CMS's transform.
 struct RasterRowEncoder {
     let type: RasterType
     let width: Int
+    let transform: ColorTransform?
     /// Error diffused into this row and the next (1-bit types), with a pixel of room each side.
     private var errors: [Int32]
     private var nextErrors: [Int32]
 
-    init(type: RasterType, width: Int) {
+    init(type: RasterType, width: Int, transform: ColorTransform?) {
         self.type = type
         self.width = width
+        self.transform = transform
         errors = [Int32](repeating: 0, count: type.bitsPerColor == 1 ? width + 2 : 0)
         nextErrors = errors
     }
@@ -46,6 +50,8 @@ struct RasterRowEncoder {
             for x in 0..<width { let l = Self.luma(pixels[x]); o[x] = UInt16(ink ? 255 - l : l) * 257 }
         case .sgray1, .black1:
             dither(pixels, into: out, bitMeansWhite: type == .sgray1)
+        case .adobeRGB8, .adobeRGB16, .cmyk8, .cmyk16:
+            transform!.apply(pixels, count: width, into: out.baseAddress!)
         }
     }
 

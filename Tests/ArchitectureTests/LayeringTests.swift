@@ -52,6 +52,7 @@ import Testing
         "CWebKitShim": ["swiftprint-markup"],
         "CCupsShim": ["CUPSLibrary", "CUPSClient"],
         "CPopplerGlibShim": ["PrintGraphics"],
+        "CLcmsShim": ["PrintGraphics"],
     ]
 
     /// Each library and executable target's folder, read from Package.swift (`path:`, else

@@ -108,6 +108,36 @@ import Testing
         #expect(d < 6, "\(type): mean difference \(d)")
     }
 
+    /// Colour-managed output: Adobe RGB carries its profile and reads back as the drawing's
+    /// colours (measured: 0.001 grey levels off on average); CMYK is converted for the inks of
+    /// the profile named (Ghostscript's generic CMYK here) and reads back as DeviceCMYK, which
+    /// poppler draws by formula, so only near (3.1 off; allowed 6). Without
+    /// a profile, or with one of the wrong kind, CMYK is refused by name.
+    @Test func adobeRGBAndCMYKAreColourManaged() throws {
+        let dir = try temporaryDirectory()
+        let input = examples + "/poster.svg"
+        try Self.convert([input, "-o", dir + "/direct.pdf"])
+        let direct = try Self.blockPixels(dir + "/direct.pdf", page: 1)
+        let cmykProfile = "/usr/share/color/icc/ghostscript/default_cmyk.icc"
+        for (type, space, tolerance) in [("adobe-rgb_8", 20, 0.5), ("adobe-rgb_16", 20, 0.5), ("cmyk_8", 6, 6.0)] {
+            try Self.convert([input, "--output-format", "pwg-raster", "--printer-resolution", "150", "--pwg-raster-document-type", type,
+                              "--cmyk-profile", cmykProfile, "-o", dir + "/c.pwg"])
+            let h = PWGHeader(try Data(contentsOf: URL(fileURLWithPath: dir + "/c.pwg")))
+            #expect(h.colorSpace == space && h.bitsPerColor == (type.hasSuffix("16") ? 16 : 8), "\(type)")
+            try Self.convert([dir + "/c.pwg", "-o", dir + "/back.pdf"])
+            let d = Self.difference(direct, try Self.blockPixels(dir + "/back.pdf", page: 1))
+            #expect(d < tolerance, "\(type): mean difference \(d)")
+        }
+        let images = try Tool.run("pdfimages", ["-list", dir + "/back.pdf"]).text
+        #expect(images.contains("cmyk"), "\(images)")
+        let missing = try swiftprint(["convert", input, "--output-format", "pwg-raster", "--pwg-raster-document-type", "cmyk_8", "-o", dir + "/m.pwg"])
+        #expect(missing.status == 64 && missing.stderr.contains("--cmyk-profile"), "\(missing.stderr)")
+        let rgb = try swiftprint(["convert", input, "--output-format", "pwg-raster", "--pwg-raster-document-type", "cmyk_8",
+                                  "--cmyk-profile", "/usr/share/color/icc/ghostscript/default_rgb.icc", "-o", dir + "/m.pwg"])
+        #expect(rgb.status == 64 && rgb.stderr.contains("default_rgb.icc") && rgb.stderr.contains("not a CMYK profile"), "\(rgb.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: dir + "/m.pwg"))
+    }
+
     /// 2 × 2 blocks of a rendering averaged.
     static func average(_ image: (width: Int, height: Int, pixels: [UInt8])) -> (width: Int, height: Int, pixels: [UInt8]) {
         let w = image.width / 2, h = image.height / 2

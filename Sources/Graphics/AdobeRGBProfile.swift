@@ -2,13 +2,12 @@ import Foundation
 
 /// An ICC profile for Adobe RGB (1998): a version 2 matrix/TRC profile made from the colour
 /// space's published definition (a 563/256 gamma, its primaries adapted to the D50 connection
-/// space by Bradford, a D65 white). It goes with Adobe RGB raster pages, whose samples would
-/// otherwise print as sRGB, greener and redder than they are. Made here rather than read from
-/// an installed file so that every machine writes the same bytes.
-enum AdobeRGB {
-    static func profile() throws -> Data { bytes }
-
-    private static let bytes: Data = {
+/// space by Bradford, a D65 white). It goes with Adobe RGB raster pages read, whose samples would
+/// otherwise print as sRGB, greener and redder than they are, and makes Adobe RGB raster
+/// output. Made here rather than read from an installed file so that every machine writes the
+/// same bytes.
+package enum AdobeRGB {
+    package static let profile: Data = {
         // (signature, contents) in the order written.
         let tags: [(String, [UInt8])] = [
             ("desc", description("Adobe RGB (1998) compatible")),

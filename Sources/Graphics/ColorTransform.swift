@@ -1,0 +1,44 @@
+import CLcmsShim
+import Foundation
+import PrintModel
+
+/// A colour transform by Little CMS from the sRGB pixels of a raster canvas to the colour space
+/// of an ICC profile (Adobe RGB, a printer's CMYK). lcms2 is opened on first use (CLcmsShim
+/// says why). The one owner of its lcms transform.
+package final class ColorTransform {
+    package enum Output { case rgb8, rgb16, cmyk8, cmyk16 }
+
+    private let transform: UnsafeMutableRawPointer
+    /// Bytes a pixel takes in the output.
+    package let outputPixelBytes: Int
+
+    /// `profile`: the ICC profile's bytes; `name` says which profile in errors (a file's path).
+    package init(toProfile profile: Data, named name: String, output: Output) throws {
+        var loadError: UnsafePointer<CChar>?
+        guard splcms_load(&loadError) == 0 else {
+            throw PrintError(.notAvailable, loadError.map { String(cString: $0) } ?? "cannot load Little CMS")
+        }
+        let kind: splcms_output
+        switch output {
+        case .rgb8: kind = SPLCMS_RGB_8; outputPixelBytes = 3
+        case .rgb16: kind = SPLCMS_RGB_16; outputPixelBytes = 6
+        case .cmyk8: kind = SPLCMS_CMYK_8; outputPixelBytes = 4
+        case .cmyk16: kind = SPLCMS_CMYK_16; outputPixelBytes = 8
+        }
+        var error: UnsafeMutablePointer<CChar>?
+        let made = profile.withUnsafeBytes { splcms_transform_from_srgb($0.baseAddress, $0.count, kind, &error) }
+        guard let made else {
+            let reason = error.map { String(cString: $0) } ?? "Little CMS failed"
+            free(error)
+            throw PrintError(.invalidOption, path: name, reason)
+        }
+        transform = made
+    }
+
+    deinit { splcms_free(transform) }
+
+    /// `count` canvas pixels (cairo's 0x00RRGGBB words) into `output`, `outputPixelBytes` each.
+    package func apply(_ pixels: UnsafePointer<UInt32>, count: Int, into output: UnsafeMutableRawPointer) {
+        splcms_apply(transform, pixels, output, UInt32(count))
+    }
+}
