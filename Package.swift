@@ -103,14 +103,16 @@ let package = Package(
         .target(name: "PrintSupport", dependencies: ["PrintModel", "CSpawnShim"], path: "Sources/Support"),
         .target(name: "ContentDetection", dependencies: ["PrintModel", "PrintSupport", "CMagic"], path: "Sources/Detection"),
         .target(name: "PDFObjects", dependencies: ["PrintModel", "PrintSupport", "CQPDF", "CPDFRepair"], path: "Sources/PDFObjects"),
+        // Opening a library at run time: dlopen's flags and messages, for the shims below and libcurl's.
+        .target(name: "CLibraryLoader", path: "Sources/C/CLibraryLoader"),
         // libcups, the one binding, opened at run time (CCupsShim.h says why): option strings,
         // PPDs, IPP messages.
-        .target(name: "CCupsShim", path: "Sources/C/CCupsShim"),
+        .target(name: "CCupsShim", dependencies: ["CLibraryLoader"], path: "Sources/C/CCupsShim"),
         // poppler-glib, opened at run time by raster output and previews (CPopplerGlibShim.h says why).
-        .target(name: "CPopplerGlibShim", path: "Sources/C/CPopplerGlibShim"),
+        .target(name: "CPopplerGlibShim", dependencies: ["CLibraryLoader"], path: "Sources/C/CPopplerGlibShim"),
         // Little CMS, opened at run time by raster output in Adobe RGB and CMYK (CLcmsShim.h says why;
         // lcms2.h comes from liblcms2-dev).
-        .target(name: "CLcmsShim", path: "Sources/C/CLcmsShim"),
+        .target(name: "CLcmsShim", dependencies: ["CLibraryLoader"], path: "Sources/C/CLcmsShim"),
         .target(name: "CUPSLibrary", dependencies: ["PrintModel", "CCupsShim"], path: "Sources/CUPS/Library"),
         .target(name: "PrintGraphics", dependencies: ["PrintModel", "PDFObjects", "CCairo", "CPango", "CPangoShim", "CFontSubset", "CPopplerGlibShim", "CLcmsShim"],
                 path: "Sources/Graphics"),
@@ -161,7 +163,7 @@ let package = Package(
         ),
         .executableTarget(name: "swiftprint-markup", dependencies: ["PrintHelpers", "PrintModel", "PrintSupport", "CWebKitShim"], path: "Plugins/Markup/Helper"),
         // libcurl's variadic setters behind plain C, loaded with dlopen (curl.h only at build time).
-        .target(name: "CCurlShim", path: "Sources/C/CCurlShim"),
+        .target(name: "CCurlShim", dependencies: ["CLibraryLoader"], path: "Sources/C/CCurlShim"),
         // Maps: tiles (MBTiles through GRDB, tile folders, http(s) URL templates) under GeoJSON
         // and GPX drawn as vectors. The engine runs in swiftprint-map, a process of its own that
         // only map jobs start (MapHandler runs it), so other jobs never load SQLite,

@@ -55,25 +55,7 @@ public struct DocumentConversion {
         let info = settings.info
         // Raster settings are checked before any document is read.
         let raster = try info.outputFormat.flatMap { $0 == .pdf ? nil : try RasterDocumentWriter(info: info, cmykProfile: settings.cmykProfile) }
-        var spools: [SpooledInput] = []
-        var formatters: [PrintFormatter] = []
-        for input in inputs {
-            let spooled: SpooledInput
-            do { spooled = try SpooledInput(input) } catch var e as PrintError { e.path = e.path ?? input.path; throw e }
-            spools.append(spooled)
-            do {
-                let (type, handler) = try dispatcher.route(spooled.input)
-                logger.debug("\(input.displayName): \(type.type?.identifier ?? "?") (\(type.mimeType), by \(type.method)) → \(handler.name)")
-                // The handler gets what detection found, and the bytes it read.
-                var input = spooled.input
-                input.contentType = type.type?.identifier
-                input.head = type.head
-                let formatter = try handler.makeFormatter(for: input, settings: settings)
-                formatters.append(formatter)
-            } catch let e as PrintError {
-                throw Self.named(e, by: spools, inputs, concerning: input)
-            }
-        }
+        let (spools, formatters) = try open(inputs, settings: settings)
         // The first document's own page setup (HTML's @page) decides what the job leaves open.
         let setup: DocumentPageSetup?
         do { setup = try formatters[0].documentPageSetup() } catch let e as PrintError {
@@ -109,6 +91,30 @@ public struct DocumentConversion {
         } catch let e as PrintError {
             throw Self.named(e, by: spools, inputs)
         }
+    }
+
+    /// Each input spooled, detected and opened by its handler, with the job's settings. Errors
+    /// name the input they concern, as the caller knows it.
+    private func open(_ inputs: [PrintInput], settings: JobSettings) throws -> ([SpooledInput], [PrintFormatter]) {
+        var spools: [SpooledInput] = []
+        var formatters: [PrintFormatter] = []
+        for input in inputs {
+            let spooled: SpooledInput
+            do { spooled = try SpooledInput(input) } catch var e as PrintError { e.path = e.path ?? input.path; throw e }
+            spools.append(spooled)
+            do {
+                let (type, handler) = try dispatcher.route(spooled.input)
+                logger.debug("\(input.displayName): \(type.type?.identifier ?? "?") (\(type.mimeType), by \(type.method)) → \(handler.name)")
+                // The handler gets what detection found, and the bytes it read.
+                var input = spooled.input
+                input.contentType = type.type?.identifier
+                input.head = type.head
+                formatters.append(try handler.makeFormatter(for: input, settings: settings))
+            } catch let e as PrintError {
+                throw Self.named(e, by: spools, inputs, concerning: input)
+            }
+        }
+        return (spools, formatters)
     }
 
     /// Writes the job's PDF to a scratch file, then draws it as raster into `destination`.

@@ -2,7 +2,7 @@
 #define _GNU_SOURCE
 #include "CCupsShim.h"
 
-#include <dlfcn.h>
+#include "CLibraryLoader.h"
 #include <pthread.h>
 #include <stdio.h>
 
@@ -21,19 +21,11 @@ static char load_error[256];
 static int loaded;
 
 static void load(void) {
-    void *library = dlopen("libcups.so.2", RTLD_NOW | RTLD_LOCAL);
-    if (!library) {
-        snprintf(load_error, sizeof load_error, "cannot load libcups (install libcups2): %s", dlerror());
-        return;
-    }
-#define SPCUPS_FIND(ret, name, params, args)                                                                  \
-    if (!(*(void **)&p_##name = dlsym(library, #name))) {                                                    \
-        snprintf(load_error, sizeof load_error, "libcups.so.2 lacks %s (CUPS 2.2 or later is needed)", #name); \
-        return;                                                                                              \
-    }
-    SPCUPS_FUNCTIONS(SPCUPS_FIND)
-#undef SPCUPS_FIND
-    loaded = 1;
+#define SPCUPS_SYMBOL(ret, name, params, args) {#name, (void **)&p_##name},
+    static const sp_symbol symbols[] = {SPCUPS_FUNCTIONS(SPCUPS_SYMBOL)};
+#undef SPCUPS_SYMBOL
+    loaded = sp_load_library("libcups.so.2", "libcups2", "CUPS 2.2 or later is needed", symbols, sizeof symbols / sizeof symbols[0],
+                             load_error, sizeof load_error) == 0;
 }
 
 int spcups_load(const char **error) {

@@ -4,7 +4,7 @@
 #include "CCurlShim.h"
 
 #include <curl/curl.h>
-#include <dlfcn.h>
+#include "CLibraryLoader.h"
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,25 +35,23 @@ static pthread_once_t load_once = PTHREAD_ONCE_INIT;
 static char load_error[256];
 
 static void load(void) {
-    void *library = dlopen("libcurl.so.4", RTLD_NOW | RTLD_LOCAL);
-    if (!library) {
-        snprintf(load_error, sizeof load_error, "cannot load libcurl (install libcurl4): %s", dlerror());
+#define FIELD(field, name) {name, (void **)&curl.field}
+    const sp_symbol symbols[] = {
+        FIELD(global_init, "curl_global_init"), FIELD(easy_init, "curl_easy_init"), FIELD(easy_setopt, "curl_easy_setopt"),
+        FIELD(easy_getinfo, "curl_easy_getinfo"), FIELD(easy_cleanup, "curl_easy_cleanup"),
+        FIELD(easy_strerror, "curl_easy_strerror"), FIELD(multi_init, "curl_multi_init"),
+        FIELD(multi_setopt, "curl_multi_setopt"), FIELD(multi_add_handle, "curl_multi_add_handle"),
+        FIELD(multi_remove_handle, "curl_multi_remove_handle"), FIELD(multi_perform, "curl_multi_perform"),
+        FIELD(multi_poll, "curl_multi_poll"), FIELD(multi_info_read, "curl_multi_info_read"),
+        FIELD(multi_cleanup, "curl_multi_cleanup"), FIELD(slist_append, "curl_slist_append"),
+        FIELD(slist_free_all, "curl_slist_free_all"),
+    };
+#undef FIELD
+    if (sp_load_library("libcurl.so.4", "libcurl4", "libcurl 7.66 or later is needed", symbols, sizeof symbols / sizeof symbols[0],
+                        load_error, sizeof load_error) != 0) {
+        curl.easy_init = NULL;
         return;
     }
-#define FIND(field, name)                                                                                  \
-    if (!(*(void **)&curl.field = dlsym(library, name))) {                                                 \
-        snprintf(load_error, sizeof load_error, "libcurl.so.4 lacks %s (libcurl 7.66 or later is needed)", name); \
-        return;                                                                                            \
-    }
-    FIND(global_init, "curl_global_init") FIND(easy_init, "curl_easy_init") FIND(easy_setopt, "curl_easy_setopt")
-    FIND(easy_getinfo, "curl_easy_getinfo") FIND(easy_cleanup, "curl_easy_cleanup")
-    FIND(easy_strerror, "curl_easy_strerror") FIND(multi_init, "curl_multi_init")
-    FIND(multi_setopt, "curl_multi_setopt") FIND(multi_add_handle, "curl_multi_add_handle")
-    FIND(multi_remove_handle, "curl_multi_remove_handle") FIND(multi_perform, "curl_multi_perform")
-    FIND(multi_poll, "curl_multi_poll") FIND(multi_info_read, "curl_multi_info_read")
-    FIND(multi_cleanup, "curl_multi_cleanup") FIND(slist_append, "curl_slist_append")
-    FIND(slist_free_all, "curl_slist_free_all")
-#undef FIND
     if (curl.global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK) {
         snprintf(load_error, sizeof load_error, "libcurl cannot initialise");
         curl.easy_init = NULL;

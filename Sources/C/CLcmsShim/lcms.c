@@ -2,7 +2,7 @@
 #define _GNU_SOURCE
 #include "CLcmsShim.h"
 
-#include <dlfcn.h>
+#include "CLibraryLoader.h"
 #include <lcms2.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -30,19 +30,11 @@ static char load_error[256];
 static int loaded;
 
 static void load(void) {
-    void *library = dlopen("liblcms2.so.2", RTLD_NOW | RTLD_LOCAL);
-    if (!library) {
-        snprintf(load_error, sizeof load_error, "cannot load Little CMS (install liblcms2-2): %s", dlerror());
-        return;
-    }
-#define SPLCMS_FIND(ret, name, params)                                                                             \
-    if (!(*(void **)&p_##name = dlsym(library, #name))) {                                                          \
-        snprintf(load_error, sizeof load_error, "liblcms2.so.2 lacks %s", #name);                                 \
-        return;                                                                                                    \
-    }
-    SPLCMS_FUNCTIONS(SPLCMS_FIND)
-#undef SPLCMS_FIND
-    loaded = 1;
+#define SPLCMS_SYMBOL(ret, name, params) {#name, (void **)&p_##name},
+    static const sp_symbol symbols[] = {SPLCMS_FUNCTIONS(SPLCMS_SYMBOL)};
+#undef SPLCMS_SYMBOL
+    loaded = sp_load_library("liblcms2.so.2", "liblcms2-2", NULL, symbols, sizeof symbols / sizeof symbols[0], load_error,
+                             sizeof load_error) == 0;
 }
 
 int splcms_load(const char **error) {

@@ -2,7 +2,7 @@
 #define _GNU_SOURCE
 #include "CPopplerGlibShim.h"
 
-#include <dlfcn.h>
+#include "CLibraryLoader.h"
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,25 +24,14 @@ static char load_error[256];
 static int loaded;
 
 static void load(void) {
-    void *library = dlopen("libpoppler-glib.so.8", RTLD_NOW | RTLD_LOCAL);
-    if (!library) {
-        snprintf(load_error, sizeof load_error, "cannot load poppler-glib (install libpoppler-glib8): %s", dlerror());
-        return;
-    }
-#define FIND(pointer, name)                                                                     \
-    if (!(*(void **)&pointer = dlsym(library, name))) {                                         \
-        snprintf(load_error, sizeof load_error, "libpoppler-glib.so.8 lacks %s", name);          \
-        return;                                                                                 \
-    }
-    FIND(p_new_from_file, "poppler_document_new_from_file")
-    FIND(p_get_n_pages, "poppler_document_get_n_pages")
-    FIND(p_get_page, "poppler_document_get_page")
-    FIND(p_get_size, "poppler_page_get_size")
-    FIND(p_render_for_printing, "poppler_page_render_for_printing")
-    FIND(p_object_unref, "g_object_unref")
-    FIND(p_error_free, "g_error_free")
-#undef FIND
-    loaded = 1;
+    const sp_symbol symbols[] = {
+        {"poppler_document_new_from_file", (void **)&p_new_from_file}, {"poppler_document_get_n_pages", (void **)&p_get_n_pages},
+        {"poppler_document_get_page", (void **)&p_get_page}, {"poppler_page_get_size", (void **)&p_get_size},
+        {"poppler_page_render_for_printing", (void **)&p_render_for_printing}, {"g_object_unref", (void **)&p_object_unref},
+        {"g_error_free", (void **)&p_error_free},
+    };
+    loaded = sp_load_library("libpoppler-glib.so.8", "libpoppler-glib8", NULL, symbols, sizeof symbols / sizeof symbols[0], load_error,
+                             sizeof load_error) == 0;
 }
 
 int sppoppler_load(const char **error) {
