@@ -34,17 +34,25 @@ package final class PDFRasterizer {
         return CGSize(width: width, height: height)
     }
 
+    /// Whether page `index` draws an image: drawing such a page in bands would decode its images
+    /// once a band.
+    package func pageHasImages(_ index: Int) -> Bool { sppoppler_page_has_images(document, Int32(index)) != 0 }
+
     /// Draws page `index` onto `canvas` (white first), `resolution` dots per inch, mirrored
-    /// across and/or along when asked (the back of a two-sided sheet, as the printer wants it).
+    /// across and/or along when asked (the back of a two-sided sheet, as the printer wants it);
+    /// with `band`, the rows of a page `pageHeight` rows high from row `top` on (the canvas
+    /// holds a band: the same pixels as the whole page has there).
     package func render(page index: Int, onto canvas: RasterCanvas, resolution: (x: Int, y: Int),
-                        mirrorAcross: Bool = false, mirrorAlong: Bool = false) throws {
+                        mirrorAcross: Bool = false, mirrorAlong: Bool = false, band: (top: Int, pageHeight: Int)? = nil) throws {
         let cr = canvas.context
         cairo_save(cr)
         defer { cairo_restore(cr) }
         cairo_set_source_rgb(cr, 1, 1, 1)
         cairo_paint(cr)
+        let height = band?.pageHeight ?? canvas.height
+        if let band { cairo_translate(cr, 0, -Double(band.top)) }
         if mirrorAcross { cairo_translate(cr, Double(canvas.width), 0); cairo_scale(cr, -1, 1) }
-        if mirrorAlong { cairo_translate(cr, 0, Double(canvas.height)); cairo_scale(cr, 1, -1) }
+        if mirrorAlong { cairo_translate(cr, 0, Double(height)); cairo_scale(cr, 1, -1) }
         cairo_scale(cr, Double(resolution.x) / 72, Double(resolution.y) / 72)
         guard sppoppler_render(document, Int32(index), UnsafeMutableRawPointer(cr)) != 0 else {
             throw PrintError(.renderingFailed, "poppler has no page \(index + 1)")

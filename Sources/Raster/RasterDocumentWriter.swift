@@ -79,13 +79,15 @@ package struct RasterDocumentWriter {
             let header = try writer.beginPage(type: type.rawValue, mediaName: nil, size: size, resolution: (resolution.x, resolution.y),
                                               sides: duplex.ippSides, sheetBack: sheetBack.rawValue, isBack: isBack,
                                               copies: 1, totalPages: pdf.pageCount)
-            if canvas?.width != header.width || canvas?.height != header.height {
-                canvas = nil  // the old sheet's pixels go before the new ones come
-                canvas = try RasterCanvas(width: header.width, height: header.height)
+            // A page without images is drawn in bands, on a canvas of a few rows (one sheet of
+            // text at 300 dpi: 2.6 MB, not 34); a page with images whole, as each band would
+            // decode its images again.
+            let rows = min(pdf.pageHasImages(index) ? header.height : Self.bandRows, header.height)
+            if canvas?.width != header.width || canvas?.height != rows {
+                canvas = nil  // the old canvas goes before the new one comes
+                canvas = try RasterCanvas(width: header.width, height: rows)
             }
-            try pdf.render(page: index, onto: canvas!, resolution: (resolution.x, resolution.y),
-                           mirrorAcross: header.crossFeedTransform < 0, mirrorAlong: header.feedTransform < 0)
-            try writeRows(of: canvas!, header: header, to: writer)
+            try writeBands(of: index, from: pdf, onto: canvas!, header: header, to: writer)
             if index + 1 < pdf.pageCount { try sheetWritten(index + 1) }
         }
         try writer.finish()
@@ -93,13 +95,22 @@ package struct RasterDocumentWriter {
         return pdf.pageCount
     }
 
-    /// The canvas's rows as the raster type's samples (`RasterRowEncoder`), written row by row.
-    private func writeRows(of canvas: RasterCanvas, header: RasterPageHeader, to writer: RasterWriter) throws {
-        var encoder = RasterRowEncoder(type: type, width: canvas.width, transform: transform)
+    /// Rows of a band drawn without images.
+    static let bandRows = 256
+
+    /// Page `index` drawn band by band (the canvas's height at a time) and written row by row
+    /// as the raster type's samples (`RasterRowEncoder`).
+    private func writeBands(of index: Int, from pdf: PDFRasterizer, onto canvas: RasterCanvas, header: RasterPageHeader,
+                            to writer: RasterWriter) throws {
+        var encoder = RasterRowEncoder(type: type, width: header.width, transform: transform)
         var row = [UInt8](repeating: 0, count: header.bytesPerLine)
-        for y in 0..<canvas.height {
-            row.withUnsafeMutableBytes { out in canvas.withRow(y) { encoder.encode($0, into: out) } }
-            try row.withUnsafeBytes { try writer.write($0) }
+        for top in stride(from: 0, to: header.height, by: canvas.height) {
+            try pdf.render(page: index, onto: canvas, resolution: (resolution.x, resolution.y), mirrorAcross: header.crossFeedTransform < 0,
+                           mirrorAlong: header.feedTransform < 0, band: (top, header.height))
+            for y in 0..<min(canvas.height, header.height - top) {
+                row.withUnsafeMutableBytes { out in canvas.withRow(y) { encoder.encode($0, into: out) } }
+                try row.withUnsafeBytes { try writer.write($0) }
+            }
         }
     }
 }

@@ -18,6 +18,8 @@ static void (*p_get_size)(void *page, double *width, double *height);
 static void (*p_render_for_printing)(void *page, void *cairo);
 static void (*p_object_unref)(void *object);
 static void (*p_error_free)(SPGError *error);
+static void *(*p_get_image_mapping)(void *page);
+static void (*p_free_image_mapping)(void *list);
 
 static pthread_once_t load_once = PTHREAD_ONCE_INIT;
 static char load_error[256];
@@ -28,7 +30,8 @@ static void load(void) {
         {"poppler_document_new_from_file", (void **)&p_new_from_file}, {"poppler_document_get_n_pages", (void **)&p_get_n_pages},
         {"poppler_document_get_page", (void **)&p_get_page}, {"poppler_page_get_size", (void **)&p_get_size},
         {"poppler_page_render_for_printing", (void **)&p_render_for_printing}, {"g_object_unref", (void **)&p_object_unref},
-        {"g_error_free", (void **)&p_error_free},
+        {"g_error_free", (void **)&p_error_free}, {"poppler_page_get_image_mapping", (void **)&p_get_image_mapping},
+        {"poppler_page_free_image_mapping", (void **)&p_free_image_mapping},
     };
     loaded = sp_load_library("libpoppler-glib.so.8", "libpoppler-glib8", NULL, symbols, sizeof symbols / sizeof symbols[0], load_error,
                              sizeof load_error) == 0;
@@ -66,6 +69,16 @@ int sppoppler_render(void *document, int index, void *cairo) {
     p_render_for_printing(page, cairo);
     p_object_unref(page);
     return 1;
+}
+
+int sppoppler_page_has_images(void *document, int index) {
+    void *page = p_get_page(document, index);
+    if (!page) return 0;
+    // A GList of PopplerImageMapping: NULL when the page draws no image.
+    void *images = p_get_image_mapping(page);
+    p_free_image_mapping(images);
+    p_object_unref(page);
+    return images != NULL;
 }
 
 void sppoppler_close(void *document) { p_object_unref(document); }

@@ -20,6 +20,8 @@ int sppoppler_page_count(void *document);
 int sppoppler_page_size(void *document, int index, double *width, double *height);
 /// Draws page `index` for printing onto `cairo` (a cairo_t), in its current transformation.
 int sppoppler_render(void *document, int index, void *cairo);
+/// 1 when page `index` draws an image (poppler's image mapping lists one), else 0.
+int sppoppler_page_has_images(void *document, int index);
 void sppoppler_close(void *document);
 
 #endif
