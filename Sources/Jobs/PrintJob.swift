@@ -63,7 +63,11 @@ public final class PrintJob {
     public func writePDF(to destination: OutputDestination) throws -> JobReport {
         let copies = max(1, info.copies ?? 1)
         let twoSided = info.duplex?.isTwoSided ?? false
-        let imposing = !info.sheets.isNeutral || twoSided || (info.sheets.collate == false && copies > 1) || sheetDecoration != nil
+        let grid = imposition.pagesPerSheet > 1
+        if grid, (info.sheets.numberUp ?? 1) > 1 || info.sheets.booklet == true {
+            throw PrintError(.invalidOption, "--photos-per-sheet makes a grid of its own: it cannot be combined with --number-up or --booklet")
+        }
+        let imposing = !info.sheets.isNeutral || twoSided || (info.sheets.collate == false && copies > 1) || sheetDecoration != nil || grid
         return try writeSheets(to: OutputFile(destination), copies: imposing ? 1 : copies, imposing: imposing)
     }
 
@@ -80,7 +84,6 @@ public final class PrintJob {
         }
         renderer.prepare(forDrawingPages: 0..<(renderer.knownPageCount ?? Int.max))
         let writer = try makeWriter(output: output, imposing: imposing)
-        let assembler = SheetAssembler(writer: writer, imposition: imposition)
         for _ in 0..<copies {
             report.pagesLaidOut = 0
             let paginator = try Paginator(renderer: renderer, ranges: info.pageRanges ?? .all)
@@ -88,7 +91,7 @@ public final class PrintJob {
                 report.pagesLaidOut = page.number
                 if let drawn = page.drawn {
                     if drawn.startsDocument, report.pagesDrawn > 0 { writer.documentStarts(atPage: report.pagesDrawn) }
-                    try draw(drawn, into: assembler)
+                    try draw(drawn, into: writer)
                     report.pagesDrawn += 1
                 }
                 if let progress {
@@ -98,7 +101,6 @@ public final class PrintJob {
                 }
             }
         }
-        try assembler.finish()
         return try finish(writer, output: output, report: report)
     }
 
@@ -109,25 +111,20 @@ public final class PrintJob {
         guard renderer.placesContent || imposing else {
             return try PDFWriter(output: output, metadata: metadata, fonts: renderer.fonts, grayscale: gray)
         }
-        let plan = imposing ? SheetImposition(info: info, paper: paper.paperSize, decoration: sheetDecoration) : nil
+        let grid = imposition.pagesPerSheet > 1 ? (imposition, paper.printableRect) : nil
+        let plan = imposing ? SheetImposition(info: info, paper: paper.paperSize, decoration: sheetDecoration, grid: grid) : nil
         return try AssemblingPDFWriter(output: output, metadata: metadata, fonts: renderer.fonts, grayscale: gray, imposition: plan)
     }
 
-    /// Draws one laid-out page: on its own sheet, or in its cell of the photo grid's.
-    private func draw(_ page: LaidOutPage, into assembler: SheetAssembler) throws {
-        if imposition.pagesPerSheet > 1 {
-            // In a grid the sheet is the job's paper and each page is its cell.
-            let cell = imposition.cell(assembler.slot, in: paper.printableRect)
-            let cellPaper = PrintPaper(media: paper.media).resized(to: cell.size)
-            try assembler.addPage(sheetSize: paper.paperSize, cell: cell) { context in
-                try renderer.draw(page, on: cellPaper, context: context)
-            }
-        } else {
-            let sheetPaper = self.sheetPaper(for: page)
-            try assembler.addPage(sheetSize: sheetPaper.paperSize) { context in
-                try renderer.draw(page, on: sheetPaper, context: context)
-            }
-        }
+    /// Draws one laid-out page on a sheet of its own: its paper, or in the photo grid the size of
+    /// a cell (the plan puts it in its cell).
+    private func draw(_ page: LaidOutPage, into writer: SheetWriter) throws {
+        let sheetPaper = imposition.pagesPerSheet > 1
+            ? PrintPaper(media: paper.media).resized(to: imposition.cell(0, in: paper.printableRect).size)
+            : self.sheetPaper(for: page)
+        let context = writer.beginSheet(size: sheetPaper.paperSize)
+        try context.withSavedState { try renderer.draw(page, on: sheetPaper, context: context) }
+        try writer.endSheet()
     }
 
     /// Ends the output, or abandons it with the reason when nothing was drawn.

@@ -12,15 +12,18 @@ package struct SheetImposition {
     /// Logical pages that begin a new document (after the first), told as they are drawn.
     package var documentStarts: Set<Int> = []
     var decoration: SheetDecoration?
+    /// The photo grid and the sheet's printable area (top-left origin), when the job has one.
+    let grid: (imposition: Imposition, printableArea: CGRect)?
 
-    package init(info: PrintInfo, paper: CGSize, decoration: SheetDecoration?) {
-        self.info = info; self.paper = paper; self.decoration = decoration
+    package init(info: PrintInfo, paper: CGSize, decoration: SheetDecoration?,
+                 grid: (imposition: Imposition, printableArea: CGRect)? = nil) {
+        self.info = info; self.paper = paper; self.decoration = decoration; self.grid = grid
     }
 
     func plan(pages: [CGRect]) -> SheetPlan {
         SheetPlan(pages: pages, documentStarts: documentStarts, paper: paper, options: info.sheets,
                   twoSided: info.duplex?.isTwoSided ?? false, copies: info.copies ?? 1,
-                  bands: decoration?.bands ?? (0, 0))
+                  bands: decoration?.bands ?? (0, 0), grid: grid)
     }
 
     /// Page borders are drawn on n-up sides and booklets only.

@@ -39,11 +39,15 @@ struct SheetPlan {
     ///   - twoSided: the output is printed on both sides.
     ///   - bands: room kept free at the top and bottom of n-up and booklet sides (a header and
     ///     footer printed on the sheet).
+    ///   - grid: the photo grid, when the job asks for one: its cells and the sheet's printable
+    ///     area (top-left origin, as the paper describes it); it takes the place of n-up.
     init(pages: [CGRect], documentStarts: Set<Int>, paper: CGSize, options o: SheetOptions, twoSided: Bool, copies: Int,
-         bands: (top: Double, bottom: Double) = (0, 0)) {
+         bands: (top: Double, bottom: Double) = (0, 0), grid: (imposition: Imposition, printableArea: CGRect)? = nil) {
         var sides: [Side]
         let area = CGRect(x: 0, y: bands.bottom, width: paper.width, height: max(1, paper.height - bands.top - bands.bottom))
-        if o.booklet == true {
+        if let grid {
+            sides = Self.grid(pages: pages, imposition: grid.imposition, paper: paper, printableArea: grid.printableArea)
+        } else if o.booklet == true {
             sides = Self.booklet(pages: pages, paper: paper, area: area, signature: o.bookletSignature)
         } else {
             sides = Self.nUp(pages: pages, documentStarts: documentStarts, paper: paper, area: area, count: o.numberUp ?? 1,
@@ -176,6 +180,23 @@ struct SheetPlan {
     static func corners(of box: CGRect, by t: PDFMatrix) -> [CGPoint] {
         [CGPoint(x: box.minX, y: box.minY), CGPoint(x: box.maxX, y: box.minY), CGPoint(x: box.maxX, y: box.maxY),
          CGPoint(x: box.minX, y: box.maxY)].map(t.apply(to:))
+    }
+
+    // MARK: The photo grid
+
+    /// Pages (each drawn at its cell's size) `pagesPerSheet` to a side, in the imposition's cells
+    /// left to right and top to bottom, at their size: photos fill the cells of one job in turn,
+    /// whatever file each came from.
+    static func grid(pages: [CGRect], imposition: Imposition, paper: CGSize, printableArea: CGRect) -> [Side] {
+        let count = imposition.pagesPerSheet
+        return stride(from: 0, to: pages.count, by: count).map { start in
+            Side(size: paper, items: (start..<min(start + count, pages.count)).map { index in
+                // The cell counts from the top of the sheet; PDF space from the bottom.
+                let cell = imposition.cell(index - start, in: printableArea), box = pages[index]
+                let t = PDFMatrix(translationX: cell.minX - box.minX, y: paper.height - cell.maxY - box.minY)
+                return Item(page: index, transform: t, corners: corners(of: box, by: t))
+            })
+        }
     }
 
     // MARK: Booklets

@@ -106,6 +106,30 @@ import Testing
         #expect(second.pixels[Int(0.7 * Double(second.height)) * second.width + Int(0.7 * Double(second.width))] > 240, "an empty cell")
     }
 
+    /// The grid is planned with the other sheet options: two-sided copies are whole sets of
+    /// sides, each copy starting on a front (five photos three to a side: 2 sides a copy).
+    @Test func twoSidedCopiesOfAGridAreWholeSets() throws {
+        let dir = try temporaryDirectory()
+        var paths: [String] = []
+        for (i, color) in ["black", "white", "black", "white", "black"].enumerated() {
+            let p = "\(dir)/\(i).png"
+            _ = try Tool.run("convert", ["-size", "300x200", "xc:\(color)", "-fill", "gray", "-draw", "rectangle 0,0 10,10", p])
+            paths.append(p)
+        }
+        let out = dir + "/grid.pdf"
+        let r = try swiftprint(["convert"] + paths + ["-o", out, "--photos-per-sheet", "3", "--copies", "2", "--sides", "two-sided-long-edge",
+                                                      "--media", "A4"])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(try PDF.pageCount(out) == 4, "2 sides a copy, 2 copies")
+        for page in [1, 3] {
+            let (w, h, pixels) = try PDF.grayPixels(out, page: page, dpi: 20)
+            func at(_ fy: Double) -> UInt8 { pixels[Int(fy * Double(h)) * w + w / 2] }
+            #expect(at(0.2) < 60 && at(0.5) > 200 && at(0.8) < 60, "page \(page): dark, light, dark")
+        }
+        let both = try swiftprint(["convert"] + paths + ["-o", dir + "/x.pdf", "--photos-per-sheet", "4", "--number-up", "2"])
+        #expect(both.status == 64 && both.stderr.contains("cannot be combined with --number-up"), "\(both.stderr)")
+    }
+
     @Test func anUnsupportedGridIsAUsageError() throws {
         let r = try swiftprint(["convert", "x.jpg", "-o", "/tmp/never.pdf", "--photos-per-sheet", "7"])
         #expect(r.status == 64 && r.stderr.contains("--photos-per-sheet \"7\" is not valid (2, 3, 4, 6, 8, 9, 10, 12, 15, 16, 20)"), "\(r.stderr)")
