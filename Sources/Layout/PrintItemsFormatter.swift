@@ -13,26 +13,34 @@ public final class PrintItemsFormatter: PrintFormatter {
 
     public override var placesContent: Bool { items.contains { $0.placesContent } }
 
-    /// Each item lays itself out with its own fonts (`makePageStream()`), not the renderer's
-    /// environment: one font map for the whole job would embed the same fonts, but it changes a
-    /// mixed job's bytes, so it waits for a deliberate re-record of OutputIdentityTests.
+    /// Items laid out on their own, each with its own fonts.
     public override func makePageStream() throws -> FormattedPageStream {
-        ItemStream(items: items)
+        ItemStream(items: items, environment: nil)
+    }
+
+    /// Every item lays itself out with the renderer's fonts, as one formatter would: the job
+    /// embeds each font once, whichever items draw with it.
+    public override func makePageStream(in environment: LayoutEnvironment) throws -> FormattedPageStream {
+        ItemStream(items: items, environment: environment)
     }
 
     private final class ItemStream: FormattedPageStream, ProgressEstimating {
         let items: [PrintFormatter]
+        let environment: LayoutEnvironment?
         var index = 0
         var current: FormattedPageStream?
 
         /// Whether the current item has given no page yet.
         var fresh = true
 
-        init(items: [PrintFormatter]) { self.items = items }
+        init(items: [PrintFormatter], environment: LayoutEnvironment?) { self.items = items; self.environment = environment }
 
         func nextPage(fitting size: CGSize) throws -> FormattedPage? {
             while index < items.count {
-                if current == nil { current = try items[index].makePageStream(); fresh = true }
+                if current == nil {
+                    current = try environment.map { try items[index].makePageStream(in: $0) } ?? items[index].makePageStream()
+                    fresh = true
+                }
                 if let page = try current!.nextPage(fitting: size) {
                     defer { fresh = false }
                     return fresh && index > 0 ? FirstPageOfDocument(page: page) : page
