@@ -83,15 +83,19 @@ import Testing
 
 /// The photo grid: several images per sheet, on the paginator's sheet model.
 @Suite struct PhotoGridTests {
+    /// Five images of `size` pixels: dark, light, dark, light, dark — so each cell's brightness
+    /// says which one it holds.
+    static func fivePhotos(_ size: String, in dir: String) throws -> [String] {
+        try ["black", "white", "black", "white", "black"].enumerated().map { i, color in
+            let p = "\(dir)/\(i).png"
+            _ = try Tool.run("convert", ["-size", size, "xc:\(color)", "-fill", "gray", "-draw", "rectangle 0,0 10,10", p])
+            return p
+        }
+    }
+
     @Test func fourPhotosPerSheetFillTheCellsInOrder() throws {
         let dir = try temporaryDirectory()
-        // Five images: dark, light, dark, light, dark — so each cell's brightness says which one it holds.
-        var paths: [String] = []
-        for (i, color) in ["black", "white", "black", "white", "black"].enumerated() {
-            let p = "\(dir)/\(i).png"
-            _ = try Tool.run("convert", ["-size", "300x300", "xc:\(color)", "-fill", "gray", "-draw", "rectangle 0,0 10,10", p])
-            paths.append(p)
-        }
+        let paths = try Self.fivePhotos("300x300", in: dir)
         let out = dir + "/grid.pdf"
         let r = try swiftprint(["convert"] + paths + ["-o", out, "--photos-per-sheet", "4", "--media", "A4", "--margins", "36"])
         #expect(r.status == 0, "\(r.stderr)")
@@ -110,12 +114,7 @@ import Testing
     /// sides, each copy starting on a front (five photos three to a side: 2 sides a copy).
     @Test func twoSidedCopiesOfAGridAreWholeSets() throws {
         let dir = try temporaryDirectory()
-        var paths: [String] = []
-        for (i, color) in ["black", "white", "black", "white", "black"].enumerated() {
-            let p = "\(dir)/\(i).png"
-            _ = try Tool.run("convert", ["-size", "300x200", "xc:\(color)", "-fill", "gray", "-draw", "rectangle 0,0 10,10", p])
-            paths.append(p)
-        }
+        let paths = try Self.fivePhotos("300x200", in: dir)
         let out = dir + "/grid.pdf"
         let r = try swiftprint(["convert"] + paths + ["-o", out, "--photos-per-sheet", "3", "--copies", "2", "--sides", "two-sided-long-edge",
                                                       "--media", "A4"])
