@@ -181,6 +181,22 @@ struct QueueTests {
         #expect(partial.isEmpty)
     }
 
+    /// An iPhone's job cut off in its second page fails with the page named, and saves nothing.
+    @Test func aTruncatedRasterJobSaysWhichPage() throws {
+        let cups = try PrivateCUPS.shared()
+        let dir = try temporaryDirectory()
+        chmod(dir, 0o755)
+        let whole = try Data(contentsOf: URL(fileURLWithPath: Self.fixtures + "/job.urf"))
+        let truncated = dir + "/cut-job.urf"
+        try whole.prefix(whole.count * 3 / 4).write(to: URL(fileURLWithPath: truncated))
+        chmod(truncated, 0o644)
+        let id = try cups.submit([truncated])
+        try cups.waitForJobs()
+        #expect(cups.savedFiles().filter { $0.hasPrefix("\(id)-") }.isEmpty)
+        let report = try cups.finishedJobReport(id)
+        #expect(report.contains("cut-job.urf") && report.contains("page 2 is truncated"), "\(report)")
+    }
+
     @Test func twentyJobsAtOnceGiveTwentyFiles() throws {
         let cups = try PrivateCUPS.shared()
         let ids = try (1...20).map { n in try cups.submit([examples + "/multilingual.txt"], title: "burst-\(n)") }
