@@ -9,8 +9,6 @@ package final class ColorTransform {
     package enum Output { case rgb8, rgb16, cmyk8, cmyk16 }
 
     private let transform: UnsafeMutableRawPointer
-    /// Bytes a pixel takes in the output.
-    package let outputPixelBytes: Int
 
     /// `profile`: the ICC profile's bytes; `name` says which profile in errors (a file's path).
     package init(toProfile profile: Data, named name: String, output: Output) throws {
@@ -20,10 +18,10 @@ package final class ColorTransform {
         }
         let kind: splcms_output
         switch output {
-        case .rgb8: kind = SPLCMS_RGB_8; outputPixelBytes = 3
-        case .rgb16: kind = SPLCMS_RGB_16; outputPixelBytes = 6
-        case .cmyk8: kind = SPLCMS_CMYK_8; outputPixelBytes = 4
-        case .cmyk16: kind = SPLCMS_CMYK_16; outputPixelBytes = 8
+        case .rgb8: kind = SPLCMS_RGB_8
+        case .rgb16: kind = SPLCMS_RGB_16
+        case .cmyk8: kind = SPLCMS_CMYK_8
+        case .cmyk16: kind = SPLCMS_CMYK_16
         }
         var error: UnsafeMutablePointer<CChar>?
         let made = profile.withUnsafeBytes { splcms_transform_from_srgb($0.baseAddress, $0.count, kind, &error) }
@@ -37,7 +35,7 @@ package final class ColorTransform {
 
     deinit { splcms_free(transform) }
 
-    /// `count` canvas pixels (cairo's 0x00RRGGBB words) into `output`, `outputPixelBytes` each.
+    /// `count` canvas pixels (cairo's 0x00RRGGBB words) into `output`, in the output's samples.
     package func apply(_ pixels: UnsafePointer<UInt32>, count: Int, into output: UnsafeMutableRawPointer) {
         splcms_apply(transform, pixels, output, UInt32(count))
     }

@@ -76,9 +76,8 @@ package struct RasterDocumentWriter {
         for index in 0..<pdf.pageCount {
             let size = pdf.pageSize(index)
             let isBack = duplex.isTwoSided && index % 2 == 1
-            let header = try writer.beginPage(type: type.rawValue, mediaName: nil, size: size, resolution: (resolution.x, resolution.y),
-                                              sides: duplex.ippSides, sheetBack: sheetBack.rawValue, isBack: isBack,
-                                              copies: 1, totalPages: pdf.pageCount)
+            let header = try writer.beginPage(type: type.rawValue, size: size, resolution: (resolution.x, resolution.y),
+                                              sides: duplex.ippSides, sheetBack: sheetBack.rawValue, isBack: isBack, totalPages: pdf.pageCount)
             // A page without images is drawn in bands, on a canvas of a few rows (one sheet of
             // text at 300 dpi: 2.6 MB, not 34); a page with images whole, as each band would
             // decode its images again.

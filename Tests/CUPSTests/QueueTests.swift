@@ -162,15 +162,21 @@ struct QueueTests {
         }
     }
 
-    @Test func aTruncatedPDFEndsTheJobWithAReadableReasonAndNoFile() throws {
-        let cups = try PrivateCUPS.shared()
+    /// The first `fraction` of fixture `name`, saved as `newName` where cupsd's filter (as lp)
+    /// can read it.
+    static func cut(_ name: String, to fraction: Double, as newName: String) throws -> String {
         let dir = try temporaryDirectory()
         chmod(dir, 0o755)
-        let whole = try Data(contentsOf: URL(fileURLWithPath: Self.fixtures + "/report.pdf"))
-        let truncated = dir + "/broken-report.pdf"
-        try whole.prefix(whole.count / 2).write(to: URL(fileURLWithPath: truncated))
-        chmod(truncated, 0o644)
-        let id = try cups.submit([truncated])
+        let whole = try Data(contentsOf: URL(fileURLWithPath: fixtures + "/" + name))
+        let path = dir + "/" + newName
+        try whole.prefix(Int(Double(whole.count) * fraction)).write(to: URL(fileURLWithPath: path))
+        chmod(path, 0o644)
+        return path
+    }
+
+    @Test func aTruncatedPDFEndsTheJobWithAReadableReasonAndNoFile() throws {
+        let cups = try PrivateCUPS.shared()
+        let id = try cups.submit([try Self.cut("report.pdf", to: 1.0 / 2, as: "broken-report.pdf")])
         try cups.waitForJobs()
         #expect(cups.savedFiles().filter { $0.hasPrefix("\(id)-") }.isEmpty)
         let report = try cups.finishedJobReport(id)
@@ -184,13 +190,7 @@ struct QueueTests {
     /// An iPhone's job cut off in its second page fails with the page named, and saves nothing.
     @Test func aTruncatedRasterJobSaysWhichPage() throws {
         let cups = try PrivateCUPS.shared()
-        let dir = try temporaryDirectory()
-        chmod(dir, 0o755)
-        let whole = try Data(contentsOf: URL(fileURLWithPath: Self.fixtures + "/job.urf"))
-        let truncated = dir + "/cut-job.urf"
-        try whole.prefix(whole.count * 3 / 4).write(to: URL(fileURLWithPath: truncated))
-        chmod(truncated, 0o644)
-        let id = try cups.submit([truncated])
+        let id = try cups.submit([try Self.cut("job.urf", to: 3.0 / 4, as: "cut-job.urf")])
         try cups.waitForJobs()
         #expect(cups.savedFiles().filter { $0.hasPrefix("\(id)-") }.isEmpty)
         let report = try cups.finishedJobReport(id)

@@ -4,7 +4,7 @@ import PrintModel
 
 /// A raster page's header as Swift values: what a reader needs to store its pixels and what a
 /// writer sets for the printer. Read from and written to libcups's `cups_page_header2_t`.
-package struct RasterPageHeader: Equatable, Sendable {
+package struct RasterPageHeader: Sendable {
     /// How pixels are coloured, as CUPS numbers them (`cups_cspace_t`); the ones swiftprint
     /// reads and writes are named.
     package enum ColorSpace: Equatable, Sendable {
@@ -52,28 +52,12 @@ package struct RasterPageHeader: Equatable, Sendable {
     package var isChunked: Bool
     /// Dots per inch across and down.
     package var resolution: (x: Int, y: Int)
-    /// The page's size in points, as the header says it.
-    package var pageSize: CGSize
-    /// The media's PWG name (`iso_a4_210x297mm`), when the header names one.
-    package var mediaName: String
-    package var isTwoSided: Bool
-    package var tumble: Bool
-    package var copies: Int
     /// Pages in the whole stream, when the writer said (PWG's TotalPageCount; Apple raster's
     /// file header); 0 when unknown.
     package var totalPageCount: Int
     /// -1 when the back side was mirrored across (left-right) or along (top-bottom) the feed.
     package var crossFeedTransform: Int
     package var feedTransform: Int
-
-    package static func == (a: Self, b: Self) -> Bool {
-        a.width == b.width && a.height == b.height && a.bitsPerColor == b.bitsPerColor && a.bitsPerPixel == b.bitsPerPixel
-            && a.bytesPerLine == b.bytesPerLine && a.colorSpace == b.colorSpace && a.isChunked == b.isChunked
-            && a.resolution == b.resolution && a.pageSize == b.pageSize && a.mediaName == b.mediaName
-            && a.isTwoSided == b.isTwoSided && a.tumble == b.tumble && a.copies == b.copies
-            && a.totalPageCount == b.totalPageCount && a.crossFeedTransform == b.crossFeedTransform
-            && a.feedTransform == b.feedTransform
-    }
 
     init(_ h: cups_page_header2_t) {
         width = Int(h.cupsWidth); height = Int(h.cupsHeight)
@@ -82,11 +66,6 @@ package struct RasterPageHeader: Equatable, Sendable {
         colorSpace = ColorSpace(cups: h.cupsColorSpace.rawValue)
         isChunked = h.cupsColorOrder == CUPS_ORDER_CHUNKED
         resolution = (Int(h.HWResolution.0), Int(h.HWResolution.1))
-        pageSize = CGSize(width: Double(h.cupsPageSize.0), height: Double(h.cupsPageSize.1))
-        mediaName = withUnsafeBytes(of: h.cupsPageSizeName) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-        isTwoSided = h.Duplex != CUPS_FALSE
-        tumble = h.Tumble != CUPS_FALSE
-        copies = Int(h.NumCopies)
         totalPageCount = Int(h.cupsInteger.0)
         crossFeedTransform = Int(Int32(bitPattern: h.cupsInteger.1))
         feedTransform = Int(Int32(bitPattern: h.cupsInteger.2))
@@ -153,7 +132,6 @@ package final class RasterWriter {
 
     private var raster: OpaquePointer?
     private let sink: Sink
-    private var header = cups_page_header2_t()
 
     /// `write` takes every byte of the stream, in order.
     package init(format: Format, write: @escaping (UnsafeRawBufferPointer) -> Void) throws {
@@ -174,14 +152,14 @@ package final class RasterWriter {
     deinit { if let raster { spcups_cupsRasterClose(raster) } }
 
     /// Starts a page: a PWG header made by libcups for `type` (`srgb_8`, `sgray_16`, …), the
-    /// media, the resolution, and two-sided printing's back-side transform; returns the header
-    /// as written, which says how the back is to be mirrored.
-    package func beginPage(type: String, mediaName: String?, size: CGSize, resolution: (x: Int, y: Int), sides: String,
-                           sheetBack: String?, isBack: Bool, copies: Int, totalPages: Int) throws -> RasterPageHeader {
-        header = cups_page_header2_t()
+    /// media of `size`, the resolution, and two-sided printing's back-side transform; returns
+    /// the header as written, which says how the back is to be mirrored. One copy: copies are
+    /// sheets of the stream.
+    package func beginPage(type: String, size: CGSize, resolution: (x: Int, y: Int), sides: String,
+                           sheetBack: String?, isBack: Bool, totalPages: Int) throws -> RasterPageHeader {
+        var header = cups_page_header2_t()
         // pwg_media_t sizes are in hundredths of millimetres.
-        let media = mediaName.flatMap { spcups_pwgMediaForPWG($0) }
-            ?? spcups_pwgMediaForSize(Int32((size.width * 2540 / 72).rounded()), Int32((size.height * 2540 / 72).rounded()))
+        let media = spcups_pwgMediaForSize(Int32((size.width * 2540 / 72).rounded()), Int32((size.height * 2540 / 72).rounded()))
         guard let media, spcups_cupsRasterInitPWGHeader(&header, media, type, Int32(resolution.x), Int32(resolution.y), sides,
                                                          isBack ? sheetBack : nil) != 0 else {
             throw PrintError(.invalidOption, "libcups cannot make a \(type) page header: \(LibCUPS.rasterError ?? "unknown media or type")")
@@ -192,7 +170,7 @@ package final class RasterWriter {
         header.cupsBytesPerLine = (header.cupsWidth * header.cupsBitsPerPixel + 7) / 8
         header.PageSize = (UInt32(size.width.rounded()), UInt32(size.height.rounded()))
         header.cupsPageSize = (Float(size.width), Float(size.height))
-        header.NumCopies = UInt32(max(1, copies))
+        header.NumCopies = 1
         header.cupsInteger.0 = UInt32(totalPages)
         guard spcups_cupsRasterWriteHeader2(raster, &header) != 0 else {
             throw PrintError(.outputFailed, "cannot write a raster page header: \(LibCUPS.rasterError ?? "write failed")")

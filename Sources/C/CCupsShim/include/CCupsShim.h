@@ -104,7 +104,6 @@ int spcups_load(const char **error);
        const char *sheet_back),                                                                                  \
       (h, media, type, xdpi, ydpi, sides, sheet_back))                                                           \
     X(const char *, cupsRasterErrorString, (void), ())                                                           \
-    X(pwg_media_t *, pwgMediaForPWG, (const char *pwg), (pwg))                                                   \
     X(pwg_media_t *, pwgMediaForSize, (int width, int length), (width, length))
 
 #define SPCUPS_DECLARE(ret, name, params, args) ret spcups_##name params;
