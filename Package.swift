@@ -195,11 +195,11 @@ let package = Package(
         .target(name: "SwiftPrint", dependencies: ["HandlerSupport", "PrintJobs", "TextHandler", "PDFHandler", "ImageHandler", "MarkupHandler", "RasterHandler",
                                                    "MapHandler", "CUPSClient"]),
 
-        // CUPS: the queue's files and the installer (no libcups, so the CLI does not load it);
+        // CUPS: the queue's files and the installer (libcups, opened only to ask a printer);
         // what filter and backend share (cupsd's message lines); the
         // filter (options and the PPD, then the job); the backend (it runs as root: it reads its
         // arguments and a byte stream, no content).
-        .target(name: "CUPSQueue", dependencies: ["HandlerSupport"], path: "Sources/CUPS/Queue"),
+        .target(name: "CUPSQueue", dependencies: ["HandlerSupport", "CUPSLibrary"], path: "Sources/CUPS/Queue"),
         .target(name: "CUPSCommon", path: "Sources/CUPS/Common"),
         .target(
             name: "CUPSFilter",

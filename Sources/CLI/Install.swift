@@ -52,14 +52,36 @@ struct Install: ParsableCommand {
         DataDir, and creates the queue, whose jobs are saved as PDF in SPOOL/USER/. Run it again \
         at any time: unchanged files are left alone. swiftprint uninstall removes what it added.
 
+        With --printer and --name, it also makes a queue for a real printer: swiftprint's filter \
+        turns every job into what the printer takes (PDF, PWG raster or Apple raster) and CUPS's \
+        ipp backend sends it. Its papers, printable areas, sides, colour and resolutions are the \
+        printer's own; jobs wait while it is busy or off.
+
         Examples:
           sudo swiftprint install
           swiftprint install --dry-run
           lp -d swiftprint notes.txt photo.jpg report.pdf
+          sudo swiftprint install --printer ipp://office.local/ipp/print --name Office
+          sudo swiftprint uninstall --name Office
         """
     )
 
     @OptionGroup var where_: InstallOptions
+    @Option(help: ArgumentHelp("Also make a queue for this printer: ipp://host/ipp/print, ipps://…, or a dnssd:// name from lpinfo -v.", valueName: "uri"))
+    var printer: String?
+    @Option(help: "The printer queue's name (lp -d NAME); with --printer.")
+    var name: String?
+    @Option(name: .customLong("output-format"), help: ArgumentHelp("What the printer queue sends: pdf, pwg-raster or urf (default: PDF if the printer takes it, else PWG raster, else Apple raster).", valueName: "format"),
+            transform: { text in
+                guard let format = OutputFormat(name: text) else { throw ValidationError("--output-format \(text): pdf, pwg-raster or urf") }
+                return format
+            })
+    var outputFormat: OutputFormat?
+
+    func validate() throws {
+        if printer != nil, name == nil { throw ValidationError("--printer needs --name, the queue's name") }
+        if printer == nil, name != nil || outputFormat != nil { throw ValidationError("--name and --output-format go with --printer") }
+    }
 
     func run() throws {
         let dispatcher = Dispatcher.standard
@@ -71,7 +93,13 @@ struct Install: ParsableCommand {
             printable: printable,
             cupsTypes: QueueDefinition.cupsTypes(in: [layout.cupsDataDir + "/mime", layout.cupsServerRoot]),
             rules: rules, defaultMedia: PaperDefaults.media(for: .general))
-        do { try where_.installer().install(definition: definition) } catch let e as PrintError { throw fail(e) }
+        do {
+            if let printer, let name {
+                try where_.installer().installPrinter(PrinterQueueRequest(uri: printer, name: name, format: outputFormat), definition: definition)
+            } else {
+                try where_.installer().install(definition: definition)
+            }
+        } catch let e as PrintError { throw fail(e) }
     }
 }
 
@@ -80,8 +108,12 @@ struct Uninstall: ParsableCommand {
         abstract: "Remove what swiftprint install added (saved jobs stay).")
 
     @OptionGroup var where_: InstallOptions
+    @Option(help: "Remove only this printer queue (one install --printer made).")
+    var name: String?
 
     func run() throws {
-        do { try where_.installer().uninstall() } catch let e as PrintError { throw fail(e) }
+        do {
+            if let name { try where_.installer().uninstallPrinter(name: name) } else { try where_.installer().uninstall() }
+        } catch let e as PrintError { throw fail(e) }
     }
 }

@@ -1,8 +1,9 @@
 import Foundation
 import PrintModel
 
-/// Raster output for printers that take no PDF, by IPP's names. Command-line (and library)
-/// options for now: the CUPS filter writes what CUPS asks of it.
+/// Raster output for printers that take no PDF, by IPP's names. The format is the command
+/// line's (a CUPS queue writes what CUPS asks for); resolution, type and back-side turn are
+/// IPP job attributes too, which a printer queue's job may set.
 public enum RasterOptions {
     public static let outputFormat = JobOption<OutputFormat>(
         "output-format", sources: .commandLine,
@@ -11,19 +12,19 @@ public enum RasterOptions {
         parse: { OutputFormat(name: $0) }) { $0.info.outputFormat = $1 }
 
     public static let resolution = JobOption<PrinterResolution>(
-        "printer-resolution", sources: .commandLine,
+        "printer-resolution", sources: .everywhere,
         help: "Raster output's dots per inch: 300 (default), 600dpi, or 600x300dpi across by down (PWG raster only).",
         valueName: "dpi", expects: "dots per inch from 1 to 9600, as 300, 600dpi or 600x300dpi", example: "600dpi",
         parse: { PrinterResolution(text: $0) }) { $0.info.printerResolution = $1 }
 
     public static let rasterType = JobOption<RasterType>(
-        "pwg-raster-document-type", sources: .commandLine,
+        "pwg-raster-document-type", sources: .everywhere,
         help: "Raster output's colour and depth: sgray_8, srgb_8 (the default, or sgray_8 for grey output), sgray_16, srgb_16, black_8, black_16, black_1 and sgray_1 (dithered), adobe-rgb_8, adobe-rgb_16, cmyk_8 and cmyk_16 (with --cmyk-profile).",
         valueName: "type", expects: RasterType.allCases.map(\.rawValue).joined(separator: ", "), example: "sgray_8"
     ) { $0.info.rasterType = $1 }
 
     public static let sheetBack = JobOption<SheetBack>(
-        "pwg-raster-document-sheet-back", commandLine: "sheet-back", sources: .commandLine,
+        "pwg-raster-document-sheet-back", commandLine: "sheet-back", sources: .everywhere,
         help: "How raster output turns the back of two-sided sheets for the printer: normal (default), flipped, rotated or manual-tumble.",
         valueName: "turn", expects: SheetBack.allCases.map(\.rawValue).joined(separator: ", "), example: "rotated"
     ) { $0.info.sheetBack = $1 }

@@ -17,8 +17,8 @@ final class IPPEverywherePrinter: @unchecked Sendable {
     }
 
     /// `duplex`: offers two-sided printing; `color`: prints colour (ippeveprinter's default is
-    /// monochrome only).
-    init(name: String, duplex: Bool, color: Bool) throws {
+    /// monochrome only); `formats`: the document formats it takes.
+    init(name: String, duplex: Bool, color: Bool, formats: [String] = ["application/pdf", "image/pwg-raster", "image/urf"]) throws {
         try SystemBus.ensureRunning()
         self.name = name
         port = try PrivateCUPS.freePort()
@@ -37,7 +37,7 @@ final class IPPEverywherePrinter: @unchecked Sendable {
         """.write(toFile: command, atomically: false, encoding: .utf8)
         chmod(command, 0o755)
         var args = ["-n", "localhost", "-p", String(port), "-r", "off", "-d", output, "-k",
-                    "-f", "application/pdf,image/pwg-raster,image/urf", "-c", command, "-M", "swiftprint-tests", "-m", name]
+                    "-f", formats.joined(separator: ","), "-c", command, "-M", "swiftprint-tests", "-m", name]
         if duplex { args.append("-2") }
         if color { args += ["-s", "20,10"] }
         process = Process()
@@ -84,6 +84,12 @@ final class IPPEverywherePrinter: @unchecked Sendable {
             guard line.hasPrefix("IPP_"), let eq = line.firstIndex(of: "=") else { return nil }
             return (String(line[line.index(line.startIndex, offsetBy: 4)..<eq]), String(line[line.index(after: eq)...]))
         }, uniquingKeysWith: { $1 })
+    }
+
+    /// Every document the printer kept (PDF, PWG or Apple raster), by name.
+    var kept: [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: output)) ?? [])
+            .filter { $0.hasSuffix(".pdf") || $0.hasSuffix(".pwg") || $0.hasSuffix(".urf") }.sorted().map { output + "/" + $0 }
     }
 
     var received: [String] {

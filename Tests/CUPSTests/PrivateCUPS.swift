@@ -41,7 +41,12 @@ final class PrivateCUPS: @unchecked Sendable {
     /// queues on real IPP printers (`ippeveprinter`); `stop()` it.
     static func withStockFilters() throws -> PrivateCUPS { try PrivateCUPS(stockFilters: true) }
 
-    private init(stockFilters: Bool = false) throws {
+    /// A cupsd of its own that has every conversion and filter this machine's CUPS has (CUPS's,
+    /// cups-filters', Ghostscript's) and the ipp backend, as a machine with all of them
+    /// installed: for swiftprint's printer queues, whose jobs must still use none of them; `stop()` it.
+    static func withSystemFilters() throws -> PrivateCUPS { try PrivateCUPS(stockFilters: true, allSystemFilters: true) }
+
+    private init(stockFilters: Bool = false, allSystemFilters: Bool = false) throws {
         root = FileManager.default.temporaryDirectory.appendingPathComponent("swiftprint-cupsd-\(UUID().uuidString.prefix(8))").path
         let fm = FileManager.default
         for dir in ["etc/ppd", "etc/ssl", "lib/daemon", "spool/tmp", "cache", "state", "log", "data/mime", "data/banners"] {
@@ -60,7 +65,8 @@ final class PrivateCUPS: @unchecked Sendable {
             for name in try fm.contentsOfDirectory(atPath: "/usr/share/cups/mime") where name.hasSuffix(".convs") && !name.hasPrefix("swiftprint") {
                 try fm.copyItem(atPath: "/usr/share/cups/mime/" + name, toPath: root + "/data/mime/" + name)
             }
-            for (dir, name) in [("backend", "ipp"), ("filter", "pdftopdf")] {
+            let filters = allSystemFilters ? try fm.contentsOfDirectory(atPath: "/usr/lib/cups/filter").filter { $0 != "swiftprint" } : ["pdftopdf"]
+            for (dir, name) in [("backend", "ipp")] + filters.map({ ("filter", $0) }) {
                 try fm.createDirectory(atPath: "\(root)/lib/\(dir)", withIntermediateDirectories: true)
                 try fm.createSymbolicLink(atPath: "\(root)/lib/\(dir)/\(name)", withDestinationPath: "/usr/lib/cups/\(dir)/\(name)")
             }
@@ -146,8 +152,9 @@ final class PrivateCUPS: @unchecked Sendable {
     }
 
     /// Submits `files` with `lp`; returns the job id.
-    func submit(_ files: [String], options: [String: String] = [:], title: String? = nil, user: String? = nil) throws -> Int {
-        var args = ["-h", server, "-d", "swiftprint"]
+    func submit(_ files: [String], to queue: String = "swiftprint", options: [String: String] = [:], title: String? = nil,
+                user: String? = nil) throws -> Int {
+        var args = ["-h", server, "-d", queue]
         if let title { args += ["-t", title] }
         if let user { args += ["-U", user] }
         for (k, v) in options.sorted(by: { $0.key < $1.key }) { args += ["-o", "\(k)=\(v)"] }
@@ -159,10 +166,10 @@ final class PrivateCUPS: @unchecked Sendable {
     }
 
     /// Waits until no job is pending or printing.
-    func waitForJobs(timeout: Double = 120) throws {
+    func waitForJobs(on queue: String = "swiftprint", timeout: Double = 120) throws {
         let end = Date().addingTimeInterval(timeout)
         while Date() < end {
-            let r = try Tool.run("lpstat", ["-h", server, "-o", "swiftprint"])
+            let r = try Tool.run("lpstat", ["-h", server, "-o", queue])
             if r.text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty { return }
             usleep(200_000)
         }
@@ -170,11 +177,11 @@ final class PrivateCUPS: @unchecked Sendable {
     }
 
     /// `lpstat -l` for one finished job: its lines, including `Status: <reason>`.
-    func finishedJobReport(_ id: Int) throws -> String {
-        let r = try Tool.run("lpstat", ["-h", server, "-l", "-W", "completed", "-o", "swiftprint"])
+    func finishedJobReport(_ id: Int, queue: String = "swiftprint") throws -> String {
+        let r = try Tool.run("lpstat", ["-h", server, "-l", "-W", "completed", "-o", queue])
         var lines: [Substring] = [], inJob = false
         for line in r.text.split(separator: "\n") {
-            if !line.hasPrefix("\t") && !line.hasPrefix(" ") { inJob = line.hasPrefix("swiftprint-\(id) ") }
+            if !line.hasPrefix("\t") && !line.hasPrefix(" ") { inJob = line.hasPrefix("\(queue)-\(id) ") }
             if inJob { lines.append(line) }
         }
         return lines.joined(separator: "\n")

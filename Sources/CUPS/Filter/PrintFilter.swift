@@ -34,9 +34,20 @@ public enum PrintFilter {
             conversion.progress = { progress in
                 if progress.page == 1 || progress.page % 50 == 0 { report("INFO", "\(input.displayName): page \(progress.page)") }
             }
-            let result = try conversion.run([input], to: .standardOutput)
-            report("ATTR", "job-impressions-completed=\(result.sheetsWritten)")
-            report("INFO", "\(input.displayName): \(result.sheetsWritten) \(result.sheetsWritten == 1 ? "page" : "pages") saved as PDF")
+            let sheets: Int
+            if settings.info.outputFormat == .pwgRaster || settings.info.outputFormat == .appleRaster {
+                // Each sheet's bytes go on as soon as it is drawn, and cupsd hears of it.
+                sheets = try conversion.runRaster([input]) { number, bytes in
+                    try writeToStandardOutput(bytes)
+                    report("PAGE", "\(number) 1")
+                }.sheetsWritten
+            } else {
+                sheets = try conversion.run([input], to: .standardOutput).sheetsWritten
+                for number in stride(from: 1, through: sheets, by: 1) { report("PAGE", "\(number) 1") }
+            }
+            report("ATTR", "job-impressions-completed=\(sheets)")
+            let made = settings.info.outputFormat.map { $0 == .pdf ? "PDF" : $0.mimeType } ?? "PDF"
+            report("INFO", "\(input.displayName): \(sheets) \(sheets == 1 ? "sheet side" : "sheet sides") made as \(made)")
             return 0
         } catch let error as PrintError {
             var e = error
@@ -78,11 +89,78 @@ public enum PrintFilter {
         if let ppd, let mediaName, let paper = ppd.paper(named: mediaName.split(separator: ",").first.map(String.init) ?? mediaName) {
             settings.unprintableEdges = paper.unprintable
         }
+        if let format = environment["FINAL_CONTENT_TYPE"].flatMap(OutputFormat.init(name:)), format != .pdf {
+            try setRaster(format, in: &settings, ppd: ppd, jobOptions: jobOptions)
+        }
+        reportIgnored(jobOptions, ppd: ppd)
         settings.user = arguments[2]
         // A job's page may read no local file at all: the spool folder holds other users' jobs
         // under guessable names. Not an option a job can change.
         settings.localFiles = .none
         return settings
+    }
+
+    /// Raster for a printer queue (CUPS asks for it in FINAL_CONTENT_TYPE): the resolution,
+    /// colour and depth the queue's PPD gives for the job's options (print-quality,
+    /// print-color-mode, …), as CUPS's own raster filters read them, and the way the printer
+    /// turns the backs of sheets (`*cupsBackSide`).
+    static func setRaster(_ format: OutputFormat, in settings: inout JobSettings, ppd: PPDFile?, jobOptions: [(name: String, value: String)]) throws {
+        settings.info.outputFormat = format
+        guard let ppd else { return }
+        if let raster = ppd.rasterSettings(options: jobOptions) {
+            if settings.info.printerResolution == nil {
+                settings.info.printerResolution = PrinterResolution(x: raster.resolution.x, y: format == .appleRaster ? raster.resolution.x : raster.resolution.y)
+            }
+            if settings.info.rasterType == nil { settings.info.rasterType = rasterType(raster) }
+        }
+        if settings.info.sheetBack == nil, let back = ppd.attribute("cupsBackSide") {
+            settings.info.sheetBack = SheetBack.allCases.first { $0.rawValue.replacingOccurrences(of: "-", with: "") == back.lowercased() }
+        }
+    }
+
+    /// The PWG raster type of a PPD's colour space and depth; nil for one swiftprint does not
+    /// write unasked (CMYK needs the inks' profile).
+    static func rasterType(_ raster: PPDRasterSettings) -> RasterType? {
+        switch (raster.colorSpace, raster.bitsPerColor) {
+        case (.gray, 1): .sgray1
+        case (.gray, 16): .sgray16
+        case (.gray, _): .sgray8
+        case (.black, 1): .black1
+        case (.black, 16): .black16
+        case (.black, _): .black8
+        case (.rgb, 16): .srgb16
+        case (.rgb, _): .srgb8
+        case (.adobeRGB, 16): .adobeRGB16
+        case (.adobeRGB, _): .adobeRGB8
+        default: nil
+        }
+    }
+
+    /// Tells the user (in the job's log and `lpstat -l`) which of the job's options nothing
+    /// used: not swiftprint's, not the queue's PPD's, and none of the IPP attributes that cupsd
+    /// and the backend act on themselves.
+    static func reportIgnored(_ options: [(name: String, value: String)], ppd: PPDFile?) {
+        let ppdOptions = Set(ppd?.defaults.map(\.name) ?? [])
+        let ignored = options.filter { option in
+            JobSettings.option(named: option.name) == nil && !ppdOptions.contains(option.name)
+                && !CUPSJobAttributes.actedOnElsewhere(option.name)
+        }
+        guard !ignored.isEmpty else { return }
+        let list = ignored.map { "\($0.name)=\($0.value)" }.joined(separator: ", ")
+        report("WARNING", "swiftprint ignored \(ignored.count == 1 ? "an option it does not know" : "options it does not know"): \(list)")
+    }
+
+    /// Writes all of `bytes` to standard output (cupsd's pipe to the backend).
+    static func writeToStandardOutput(_ bytes: Data) throws {
+        try bytes.withUnsafeBytes { buffer in
+            var offset = 0
+            while offset < buffer.count {
+                let n = write(STDOUT_FILENO, buffer.baseAddress! + offset, buffer.count - offset)
+                if n < 0, errno == EINTR { continue }
+                guard n > 0 else { throw PrintError.system(.outputFailed, path: "standard output", "cannot be written", errno: errno) }
+                offset += n
+            }
+        }
     }
 
     static func report(_ level: String, _ message: String) { CUPSMessages.send(level, message) }

@@ -42,12 +42,13 @@ package struct IPPRequest: ~Copyable {
         _ = spcups_ippAddBoolean(pointer, group, name, value ? 1 : 0)
     }
 
-    /// Sends the request to the CUPS server at `resource`; the response, or libcups's message
-    /// (saying `what` failed) when there is none or its status is an error.
-    package consuming func send(to resource: String, doing what: String) throws -> IPPResponse {
+    /// Sends the request to the CUPS server (or over `connection`, to a printer) at `resource`;
+    /// the response, or libcups's message (saying `what` failed) when there is none or its
+    /// status is an error.
+    package consuming func send(to resource: String, over connection: HTTPConnection? = nil, doing what: String) throws -> IPPResponse {
         let request = pointer
         discard self
-        guard let response = spcups_cupsDoRequest(nil, request, resource) else {
+        guard let response = spcups_cupsDoRequest(connection?.http, request, resource) else {
             throw LibCUPS.lastError(what, code: .notAvailable)
         }
         let message = IPPResponse(taking: response)
@@ -58,7 +59,7 @@ package struct IPPRequest: ~Copyable {
 
 /// An IPP response from libcups, freed with its owner.
 package final class IPPResponse {
-    private let pointer: OpaquePointer
+    let pointer: OpaquePointer
 
     package init(taking pointer: OpaquePointer) { self.pointer = pointer }
 

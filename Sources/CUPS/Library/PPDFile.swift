@@ -46,4 +46,35 @@ public final class PPDFile {
                 EdgeInsets(top: Double(s.length - s.top), left: Double(s.left),
                            bottom: Double(s.bottom), right: Double(s.width - s.right)))
     }
+
+    /// The value of the PPD's main keyword `name` (`*cupsBackSide: Rotated` → `Rotated`), or nil.
+    public func attribute(_ name: String) -> String? {
+        guard let attr = spcups_ppdFindAttr(ppd, name, nil), let value = attr.pointee.value else { return nil }
+        return String(cString: value)
+    }
+
+    /// The raster a printer wants for a job, read as CUPS's own raster filters read it: the
+    /// PPD's defaults, the job's `options` marked on them (libcups maps IPP's names, such as
+    /// `print-color-mode` and `print-quality`, to the PPD's choices), and the page header
+    /// `cupsRasterInterpretPPD` makes of the marked choices. Nil when the PPD's code sets no
+    /// raster page (a PDF printer's PPD).
+    package func rasterSettings(options: [(name: String, value: String)]) -> PPDRasterSettings? {
+        let array = CUPSOptionArray(options)
+        spcups_ppdMarkDefaults(ppd)
+        _ = spcups_cupsMarkOptions(ppd, array.count, array.pointer)
+        var header = cups_page_header2_t()
+        guard spcups_cupsRasterInterpretPPD(&header, ppd, array.count, array.pointer, nil) == 0,
+              header.HWResolution.0 > 0, header.HWResolution.1 > 0 else { return nil }
+        return PPDRasterSettings(resolution: (Int(header.HWResolution.0), Int(header.HWResolution.1)),
+                                 colorSpace: RasterPageHeader.ColorSpace(cups: header.cupsColorSpace.rawValue),
+                                 bitsPerColor: Int(header.cupsBitsPerColor))
+    }
+}
+
+/// What a queue's PPD asks of raster for a job (see `PPDFile.rasterSettings`).
+package struct PPDRasterSettings {
+    /// Dots per inch across and down.
+    package var resolution: (x: Int, y: Int)
+    package var colorSpace: RasterPageHeader.ColorSpace
+    package var bitsPerColor: Int
 }

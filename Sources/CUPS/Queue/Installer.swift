@@ -1,3 +1,4 @@
+import CUPSLibrary
 import Foundation
 import HandlerSupport
 
@@ -24,6 +25,21 @@ public struct InstallLayout: Sendable {
     public var manifest: String { share + "/installed-files" }
     public var typesFile: String { cupsDataDir + "/mime/swiftprint.types" }
     public var ppdFile: String { share + "/swiftprint.ppd" }
+    /// A printer queue's PPD and the printer's last answer (`NAME.ppd`, `NAME.ipp`).
+    public var printers: String { share + "/printers" }
+}
+
+/// A queue for a real printer, as `swiftprint install --printer URI --name NAME` asks for it.
+public struct PrinterQueueRequest: Sendable {
+    /// `ipp://…`, `ipps://…` or `dnssd://…`: where the printer is, and the queue's device URI.
+    public var uri: String
+    public var name: String
+    /// The format to send; nil for the best the printer takes.
+    public var format: OutputFormat?
+
+    public init(uri: String, name: String, format: OutputFormat? = nil) {
+        self.uri = uri; self.name = name; self.format = format
+    }
 }
 
 public enum SpoolFolder { public static let `default` = "/var/spool/swiftprint" }
@@ -86,6 +102,71 @@ public struct Installer {
         if !definition.unroutableTypes.isEmpty {
             say("note: cupsd cannot recognise \(definition.unroutableTypes.joined(separator: ", ")); swiftprint convert prints them")
         }
+    }
+
+    /// Installs swiftprint (as `install(definition:)`) and a queue for the printer `request`
+    /// names. The printer is asked what it supports, and its answer kept: when it does not
+    /// answer, the answer it gave before makes the queue. Jobs wait while the printer is busy
+    /// or off (`printer-error-policy=retry-job`); CUPS's `ipp` backend sends them.
+    public func installPrinter(_ request: PrinterQueueRequest, definition: QueueDefinition) throws {
+        guard PrinterQueueDefinition.isValidName(request.name) else {
+            throw PrintError(.invalidOption, "--name \(request.name): a queue's name is 1 to 127 printable characters, without spaces, /, \\, #, ' or \"")
+        }
+        guard request.name != layout.queue else {
+            throw PrintError(.invalidOption, "--name \(request.name) is the save-as-PDF queue's name: choose another")
+        }
+        try install(definition: definition)
+        var manifest = Manifest(path: layout.manifest)
+        try makeFolder(layout.printers, mode: 0o755, &manifest)
+        let saved = "\(layout.printers)/\(request.name).ipp"
+        let attributes = try printerAttributes(request, saved: saved, &manifest)
+        let printer = try PrinterQueueDefinition(
+            name: request.name, deviceURI: request.uri, cupsPPD: try PrinterAttributes.ppd(from: attributes),
+            documentFormats: attributes.attribute("document-format-supported")?.strings ?? [], asked: request.format,
+            routed: definition.routedTypes)
+        let ppd = "\(layout.printers)/\(request.name).ppd"
+        try write(printer.ppd, to: ppd, mode: 0o644, &manifest)
+        if !dryRun { try manifest.save() }
+        try lpadmin(["-p", request.name, "-E", "-v", request.uri, "-P", ppd, "-D", "\(printer.makeAndModel) (swiftprint)",
+                     "-o", "printer-error-policy=retry-job", "-o", "printer-is-shared=false"])
+        manifest.add("queue", request.name)
+        if !dryRun { try manifest.save() }
+        say("The \(request.name) queue sends \(printer.format.mimeType) to \(request.uri): lp -d \(request.name) FILE")
+    }
+
+    /// What the printer says it supports, kept in `saved`; when it does not answer, what it
+    /// answered before.
+    private func printerAttributes(_ request: PrinterQueueRequest, saved: String, _ manifest: inout Manifest) throws -> IPPResponse {
+        do {
+            let attributes = try PrinterAttributes.ask(try PrinterAddress(uri: request.uri))
+            say("\(request.uri) answered")
+            manifest.add("file", saved)
+            if !dryRun { try PrinterAttributes.save(attributes, to: saved) }
+            return attributes
+        } catch let error as PrintError where error.code == .notAvailable || error.code == .jobFailed {
+            guard FileManager.default.fileExists(atPath: saved) else {
+                throw PrintError(.notAvailable, "\(error.message); swiftprint must ask the printer once what it supports: turn it on and run this again")
+            }
+            let when = (try? FileManager.default.attributesOfItem(atPath: saved)[.modificationDate] as? Date).map { " on \($0)" } ?? ""
+            say("note: \(error.message); the queue is made from what the printer answered\(when)")
+            return try PrinterAttributes.read(from: saved)
+        }
+    }
+
+    /// Removes the printer queue `name` that `installPrinter` made, and its files.
+    public func uninstallPrinter(name: String) throws {
+        var manifest = Manifest(path: layout.manifest)
+        guard manifest.entries.contains(where: { $0.kind == "queue" && $0.path == name }), name != layout.queue else {
+            throw PrintError(.notAvailable, "--name \(name): swiftprint made no printer queue of that name (swiftprint printers lists them)")
+        }
+        try lpadmin(["-x", name], allowFailure: true)
+        for path in ["\(layout.printers)/\(name).ppd", "\(layout.printers)/\(name).ipp"] where manifest.contains(path) {
+            say("remove \(path)")
+            if !dryRun { try? FileManager.default.removeItem(atPath: path) }
+            manifest.remove(path)
+        }
+        manifest.remove(name)
+        if !dryRun { try manifest.save() }
     }
 
     /// Removes what the manifest lists: the queue, the files and links, and the spool folder
@@ -245,6 +326,8 @@ struct Manifest {
     }
 
     func contains(_ p: String) -> Bool { entries.contains { $0.path == p } }
+
+    mutating func remove(_ p: String) { entries.removeAll { $0.path == p } }
 
     mutating func add(_ kind: String, _ p: String) {
         if !entries.contains(where: { $0.kind == kind && $0.path == p }) { entries.append((kind, p)) }

@@ -10,7 +10,13 @@
 //
 // libcups marks its PPD functions deprecated for applications; a CUPS filter reading its own
 // queue's PPD is what they remain for (cups-filters does the same). _CUPS_SOURCE is how the
-// headers turn those marks off; nothing here uses the private functions it also exposes.
+// headers turn those marks off.
+//
+// Two private functions of libcups are used, each where CUPS's own tools use it and no public
+// one does the work: `_ppdCreateFromIPP`, the PPD writer behind `lpadmin -m everywhere` (a
+// printer queue's options from the printer's own attributes, kept in step with CUPS), and
+// `_httpResolveURI`, which turns a `dnssd://` printer URI into the address to ask, as CUPS's
+// backends do. libcups exports both; they are declared here as CUPS 2.2-2.4 defines them.
 #ifndef CCUPS_SHIM_H
 #define CCUPS_SHIM_H
 
@@ -18,6 +24,10 @@
 #include <cups/cups.h>
 #include <cups/ppd.h>
 #include <cups/raster.h>
+
+char *_ppdCreateFromIPP(char *buffer, size_t bufsize, ipp_t *supported);
+const char *_httpResolveURI(const char *uri, char *resolved_uri, size_t resolved_size, int options, int (*cb)(void *context),
+                            void *context);
 
 /// Opens libcups once; 0 when every function was found, else -1 and a message in `*error`
 /// (static storage; do not free).
@@ -104,7 +114,29 @@ int spcups_load(const char **error);
        const char *sheet_back),                                                                                  \
       (h, media, type, xdpi, ydpi, sides, sheet_back))                                                           \
     X(const char *, cupsRasterErrorString, (void), ())                                                           \
-    X(pwg_media_t *, pwgMediaForSize, (int width, int length), (width, length))
+    X(pwg_media_t *, pwgMediaForSize, (int width, int length), (width, length))                                  \
+    X(http_uri_status_t, httpSeparateURI,                                                                                      \
+      (http_uri_coding_t decoding, const char *uri, char *scheme, int slen, char *username, int ulen, char *host, \
+       int hlen, int *port, char *resource, int rlen),                                                           \
+      (decoding, uri, scheme, slen, username, ulen, host, hlen, port, resource, rlen))                           \
+    X(http_t *, httpConnect2,                                                                                    \
+      (const char *host, int port, http_addrlist_t *addrlist, int family, http_encryption_t encryption, int blocking, \
+       int msec, int *cancel),                                                                                   \
+      (host, port, addrlist, family, encryption, blocking, msec, cancel))                                        \
+    X(void, httpClose, (http_t * http), (http))                                                                  \
+    X(ipp_t *, ippNew, (void), ())                                                                               \
+    X(ipp_state_t, ippReadFile, (int fd, ipp_t *ipp), (fd, ipp))                                                 \
+    X(ipp_state_t, ippWriteFile, (int fd, ipp_t *ipp), (fd, ipp))                                                \
+    X(char *, _ppdCreateFromIPP, (char *buffer, size_t bufsize, ipp_t *supported), (buffer, bufsize, supported))  \
+    X(const char *, _httpResolveURI,                                                                             \
+      (const char *uri, char *resolved_uri, size_t resolved_size, int options, int (*cb)(void *context), void *context), \
+      (uri, resolved_uri, resolved_size, options, cb, context))                                                  \
+    X(void, ppdMarkDefaults, (ppd_file_t * ppd), (ppd))                                                          \
+    X(int, cupsMarkOptions, (ppd_file_t * ppd, int num_options, cups_option_t *options), (ppd, num_options, options)) \
+    X(int, cupsRasterInterpretPPD,                                                                               \
+      (cups_page_header2_t * h, ppd_file_t *ppd, int num_options, cups_option_t *options, cups_interpret_cb_t func), \
+      (h, ppd, num_options, options, func))                                                                      \
+    X(ppd_attr_t *, ppdFindAttr, (ppd_file_t * ppd, const char *name, const char *spec), (ppd, name, spec))
 
 #define SPCUPS_DECLARE(ret, name, params, args) ret spcups_##name params;
 SPCUPS_FUNCTIONS(SPCUPS_DECLARE)

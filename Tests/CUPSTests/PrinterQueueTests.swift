@@ -1,0 +1,140 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// swiftprint queues for real printers (`swiftprint install --printer URI --name NAME`), each in
+/// front of an `ippeveprinter` that takes one format only: PDF, PWG raster or Apple raster. A
+/// private cupsd that has every filter this machine's CUPS has (CUPS's, cups-filters',
+/// Ghostscript's) still runs only swiftprint's filter and the `ipp` backend for these jobs, and
+/// what each printer keeps is what `swiftprint convert` makes, in the printer's format.
+@Suite(.serialized, .enabled(if: IPPEverywherePrinter.canRun, "needs root, cupsd, ippeveprinter and dbus-daemon"))
+struct PrinterQueueTests {
+    static let examples = directory() + "/../../Examples"
+
+    final class Setup: @unchecked Sendable {
+        let cups: PrivateCUPS
+        /// Queue name → its printer.
+        var printers: [String: IPPEverywherePrinter] = [:]
+        let fixtures: String
+
+        nonisolated(unsafe) private static var made: Result<Setup, Error>?
+        static func shared() throws -> Setup {
+            if made == nil { made = Result { try Setup() } }
+            return try made!.get()
+        }
+
+        private init() throws {
+            cups = try PrivateCUPS.withSystemFilters()
+            fixtures = try temporaryDirectory()
+            do {
+                for (queue, format) in [("PDFPrinter", "application/pdf"), ("PWGPrinter", "image/pwg-raster"), ("URFPrinter", "image/urf")] {
+                    let printer = try IPPEverywherePrinter(name: queue + "Device", duplex: true, color: true, formats: [format])
+                    printers[queue] = printer
+                    let r = try swiftprint(["install"] + cups.installArguments + ["--printer", printer.uri, "--name", queue])
+                    guard r.status == 0 else { throw Failure("install --printer \(printer.uri): \(r.stderr)\(r.text)") }
+                }
+                _ = try Tool.run("convert", ["-size", "900x600", "-seed", "3", "plasma:", "-quality", "90", fixtures + "/photo.jpg"])
+                let pdf = try swiftprint(["convert", PrinterQueueTests.examples + "/poster.svg", "--media", "A4", "-o", fixtures + "/poster.pdf"])
+                guard pdf.status == 0 else { throw Failure("cannot make the test PDF: \(pdf.stderr)") }
+            } catch { stop(); throw error }
+            atexit { try? Setup.shared().stop() }
+        }
+
+        func stop() { printers.values.forEach { $0.stop() }; cups.stop() }
+
+        func swiftprint(_ args: [String]) throws -> Tool.Result {
+            try Tool.run(Tool.swiftprint, args, environment: ["CUPS_SERVER": cups.server])
+        }
+
+        /// Prints `file` on `queue` and waits for the printer to keep it; the kept document.
+        func print(_ file: String, on queue: String, options: [String: String]) throws -> String {
+            let printer = try #require(printers[queue])
+            let before = Set(printer.kept)
+            let id = try cups.submit([file], to: queue, options: options)
+            try cups.waitForJobs(on: queue, timeout: 120)
+            for _ in 0..<100 {
+                if let new = Set(printer.kept).subtracting(before).first { return new }
+                usleep(100_000)
+            }
+            throw Failure("\(queue) job \(id) reached no printer: \(try cups.finishedJobReport(id, queue: queue))\n\(log())")
+        }
+
+        func log() -> String { (try? String(contentsOfFile: cups.root + "/log/error_log", encoding: .utf8)) ?? "" }
+    }
+
+    /// A document's magic: what the printer got.
+    static func format(of path: String) throws -> String {
+        let head = try FileHandle(forReadingFrom: URL(fileURLWithPath: path)).readData(ofLength: 8)
+        if head.starts(with: Array("%PDF".utf8)) { return "application/pdf" }
+        if head.starts(with: Array("RaS2".utf8)) { return "image/pwg-raster" }
+        if head.starts(with: Array("UNIRAST".utf8)) { return "image/urf" }
+        return "unknown"
+    }
+
+    /// Text, an HTML page, a photo and a PDF through each queue. The PDF printer keeps a PDF with
+    /// as many pages, of the asked size, as `swiftprint convert` makes with the same options and
+    /// the printer's unprintable edges, and it looks the same at 50 dpi (within 2 grey levels on
+    /// average; measured 0–1) — HTML, whose @page margins the convert flags would replace, by its
+    /// text. The raster printers keep PWG and Apple raster that, read back, is that PDF drawn at the
+    /// printer's 600 dpi: the same as `swiftprint convert` makes of it in the same format (within
+    /// 1 grey level). Only swiftprint's filter and the ipp backend ran.
+    @Test(arguments: ["server.log", "report.html", "photo.jpg", "poster.pdf"])
+    func eachPrinterGetsItsOwnFormat(_ name: String) throws {
+        let s = try Setup.shared()
+        let dir = try temporaryDirectory()
+        let input = [".log", ".html"].contains { name.hasSuffix($0) } ? Self.examples + "/" + name : s.fixtures + "/" + name
+        let options = ["media": "A4", "page-ranges": "1-2"]
+
+        let pdf = try s.print(input, on: "PDFPrinter", options: options)
+        #expect(try Self.format(of: pdf) == "application/pdf")
+        let direct = dir + "/direct.pdf"
+        let r = try s.swiftprint(["convert", input, "--media", "A4", "--page-ranges", "1-2", "--margins", Self.printerA4Margins, "-o", direct])
+        try #require(r.status == 0, "\(r.stderr)")
+        #expect(try PDF.pageCount(pdf) == PDF.pageCount(direct), "\(name)")
+        let sizes = try PDF.pageSizes(pdf), directSizes = try PDF.pageSizes(direct)
+        // A4, upright or turned as convert turns it.
+        #expect(zip(sizes, directSizes).allSatisfy { abs($0.width - $1.width) < 1 && abs($0.height - $1.height) < 1 }
+            && sizes.allSatisfy { abs(min($0.width, $0.height) - 595.3) < 1 && abs(max($0.width, $0.height) - 841.9) < 1 }, "\(name): \(sizes)")
+        if name.hasSuffix(".html") {
+            #expect(try PDF.text(pdf).contains("Quarterly report"))
+        } else {
+            let d = Self.difference(try PDF.grayPixels(pdf, page: 1), try PDF.grayPixels(direct, page: 1))
+            #expect(d < 2, "\(name): mean difference \(d) from swiftprint convert")
+        }
+
+        for (queue, format) in [("PWGPrinter", "image/pwg-raster"), ("URFPrinter", "image/urf")] {
+            let kept = try s.print(input, on: queue, options: options)
+            #expect(try Self.format(of: kept) == format, "\(queue) \(name)")
+            let back = dir + "/\(queue).pdf", reference = dir + "/\(queue)-reference.pdf", raster = dir + "/\(queue).raster"
+            for args in [[kept, "-o", back], [pdf, "--output-format", format, "--printer-resolution", "600", "-o", raster], [raster, "-o", reference]] {
+                let c = try s.swiftprint(["convert"] + args)
+                try #require(c.status == 0, "\(queue) \(name): convert \(args): \(c.stderr)")
+            }
+            #expect(try PDF.pageCount(back) == PDF.pageCount(pdf), "\(queue) \(name)")
+            let images = try Tool.run("pdfimages", ["-list", "-f", "1", "-l", "1", back]).text
+            #expect(images.contains(" 600   600 "), "\(queue) \(name): \(images)")
+            let d = Self.difference(try PDF.grayPixels(back, page: 1), try PDF.grayPixels(reference, page: 1))
+            #expect(d < 1, "\(queue) \(name): mean difference \(d) from swiftprint convert --output-format \(format)")
+        }
+        // Only swiftprint's filter and the ipp backend started for these jobs.
+        let started = s.log().split(separator: "\n").filter { $0.contains("Started filter") || $0.contains("Started backend") }
+        let programs = Set(started.compactMap { line in line.split(separator: " ").first { $0.hasPrefix("/") }.map { ($0 as NSString).lastPathComponent } })
+        #expect(programs == ["swiftprint", "ipp"], "\(programs)")
+    }
+
+    /// convert's 36 pt margins plus what ippeveprinter cannot print on A4 (its
+    /// media-col-database: 1.02 mm at the top, 3.40 mm at the sides, 11.68 mm at the bottom),
+    /// which the queue's jobs leave blank: top, right, bottom, left in points.
+    static let printerA4Margins: String = {
+        let mm = 72 / 25.4
+        return [1.02, 3.40, 11.68, 3.40].map { String(format: "%.3f", 36 + $0 * mm) }.joined(separator: " ")
+    }()
+
+    /// Mean absolute difference (0–255) between two grey renderings, over the area they share.
+    static func difference(_ a: (width: Int, height: Int, pixels: [UInt8]), _ b: (width: Int, height: Int, pixels: [UInt8])) -> Double {
+        let w = min(a.width, b.width), h = min(a.height, b.height)
+        var total = 0
+        for y in 0..<h { for x in 0..<w { total += abs(Int(a.pixels[y * a.width + x]) - Int(b.pixels[y * b.width + x])) } }
+        return Double(total) / Double(max(1, w * h))
+    }
+}
