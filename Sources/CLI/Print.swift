@@ -46,6 +46,7 @@ struct Print: ParsableCommand {
             let delivery = try PrinterDelivery(printer: destination ?? settings.info.printerID)
             settings.info.printerID = delivery.printer
             if settings.queueMedia == nil { settings.queueMedia = delivery.defaultMedia }
+            settings.printerMargins = delivery.capabilities.margins
             try job.presets.saveIfAsked(settings.info)
             let sent = try delivery.outputSettings(for: settings.info)
             Logger(label: "swiftprint.print").info("""

@@ -43,6 +43,11 @@ struct Printers: ParsableCommand {
     static func describe(_ p: Printer) -> String {
         var state = p.state.rawValue + (p.stateReasons.isEmpty ? "" : " (\(p.stateReasons.joined(separator: ", ")))")
         if !p.isAcceptingJobs { state += ", not accepting jobs" }
+        switch p.swiftprintQueue {
+        case .saveAsPDF?: state += "; swiftprint queue, saves PDF"
+        case .printer?: state += "; swiftprint queue"
+        case nil: break
+        }
         var lines = ["\(p.isDefault ? "*" : " ") \(p.name)\(p.isDefault ? " (default)" : ""): \(state)"]
         let about = [p.info, p.makeAndModel, p.location, p.deviceURI].compactMap { $0 }.filter { !$0.isEmpty }
         if !about.isEmpty { lines.append("    " + Array(NSOrderedSet(array: about)).map { "\($0)" }.joined(separator: "; ")) }

@@ -49,9 +49,11 @@ public struct PrintPaper: Hashable, Codable, Sendable {
     /// The paper from `papers` that best fits a page of `pageSize`, as UIPrintPaper's
     /// bestPaperForPageSize:withPapersFromArray: does: the smallest paper the page fits on
     /// (in either orientation); when none is big enough, the one that needs the least shrinking.
+    /// A page fits a paper of its own size: an A4 page gets A4 paper, and is drawn within the
+    /// printable area the printer leaves on it.
     public static func best(for pageSize: CGSize, from papers: [PrintPaper]) -> PrintPaper? {
         func fits(_ p: PrintPaper) -> Bool {
-            let w = p.printableRect.width, h = p.printableRect.height
+            let w = p.paperSize.width + 0.5, h = p.paperSize.height + 0.5
             return (w >= pageSize.width && h >= pageSize.height) || (h >= pageSize.width && w >= pageSize.height)
         }
         func scale(_ p: PrintPaper) -> Double {

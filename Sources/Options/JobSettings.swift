@@ -33,8 +33,9 @@ public struct JobSettings: Sendable, Equatable, Codable {
     /// The queue's default paper (a PPD's `*DefaultPageSize`): below the job's and the
     /// document's own, above the locale's.
     public var queueMedia: MediaSize?
-    /// Edges the printer cannot mark (a PPD's `*ImageableArea`), added to the margins.
-    public var unprintableEdges = EdgeInsets.zero
+    /// Edges the printer cannot mark on each paper (a PPD's `*ImageableArea`, a printer's
+    /// `media-col-database`), added to the margins of the paper the job is laid out on.
+    public var printerMargins = PrinterMargins()
     /// What a document may read besides itself.
     public var localFiles = LocalFiles.documentFolder
 
@@ -108,7 +109,8 @@ public struct JobSettings: Sendable, Equatable, Codable {
             ?? document?.orientation
         let orientation = OptionPrecedence.resolve(job: info.orientation, document: documentOrientation, locale: .portrait)
         let defaultMargins = EdgeInsets(all: isPhoto ? 0 : 36)
-        let m = margins ?? document?.margins(over: defaultMargins) ?? defaultMargins, u = unprintableEdges
+        let m = margins ?? document?.margins(over: defaultMargins) ?? defaultMargins
+        let u = printerMargins.edges(for: media.pwgName, borderless: isPhoto)
         return PrintPaper(media: media, orientation: orientation,
                           margins: EdgeInsets(top: m.top + u.top, left: m.left + u.left, bottom: m.bottom + u.bottom, right: m.right + u.right))
     }

@@ -83,7 +83,7 @@ public final class PrintInteractionController: Observable, @unchecked Sendable {
     /// Writes the job as one PDF at `path`, replaced whole or not at all.
     @discardableResult
     public func write(to path: String) throws -> JobReport {
-        try render(to: .file(path), info: printInfo ?? PrintInfo(), printerMedia: nil, papers: [])
+        try render(to: .file(path), info: printInfo ?? PrintInfo(), printer: nil)
     }
 
     /// Sends the job to `printer` (CUPS's default for nil) and follows it on another thread;
@@ -110,7 +110,7 @@ public final class PrintInteractionController: Observable, @unchecked Sendable {
         delegate?.printInteractionControllerWillStartJob(self)
         let title = info.jobName ?? defaultTitle
         let job = try delivery.send(title: title, info: info) {
-            try render(to: $0, info: $1, printerMedia: delivery.defaultMedia, papers: delivery.papers)
+            try render(to: $0, info: $1, printer: delivery)
         }
         submittedJob = job
         let final = try PrintCenter.wait(forJob: job.id) { status in
@@ -129,14 +129,15 @@ public final class PrintInteractionController: Observable, @unchecked Sendable {
         }
     }
 
-    private func render(to destination: OutputDestination, info: PrintInfo, printerMedia: MediaSize?, papers: [PrintPaper]) throws -> JobReport {
+    private func render(to destination: OutputDestination, info: PrintInfo, printer: PrinterDelivery?) throws -> JobReport {
         guard let content else {
             throw PrintError(.noContent, "nothing to print: set printingItems, printFormatter or printPageRenderer")
         }
         var settings = JobSettings()
         settings.info = info
-        settings.queueMedia = printerMedia
-        if let chosen = delegate?.printInteractionController(self, choosePaper: papers) { settings.info.media = chosen.media }
+        settings.queueMedia = printer?.defaultMedia
+        settings.printerMargins = printer?.capabilities.margins ?? PrinterMargins()
+        if let chosen = delegate?.printInteractionController(self, choosePaper: printer?.papers ?? []) { settings.info.media = chosen.media }
         switch content {
         case .items(let items):
             let dispatcher = Dispatcher.standard

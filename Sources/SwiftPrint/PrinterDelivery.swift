@@ -21,18 +21,22 @@ public struct PrinterDelivery: Sendable {
     /// The printer's default media, the "queue's default" in the precedence rule.
     public var defaultMedia: MediaSize? { capabilities.defaultMedia.flatMap { MediaCatalogue.shared.media(named: $0) } }
 
-    /// The sizes the printer takes, as papers, for a paper chooser.
+    /// The sizes the printer takes, as papers for a paper chooser, each with the printable area
+    /// the printer gives it.
     public var papers: [PrintPaper] {
-        capabilities.media.compactMap { MediaCatalogue.shared.media(named: $0) }.map { PrintPaper(media: $0) }
+        capabilities.media.compactMap { MediaCatalogue.shared.media(named: $0) }.map {
+            PrintPaper(media: $0, margins: capabilities.margins.edges(for: $0.pwgName, borderless: false))
+        }
     }
 
     /// The IPP options a job set up by `info`, laid out on `paper`, asks the printer for. Pages,
     /// n-up and grey are already in the PDF; what only the printer can do is asked of it: both
-    /// sides (`sides`), the sheet (`media`), and monochrome when the job is grey. (Copies are
-    /// `copyOptions`.)
+    /// sides (`sides`; one side for a photo unless asked, whatever the printer's default), the
+    /// sheet (`media`), and monochrome when the job is grey. (Copies are `copyOptions`.)
     public static func jobOptions(info: PrintInfo, paper: PrintPaper?) -> [(String, String)] {
         var options: [(String, String)] = []
-        if let duplex = info.duplex { options.append(("sides", duplex.ippSides)) }
+        let isPhoto = info.outputType == .photo || info.outputType == .photoGrayscale
+        if let duplex = info.duplex ?? (isPhoto ? PrintInfo.Duplex.none : nil) { options.append(("sides", duplex.ippSides)) }
         if let paper { options.append(("media", paper.media.pwgName)) }
         switch info.outputType {
         case .grayscale?, .photoGrayscale?: options.append(("print-color-mode", "monochrome"))

@@ -56,5 +56,31 @@ import Testing
         #expect(PrintPaper.best(for: CGSize(width: 580, height: 400), from: papers)?.media == MediaSize.named("A5"))
         // Nothing fits: the one needing the least shrinking.
         #expect(PrintPaper.best(for: CGSize(width: 2000, height: 2000), from: papers)?.media == MediaSize.named("letter"))
+        // A printer's margins do not send a page to bigger paper than its own size.
+        let printerPapers = ["legal", "A4", "letter"].map { PrintPaper(media: MediaSize.named($0)!, margins: EdgeInsets(all: 18)) }
+        #expect(PrintPaper.best(for: MediaSize.a4.size, from: printerPapers)?.media == .a4)
+    }
+
+    @Test func aPrinterLeavesItsMarginsBlankAndPrintsPhotosBorderlessWhereItCan() {
+        var margins = PrinterMargins()
+        margins.add(media: "iso_a4_210x297mm", edges: EdgeInsets(top: 3, left: 10, bottom: 33, right: 10))
+        margins.add(media: "iso_a4_210x297mm", edges: EdgeInsets(top: 5, left: 8, bottom: 40, right: 12))
+        margins.add(media: "na_index-4x6_4x6in", edges: .zero)
+        margins.add(media: "na_index-4x6_4x6in", edges: EdgeInsets(all: 9))
+        #expect(margins.edges(for: "iso_a4_210x297mm", borderless: false) == EdgeInsets(top: 3, left: 8, bottom: 33, right: 10))
+        #expect(margins.edges(for: "iso_a4_210x297mm", borderless: true) == EdgeInsets(top: 3, left: 8, bottom: 33, right: 10),
+                "no borderless A4 on this printer")
+        #expect(margins.edges(for: "na_index-4x6_4x6in", borderless: true) == .zero)
+        #expect(margins.edges(for: "na_index-4x6_4x6in", borderless: false) == EdgeInsets(all: 9))
+        // A paper it does not list gets the largest margins it gives any.
+        #expect(margins.edges(for: "iso_a5_148x210mm", borderless: false) == EdgeInsets(top: 9, left: 9, bottom: 33, right: 10))
+
+        var settings = JobSettings()
+        settings.printerMargins = margins
+        settings.info.media = .a4
+        #expect(settings.paper().margins == EdgeInsets(top: 39, left: 44, bottom: 69, right: 46), "36 pt inside what the printer leaves")
+        settings.info.outputType = .photo
+        settings.info.media = MediaSize.named("4x6")
+        #expect(settings.paper().margins == .zero, "a photo prints borderless where the printer can")
     }
 }

@@ -1,3 +1,5 @@
+import HandlerSupport
+
 /// A CUPS destination, as the printer picker shows it: a queue (or a queue's instance, such as
 /// `Office/duplex`), an IPP Everywhere printer CUPS found on the network, or the default.
 public struct Printer: Hashable, Codable, Sendable {
@@ -18,10 +20,27 @@ public struct Printer: Hashable, Codable, Sendable {
     /// IPP `printer-state-reasons` other than `none` (`media-empty`, `paused`, …).
     public var stateReasons: [String]
     public var isAcceptingJobs: Bool
+    /// Which of swiftprint's queues this is, when it is one.
+    public var swiftprintQueue: SwiftPrintQueueKind?
     /// What the printer can do; nil when it was not asked (or could not be reached).
     public var capabilities: PrinterCapabilities?
     /// Why the capabilities are missing, when they were asked for and could not be read.
     public var capabilitiesError: String?
+}
+
+/// The queues `swiftprint install` makes.
+public enum SwiftPrintQueueKind: String, Hashable, Codable, Sendable {
+    /// The Printer Simulator's queue: jobs saved as PDF (device `swiftprint:/folder`).
+    case saveAsPDF = "save-as-pdf"
+    /// A real printer's queue (`install --printer`): swiftprint's filter, CUPS's ipp backend.
+    case printer
+
+    /// What a destination's device URI and make and model say of it.
+    static func of(deviceURI: String?, makeAndModel: String?) -> SwiftPrintQueueKind? {
+        if deviceURI?.hasPrefix("swiftprint:") == true { return .saveAsPDF }
+        if makeAndModel?.hasSuffix(" (swiftprint)") == true { return .printer }
+        return nil
+    }
 }
 
 /// What a printer supports, from its IPP attributes (through CUPS's `cupsCopyDestInfo`).
@@ -47,19 +66,23 @@ public struct PrinterCapabilities: Hashable, Codable, Sendable {
     public var pwgRasterTypes: [String]
     /// Apple raster the printer takes, as `urf-supported` says it (`RS300-600`, `W8`, `SRGB24`).
     public var urfSupported: [String]
+    /// What the printer cannot print at the edges of each paper, and what it prints borderless.
+    public var margins: PrinterMargins
 
     public init(media: [String] = [], readyMedia: [String] = [], defaultMedia: String? = nil, sides: [String] = [],
                 colorModes: [String] = [], resolutions: [String] = [], documentFormats: [String] = [], maximumCopies: Int? = nil,
-                pwgRasterResolutions: [String] = [], pwgRasterTypes: [String] = [], urfSupported: [String] = []) {
+                pwgRasterResolutions: [String] = [], pwgRasterTypes: [String] = [], urfSupported: [String] = [],
+                margins: PrinterMargins = PrinterMargins()) {
         self.media = media; self.readyMedia = readyMedia; self.defaultMedia = defaultMedia; self.sides = sides
         self.colorModes = colorModes; self.resolutions = resolutions; self.documentFormats = documentFormats
         self.maximumCopies = maximumCopies
         self.pwgRasterResolutions = pwgRasterResolutions; self.pwgRasterTypes = pwgRasterTypes; self.urfSupported = urfSupported
+        self.margins = margins
     }
 
     private enum CodingKeys: String, CodingKey {
         case media, readyMedia, defaultMedia, sides, colorModes, resolutions, documentFormats, maximumCopies
-        case pwgRasterResolutions, pwgRasterTypes, urfSupported
+        case pwgRasterResolutions, pwgRasterTypes, urfSupported, margins
     }
 
     /// Every key may be missing (capabilities saved before a key existed).
@@ -70,7 +93,8 @@ public struct PrinterCapabilities: Hashable, Codable, Sendable {
                   sides: try list(.sides), colorModes: try list(.colorModes), resolutions: try list(.resolutions),
                   documentFormats: try list(.documentFormats), maximumCopies: try c.decodeIfPresent(Int.self, forKey: .maximumCopies),
                   pwgRasterResolutions: try list(.pwgRasterResolutions), pwgRasterTypes: try list(.pwgRasterTypes),
-                  urfSupported: try list(.urfSupported))
+                  urfSupported: try list(.urfSupported),
+                  margins: try c.decodeIfPresent(PrinterMargins.self, forKey: .margins) ?? PrinterMargins())
     }
 
     public var printsTwoSided: Bool { sides.contains { $0.hasPrefix("two-sided") } }

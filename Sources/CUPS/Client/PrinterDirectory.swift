@@ -76,7 +76,8 @@ final class DestinationList {
             name: name(at: index), isDefault: destination(at: index).pointee.is_default != 0,
             info: option("printer-info", at: index), location: option("printer-location", at: index),
             makeAndModel: option("printer-make-and-model", at: index), deviceURI: option("device-uri", at: index),
-            state: state, stateReasons: reasons, isAcceptingJobs: option("printer-is-accepting-jobs", at: index) != "false")
+            state: state, stateReasons: reasons, isAcceptingJobs: option("printer-is-accepting-jobs", at: index) != "false",
+            swiftprintQueue: SwiftPrintQueueKind.of(deviceURI: option("device-uri", at: index), makeAndModel: option("printer-make-and-model", at: index)))
         if capabilities {
             do { printer.capabilities = try DestinationInfo(self, index).capabilities }
             catch let e as PrintError { printer.capabilitiesError = e.message }
@@ -126,7 +127,24 @@ final class DestinationInfo {
             resolutions: supported("printer-resolution"), documentFormats: supported("document-format"),
             maximumCopies: spcups_cupsFindDestSupported(nil, destination, info, "copies").flatMap { IPPAttribute($0).range?.upperBound },
             pwgRasterResolutions: supported("pwg-raster-document-resolution-supported"),
-            pwgRasterTypes: supported("pwg-raster-document-type-supported"), urfSupported: supported("urf-supported"))
+            pwgRasterTypes: supported("pwg-raster-document-type-supported"), urfSupported: supported("urf-supported"),
+            margins: margins)
+    }
+
+    /// Each paper's margins, from libcups's media database (the printer's `media-col-database`,
+    /// or the queue's PPD).
+    var margins: PrinterMargins {
+        var margins = PrinterMargins()
+        let count = spcups_cupsGetDestMediaCount(nil, destination, info, 0)
+        for n in 0..<max(0, count) {
+            var size = cups_size_t()
+            guard spcups_cupsGetDestMediaByIndex(nil, destination, info, n, 0, &size) != 0 else { continue }
+            let name = withUnsafeBytes(of: size.media) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            // Hundredths of a millimetre, to points.
+            func points(_ v: Int32) -> Double { Double(v) * 72 / 2540 }
+            margins.add(media: name, edges: EdgeInsets(top: points(size.top), left: points(size.left), bottom: points(size.bottom), right: points(size.right)))
+        }
+        return margins
     }
 }
 

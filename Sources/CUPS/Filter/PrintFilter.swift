@@ -65,12 +65,10 @@ public enum PrintFilter {
     /// argv[4]'s copies, each read by the option declarations for where it comes from.
     public static func settings(arguments: [String], environment: [String: String]) throws -> JobSettings {
         var settings = JobSettings()
-        var queuePageSize: String?
         let ppd = try environment["PPD"].map { try PPDFile(path: $0) }
         for (name, value) in ppd?.defaults ?? [] {
             if name == "PageSize" {
-                queuePageSize = value
-                settings.queueMedia = MediaSize.named(value) ?? ppd?.paper(named: value).map { MediaSize.custom(points: $0.size) }
+                settings.queueMedia = MediaSize.named(value) ?? ppd?.paperSize(named: value).map(MediaSize.custom(points:))
             } else if let option = JobSettings.option(named: name), option.sources.contains(.queueDefaults) {
                 try option.apply(text: value, to: &settings)
             }
@@ -85,10 +83,7 @@ public enum PrintFilter {
         }
         if let copies = Int(arguments[4]), copies > 1 { try PaperOptions.copies.apply(text: arguments[4], to: &settings) }
         settings.resolve()
-        let mediaName = jobOptions.last { PaperOptions.media.answers(to: $0.name) }?.value ?? queuePageSize
-        if let ppd, let mediaName, let paper = ppd.paper(named: mediaName.split(separator: ",").first.map(String.init) ?? mediaName) {
-            settings.unprintableEdges = paper.unprintable
-        }
+        if let ppd { settings.printerMargins = ppd.margins }
         if let format = environment["FINAL_CONTENT_TYPE"].flatMap(OutputFormat.init(name:)), format != .pdf {
             try setRaster(format, in: &settings, ppd: ppd, jobOptions: jobOptions)
         }

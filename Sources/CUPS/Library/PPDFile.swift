@@ -35,16 +35,27 @@ public final class PPDFile {
         return result
     }
 
-    /// The paper the PPD calls `name` (`A4`, `Letter`…): its size in points and the edges the
-    /// printer cannot mark (from `*ImageableArea`), or nil.
-    public func paper(named name: String) -> (size: CGSize, unprintable: EdgeInsets)? {
-        guard let size = spcups_ppdPageSize(ppd, name) else { return nil }
-        let s = size.pointee
-        guard s.width > 0, s.length > 0 else { return nil }
-        // PPD coordinates start at the bottom-left corner.
-        return (CGSize(width: Double(s.width), height: Double(s.length)),
-                EdgeInsets(top: Double(s.length - s.top), left: Double(s.left),
-                           bottom: Double(s.bottom), right: Double(s.width - s.right)))
+    /// The size in points of the paper the PPD calls `name` (`A4`, `Letter`…), or nil.
+    public func paperSize(named name: String) -> CGSize? {
+        guard let size = spcups_ppdPageSize(ppd, name), size.pointee.width > 0, size.pointee.length > 0 else { return nil }
+        return CGSize(width: Double(size.pointee.width), height: Double(size.pointee.length))
+    }
+
+    /// What the printer leaves blank on each of its papers (`*ImageableArea`), by PWG name; a
+    /// size with no margins (CUPS names them `NAME.Borderless`) makes that paper borderless.
+    public var margins: PrinterMargins {
+        var margins = PrinterMargins()
+        let file = ppd.pointee
+        for i in 0..<Int(file.num_sizes) {
+            let size = file.sizes[i]
+            // The paper by its size (PWG's name for it), as libcups matches PPD sizes to IPP media.
+            guard size.width > 0, size.length > 0,
+                  let media = spcups_pwgMediaForSize(Int32((Double(size.width) * 2540 / 72).rounded()), Int32((Double(size.length) * 2540 / 72).rounded())),
+                  let pwg = media.pointee.pwg else { continue }
+            margins.add(media: String(cString: pwg), edges: EdgeInsets(top: Double(size.length - size.top), left: Double(size.left),
+                                                                bottom: Double(size.bottom), right: Double(size.width - size.right)))
+        }
+        return margins
     }
 
     /// The value of the PPD's main keyword `name` (`*cupsBackSide: Rotated` → `Rotated`), or nil.

@@ -136,7 +136,12 @@ int spcups_load(const char **error);
     X(int, cupsRasterInterpretPPD,                                                                               \
       (cups_page_header2_t * h, ppd_file_t *ppd, int num_options, cups_option_t *options, cups_interpret_cb_t func), \
       (h, ppd, num_options, options, func))                                                                      \
-    X(ppd_attr_t *, ppdFindAttr, (ppd_file_t * ppd, const char *name, const char *spec), (ppd, name, spec))
+    X(ppd_attr_t *, ppdFindAttr, (ppd_file_t * ppd, const char *name, const char *spec), (ppd, name, spec))         \
+    X(int, cupsGetDestMediaCount, (http_t * http, cups_dest_t *dest, cups_dinfo_t *dinfo, unsigned flags),      \
+      (http, dest, dinfo, flags))                                                                                \
+    X(int, cupsGetDestMediaByIndex,                                                                              \
+      (http_t * http, cups_dest_t *dest, cups_dinfo_t *dinfo, int n, unsigned flags, cups_size_t *size),        \
+      (http, dest, dinfo, n, flags, size))
 
 #define SPCUPS_DECLARE(ret, name, params, args) ret spcups_##name params;
 SPCUPS_FUNCTIONS(SPCUPS_DECLARE)
