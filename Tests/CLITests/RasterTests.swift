@@ -5,25 +5,6 @@ import Testing
 /// Raster in and out: PWG and Apple raster written by `convert --output-format`, read back by
 /// `convert`, compared by pixels with the direct rendering, and exchanged with CUPS's own filters.
 @Suite struct RasterTests {
-    /// A page of a raster stream's first header, read from the bytes (PWG raster is big-endian;
-    /// offsets are cups_page_header2_t's, after the 4-byte sync word).
-    struct PWGHeader {
-        let bytes: [UInt8]
-        init(_ data: Data) { bytes = [UInt8](data.prefix(1800)) }
-        func word(_ offset: Int) -> Int {
-            Int(bytes[offset]) << 24 | Int(bytes[offset + 1]) << 16 | Int(bytes[offset + 2]) << 8 | Int(bytes[offset + 3])
-        }
-        var resolution: (Int, Int) { (word(4 + 276), word(4 + 280)) }
-        var duplex: Int { word(4 + 272) }
-        var tumble: Int { word(4 + 368) }
-        var width: Int { word(4 + 372) }
-        var height: Int { word(4 + 376) }
-        var bitsPerColor: Int { word(4 + 384) }
-        var colorSpace: Int { word(4 + 400) }
-        var totalPageCount: Int { word(4 + 452) }
-        var pageSizeName: String { String(decoding: bytes[(4 + 1732)..<(4 + 1796)].prefix { $0 != 0 }, as: UTF8.self) }
-    }
-
     /// Page `page` drawn in grey at 150 dpi by poppler's cairo renderer (`pdftocairo`, the
     /// renderer raster output uses; pdftoppm's Splash places glyph edges a pixel apart from it
     /// here and there), averaged over 3 × 3 blocks.

@@ -48,12 +48,17 @@ struct PrinterQueueTests {
 
         /// Prints `file` on `queue` and waits for the printer to keep it; the kept document.
         func print(_ file: String, on queue: String, options: [String: String]) throws -> String {
+            try printJob(file, on: queue, options: options).kept
+        }
+
+        /// Prints `file` on `queue` and waits for the printer to keep it; the job and the kept document.
+        func printJob(_ file: String, on queue: String, options: [String: String]) throws -> (id: Int, kept: String) {
             let printer = try #require(printers[queue])
             let before = Set(printer.kept)
             let id = try cups.submit([file], to: queue, options: options)
             try cups.waitForJobs(on: queue, timeout: 120)
             for _ in 0..<100 {
-                if let new = Set(printer.kept).subtracting(before).first { return new }
+                if let new = Set(printer.kept).subtracting(before).first { return (id, new) }
                 usleep(100_000)
             }
             throw Failure("\(queue) job \(id) reached no printer: \(try cups.finishedJobReport(id, queue: queue))\n\(log())")
@@ -120,6 +125,63 @@ struct PrinterQueueTests {
         let started = s.log().split(separator: "\n").filter { $0.contains("Started filter") || $0.contains("Started backend") }
         let programs = Set(started.compactMap { line in line.split(separator: " ").first { $0.hasPrefix("/") }.map { ($0 as NSString).lastPathComponent } })
         #expect(programs == ["swiftprint", "ipp"], "\(programs)")
+    }
+
+    /// IPP's way: sides, copies, print-quality and print-color-mode asked with lp reach a PWG
+    /// raster printer as the raster it wants: a two-sided header (and the printer's own sides),
+    /// every copy drawn by the filter (the printer is asked for one), Draft at the printer's
+    /// lowest resolution, grey as sGray. cupsd counts each sheet side (its page log) and hears of the
+    /// option nothing knows.
+    @Test func ippOptionsBecomeThePrintersRaster() throws {
+        let s = try Setup.shared()
+        let file = try temporaryDirectory() + "/three.txt"
+        try Data("page one\u{0C}page two\u{0C}page three".utf8).write(to: URL(fileURLWithPath: file))
+        let (id, kept) = try s.printJob(file, on: "PWGPrinter", options: [
+            "sides": "two-sided-long-edge", "copies": "2", "print-quality": "3", "print-color-mode": "monochrome", "staple-twice": "yes",
+        ])
+        let h = PWGHeader(try Data(contentsOf: URL(fileURLWithPath: kept)))
+        #expect(h.duplex == 1 && h.tumble == 0)
+        #expect(h.resolution == (300, 300), "\(h.resolution)")
+        #expect(h.colorSpace == 18 && h.bitsPerColor == 8, "sgray_8: \(h.colorSpace) \(h.bitsPerColor)")
+        // Three pages two-sided are four sides a copy; two copies.
+        #expect(h.totalPageCount == 8, "\(h.totalPageCount)")
+        let attributes = try #require(s.printers["PWGPrinter"]).attributes(of: kept)
+        #expect(attributes["SIDES"] == "two-sided-long-edge", "\(attributes)")
+        #expect((attributes["COPIES"] ?? "1") == "1", "\(attributes)")
+        let pageLog = (try? String(contentsOfFile: s.cups.root + "/log/page_log", encoding: .utf8)) ?? ""
+        // CUPS 2.4 logs a job's total of the PAGE: lines the filter sent.
+        let line = pageLog.split(separator: "\n").first { $0.hasPrefix("PWGPrinter root \(id) ") } ?? ""
+        #expect(line.contains("] total 8 "), "\(pageLog)")
+        #expect(s.log().contains("swiftprint ignored an option it does not know: staple-twice=yes"))
+    }
+
+    /// `swiftprint printers` tells swiftprint's queues; a printer queue can be made again while
+    /// its printer is off, from what the printer answered before, and `uninstall --name` takes it
+    /// away and nothing else; a printer never heard from is a clear error.
+    @Test func aQueueOutlivesItsPrinterBeingOffAndIsRemovedAlone() throws {
+        let s = try Setup.shared()
+        let printers = try s.swiftprint(["printers", "--json", "--no-capabilities"])
+        let listed = try JSONSerialization.jsonObject(with: printers.stdout) as? [[String: Any]] ?? []
+        let kinds = Dictionary(uniqueKeysWithValues: listed.map { ($0["name"] as? String ?? "", $0["swiftprintQueue"] as? String ?? "-") })
+        #expect(kinds["PDFPrinter"] == "printer" && kinds["URFPrinter"] == "printer" && kinds["swiftprint"] == "save-as-pdf", "\(kinds)")
+
+        let spare = try IPPEverywherePrinter(name: "SpareDevice", duplex: false, color: false, formats: ["image/pwg-raster"])
+        let install = ["install"] + s.cups.installArguments + ["--printer", spare.uri, "--name", "Spare"]
+        let first = try s.swiftprint(install)
+        #expect(first.status == 0, "\(first.stderr)")
+        spare.stop()
+        let again = try s.swiftprint(install)
+        #expect(again.status == 0 && again.text.contains("the queue is made from what the printer answered"), "\(again.text) \(again.stderr)")
+        let removed = try s.swiftprint(["uninstall"] + s.cups.installArguments + ["--name", "Spare"])
+        #expect(removed.status == 0, "\(removed.stderr)")
+        let queues = try Tool.run("lpstat", ["-h", s.cups.server, "-v"]).text
+        #expect(!queues.contains("Spare") && queues.contains("PDFPrinter") && queues.contains("swiftprint"), "\(queues)")
+        #expect(!FileManager.default.fileExists(atPath: s.cups.root + "/prefix/share/swiftprint/printers/Spare.ipp"))
+
+        let port = try PrivateCUPS.freePort()
+        let never = try s.swiftprint(["install"] + s.cups.installArguments + ["--printer", "ipp://127.0.0.1:\(port)/ipp/print", "--name", "Never"])
+        #expect(never.status == 69 && never.stderr.contains("must ask the printer once"), "\(never.status) \(never.stderr)")
+        #expect(!(try Tool.run("lpstat", ["-h", s.cups.server, "-v"]).text.contains("Never")))
     }
 
     /// convert's 36 pt margins plus what ippeveprinter cannot print on A4 (its

@@ -262,3 +262,22 @@ public enum PinnedFonts {
 public func directory(of file: StaticString = #filePath) -> String {
     URL(fileURLWithPath: "\(file)").deletingLastPathComponent().path
 }
+
+/// A PWG raster stream's first page header, read from the bytes (PWG raster is big-endian;
+/// offsets are cups_page_header2_t's, after the 4-byte sync word).
+public struct PWGHeader {
+    public let bytes: [UInt8]
+    public init(_ data: Data) { bytes = [UInt8](data.prefix(1800)) }
+    public func word(_ offset: Int) -> Int {
+        Int(bytes[offset]) << 24 | Int(bytes[offset + 1]) << 16 | Int(bytes[offset + 2]) << 8 | Int(bytes[offset + 3])
+    }
+    public var resolution: (Int, Int) { (word(4 + 276), word(4 + 280)) }
+    public var duplex: Int { word(4 + 272) }
+    public var tumble: Int { word(4 + 368) }
+    public var width: Int { word(4 + 372) }
+    public var height: Int { word(4 + 376) }
+    public var bitsPerColor: Int { word(4 + 384) }
+    public var colorSpace: Int { word(4 + 400) }
+    public var totalPageCount: Int { word(4 + 452) }
+    public var pageSizeName: String { String(decoding: bytes[(4 + 1732)..<(4 + 1796)].prefix { $0 != 0 }, as: UTF8.self) }
+}
