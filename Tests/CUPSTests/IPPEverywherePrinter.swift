@@ -18,10 +18,13 @@ final class IPPEverywherePrinter: @unchecked Sendable {
 
     /// `duplex`: offers two-sided printing; `color`: prints colour (ippeveprinter's default is
     /// monochrome only); `formats`: the document formats it takes.
-    init(name: String, duplex: Bool, color: Bool, formats: [String] = ["application/pdf", "image/pwg-raster", "image/urf"]) throws {
+    /// `port`: where it listens (a free one when nil; the same again to stand in for a printer
+    /// that was switched off).
+    init(name: String, duplex: Bool, color: Bool, formats: [String] = ["application/pdf", "image/pwg-raster", "image/urf"],
+         port: Int? = nil) throws {
         try SystemBus.ensureRunning()
         self.name = name
-        port = try PrivateCUPS.freePort()
+        self.port = try port ?? PrivateCUPS.freePort()
         output = try temporaryDirectory()
         // ippeveprinter runs this for each job; a line `ATTR: job-impressions-completed=N` on
         // its standard error is how a printer reports pages done. The job's attributes, which
@@ -36,7 +39,7 @@ final class IPPEverywherePrinter: @unchecked Sendable {
 
         """.write(toFile: command, atomically: false, encoding: .utf8)
         chmod(command, 0o755)
-        var args = ["-n", "localhost", "-p", String(port), "-r", "off", "-d", output, "-k",
+        var args = ["-n", "localhost", "-p", String(self.port), "-r", "off", "-d", output, "-k",
                     "-f", formats.joined(separator: ","), "-c", command, "-M", "swiftprint-tests", "-m", name]
         if duplex { args.append("-2") }
         if color { args += ["-s", "20,10"] }

@@ -184,6 +184,54 @@ struct PrinterQueueTests {
         #expect(!(try Tool.run("lpstat", ["-h", s.cups.server, "-v"]).text.contains("Never")))
     }
 
+    /// A printer that is off delays a job and never loses it: CUPS's ipp backend gives up after
+    /// the URI's `contimeout`, the queue's retry-job policy holds the job and tries again
+    /// (`JobRetryInterval 1` here), and once the printer answers the job prints. A printer that
+    /// refuses a job (two-sided, from a printer that has lost its duplexer) ends it, with the
+    /// reason in `lpstat -l`.
+    @Test func anOffPrinterDelaysAJobAndARefusingOneEndsIt() throws {
+        let s = try Setup.shared()
+        var printer = try IPPEverywherePrinter(name: "FlakyDevice", duplex: true, color: false, formats: ["application/pdf"])
+        let port = printer.port
+        defer { printer.stop() }
+        let install = try s.swiftprint(["install"] + s.cups.installArguments + ["--printer", printer.uri + "?contimeout=1", "--name", "Flaky"])
+        try #require(install.status == 0, "\(install.stderr)")
+        let test = try temporaryDirectory() + "/policy.test"
+        try """
+        { OPERATION Get-Printer-Attributes
+          GROUP operation-attributes-tag
+          ATTR charset attributes-charset utf-8
+          ATTR naturalLanguage attributes-natural-language en
+          ATTR uri printer-uri $uri
+          ATTR keyword requested-attributes printer-error-policy
+          STATUS successful-ok
+          EXPECT printer-error-policy OF-TYPE name WITH-VALUE retry-job }
+        """.write(toFile: test, atomically: false, encoding: .utf8)
+        let policy = try Tool.run("ipptool", ["-t", "ipp://\(s.cups.server)/printers/Flaky", test])
+        #expect(policy.status == 0, "the queue retries jobs: \(policy.text)")
+
+        printer.stop()
+        let file = try temporaryDirectory() + "/note.txt"
+        try Data("a note for a printer that is off".utf8).write(to: URL(fileURLWithPath: file))
+        let waiting = try s.cups.submit([file], to: "Flaky")
+        sleep(4)
+        let queued = try Tool.run("lpstat", ["-h", s.cups.server, "-l", "-o", "Flaky"]).text
+        #expect(queued.contains("Flaky-\(waiting) "), "the job waits: \(queued)")
+        printer = try IPPEverywherePrinter(name: "FlakyDevice", duplex: true, color: false, formats: ["application/pdf"], port: port)
+        try s.cups.waitForJobs(on: "Flaky", timeout: 60)
+        #expect(try s.cups.finishedJobReport(waiting, queue: "Flaky").contains("completed") || printer.kept.count == 1)
+        #expect(printer.kept.count == 1, "the job reached the printer once it was on: \(printer.kept)")
+
+        printer.stop()
+        printer = try IPPEverywherePrinter(name: "FlakyDevice", duplex: false, color: false, formats: ["application/pdf"], port: port)
+        let refused = try s.cups.submit([file], to: "Flaky", options: ["sides": "two-sided-long-edge"])
+        try s.cups.waitForJobs(on: "Flaky", timeout: 60)
+        let report = try s.cups.finishedJobReport(refused, queue: "Flaky")
+        #expect(report.contains("supplied options") || report.contains("not supported"), "\(report)")
+        #expect(printer.kept.isEmpty)
+        _ = try s.swiftprint(["uninstall"] + s.cups.installArguments + ["--name", "Flaky"])
+    }
+
     /// convert's 36 pt margins plus what ippeveprinter cannot print on A4 (its
     /// media-col-database: 1.02 mm at the top, 3.40 mm at the sides, 11.68 mm at the bottom),
     /// which the queue's jobs leave blank: top, right, bottom, left in points.

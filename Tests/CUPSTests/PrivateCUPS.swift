@@ -101,6 +101,8 @@ final class PrivateCUPS: @unchecked Sendable {
         DefaultAuthType None
         MaxJobs 0
         PreserveJobHistory Yes
+        JobRetryInterval 1
+        JobRetryLimit 20
         <Location />
           Order allow,deny
           Allow from 127.0.0.1

@@ -20,7 +20,7 @@ package final class HTTPConnection {
 }
 
 /// A printer's address as libcups splits it: `ipp://host:631/ipp/print` →
-/// (`ipp`, `host`, 631, `/ipp/print`). A `dnssd://` URI (a name `lpinfo -v` lists) is first
+/// (`ipp`, `host`, 631, `/ipp/print`); options for CUPS's backend after `?` are left out. A `dnssd://` URI (a name `lpinfo -v` lists) is first
 /// resolved to the address the printer announces.
 package struct PrinterAddress: Sendable {
     package var uri: String
@@ -41,11 +41,12 @@ package struct PrinterAddress: Sendable {
         guard status.rawValue >= HTTP_URI_STATUS_OK.rawValue, s == "ipp" || s == "ipps", !String(cString: host).isEmpty else {
             throw PrintError(.invalidOption, "--printer \(uri): not a printer address (ipp://host/ipp/print, ipps://…, or a dnssd:// name from lpinfo -v)")
         }
-        self.uri = target
+        // Options for CUPS's ipp backend (`?contimeout=30&waitjob=false`) are not the printer's.
+        self.uri = String(target.prefix { $0 != "?" })
         self.scheme = s
         self.host = String(cString: host)
         self.port = Int(port)
-        self.resource = String(cString: resource)
+        self.resource = String(String(cString: resource).prefix { $0 != "?" })
     }
 
     /// The `ipp://`/`ipps://` address a `dnssd://` name announces, waiting at most `timeout` seconds.
