@@ -9,6 +9,8 @@ public enum Tool {
         public var text: String { String(decoding: stdout, as: UTF8.self) }
     }
 
+    private static let ignoreBrokenPipes: Void = { signal(SIGPIPE, SIG_IGN) }()
+
     /// Runs `executable` (a path, or a name looked up in PATH) and waits for it.
     @discardableResult
     public static func run(_ executable: String, _ arguments: [String], stdin: Data? = nil,
@@ -31,7 +33,10 @@ public enum Tool {
         p.standardInput = stdin == nil ? FileHandle.nullDevice : inp
         try p.run()
         if let stdin {
-            DispatchQueue.global().async { inp.fileHandleForWriting.write(stdin); try? inp.fileHandleForWriting.close() }
+            // A child may stop reading early (a backend that cannot write): its closed pipe is an
+            // error to ignore here, not a SIGPIPE that ends the test run.
+            _ = ignoreBrokenPipes
+            DispatchQueue.global().async { try? inp.fileHandleForWriting.write(contentsOf: stdin); try? inp.fileHandleForWriting.close() }
         }
         // Read both pipes concurrently so a chatty child never blocks.
         nonisolated(unsafe) var errData = Data()
