@@ -62,6 +62,7 @@ struct Install: ParsableCommand {
           swiftprint install --dry-run
           lp -d swiftprint notes.txt photo.jpg report.pdf
           sudo swiftprint install --printer ipp://office.local/ipp/print --name Office
+          sudo swiftprint install --printer ipp://office.local/ipp/print --name Office --share
           sudo swiftprint uninstall --name Office
         """
     )
@@ -77,6 +78,8 @@ struct Install: ParsableCommand {
                 return format
             })
     var outputFormat: OutputFormat?
+    @Flag(help: "Share the queue on the network as an AirPrint printer (iPhones, iPads, Macs) and an IPP Everywhere one: cupsd shares and announces it (cupsctl --share-printers), avahi-daemon must run.")
+    var share = false
 
     func validate() throws {
         if printer != nil, name == nil { throw ValidationError("--printer needs --name, the queue's name") }
@@ -93,11 +96,13 @@ struct Install: ParsableCommand {
             printable: printable,
             cupsTypes: QueueDefinition.cupsTypes(in: [layout.cupsDataDir + "/mime", layout.cupsServerRoot]),
             rules: rules, defaultMedia: PaperDefaults.media(for: .general))
+        var installer = where_.installer()
+        installer.share = share
         do {
             if let printer, let name {
-                try where_.installer().installPrinter(PrinterQueueRequest(uri: printer, name: name, format: outputFormat), definition: definition)
+                try installer.installPrinter(PrinterQueueRequest(uri: printer, name: name, format: outputFormat), definition: definition)
             } else {
-                try where_.installer().install(definition: definition)
+                try installer.install(definition: definition)
             }
         } catch let e as PrintError { throw fail(e) }
     }

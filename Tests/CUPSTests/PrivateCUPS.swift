@@ -48,6 +48,33 @@ final class PrivateCUPS: @unchecked Sendable {
 
     private init(stockFilters: Bool = false, allSystemFilters: Bool = false) throws {
         root = FileManager.default.temporaryDirectory.appendingPathComponent("swiftprint-cupsd-\(UUID().uuidString.prefix(8))").path
+        port = try Self.freePort()
+        try Self.writeServer(at: root, port: port, stockFilters: stockFilters, allSystemFilters: allSystemFilters)
+        let fm = FileManager.default
+        process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/sbin/cupsd")
+        process.arguments = ["-f", "-c", root + "/etc/cupsd.conf", "-s", root + "/etc/cups-files.conf"]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        // Started from a folder its filters (running as lp) cannot enter, as a system cupsd
+        // started from root's home is: they must not depend on the folder they start in.
+        let closed = root + "/closed"
+        try fm.createDirectory(atPath: closed, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
+        process.currentDirectoryURL = URL(fileURLWithPath: closed)
+        // Not from this test thread's signal mask, which blocks SIGCHLD: cupsd would never
+        // reap its filters and every job would hang.
+        try withNoSignalsBlocked { try process.run() }
+        try waitUntilUp()
+        let install = try Tool.run(Tool.swiftprint, ["install"] + installArguments)
+        guard install.status == 0 else { stop(); throw Failure("swiftprint install failed: \(install.stderr)\(install.text)") }
+        // cupsd reads new *.types only when it (re)loads: a hang-up makes it reload everything.
+        kill(process.processIdentifier, SIGHUP)
+        usleep(300_000)
+        try waitUntilUp()
+    }
+
+    /// A cupsd's folders and configuration at `root`, listening on 127.0.0.1:`port`, not started.
+    static func writeServer(at root: String, port: Int, stockFilters: Bool, allSystemFilters: Bool) throws {
         let fm = FileManager.default
         for dir in ["etc/ppd", "etc/ssl", "lib/daemon", "spool/tmp", "cache", "state", "log", "data/mime", "data/banners"] {
             try fm.createDirectory(atPath: root + "/" + dir, withIntermediateDirectories: true)
@@ -71,7 +98,6 @@ final class PrivateCUPS: @unchecked Sendable {
                 try fm.createSymbolicLink(atPath: "\(root)/lib/\(dir)/\(name)", withDestinationPath: "/usr/lib/cups/\(dir)/\(name)")
             }
         }
-        port = try Self.freePort()
         try """
         ServerRoot \(root)/etc
         ServerBin \(root)/lib
@@ -118,26 +144,6 @@ final class PrivateCUPS: @unchecked Sendable {
         </Policy>
 
         """.write(toFile: root + "/etc/cupsd.conf", atomically: false, encoding: .utf8)
-        process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/sbin/cupsd")
-        process.arguments = ["-f", "-c", root + "/etc/cupsd.conf", "-s", root + "/etc/cups-files.conf"]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        // Started from a folder its filters (running as lp) cannot enter, as a system cupsd
-        // started from root's home is: they must not depend on the folder they start in.
-        let closed = root + "/closed"
-        try fm.createDirectory(atPath: closed, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
-        process.currentDirectoryURL = URL(fileURLWithPath: closed)
-        // Not from this test thread's signal mask, which blocks SIGCHLD: cupsd would never
-        // reap its filters and every job would hang.
-        try withNoSignalsBlocked { try process.run() }
-        try waitUntilUp()
-        let install = try Tool.run(Tool.swiftprint, ["install"] + installArguments)
-        guard install.status == 0 else { stop(); throw Failure("swiftprint install failed: \(install.stderr)\(install.text)") }
-        // cupsd reads new *.types only when it (re)loads: a hang-up makes it reload everything.
-        kill(process.processIdentifier, SIGHUP)
-        usleep(300_000)
-        try waitUntilUp()
     }
 
     func stop() {

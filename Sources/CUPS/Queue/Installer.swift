@@ -55,6 +55,9 @@ public struct Installer {
     /// The source tree's Config folder.
     public let config: String
     public var dryRun = false
+    /// Share the queue made (the save-as-PDF one, or the printer's) on the network as an
+    /// AirPrint and IPP Everywhere printer.
+    public var share = false
     public var say: (String) -> Void = { print($0) }
 
     public init(layout: InstallLayout, products: String, config: String) {
@@ -95,9 +98,10 @@ public struct Installer {
         }
         try lpadmin(["-p", l.queue, "-E", "-v", "swiftprint:\(l.spool)", "-P", l.ppdFile,
                      "-D", "Save as PDF (swiftprint)", "-L", l.spool + "/USER",
-                     "-o", "printer-error-policy=abort-job", "-o", "printer-is-shared=false"])
+                     "-o", "printer-error-policy=abort-job", "-o", "printer-is-shared=\(share && !sharingPrinterQueue)"])
         manifest.add("queue", l.queue)
         if !dryRun { try manifest.save() }
+        if share && !sharingPrinterQueue { try shareOnTheNetwork(&manifest) }
         say("The \(l.queue) queue prints \(definition.routedTypes.count) types; each job is saved as \(l.spool)/USER/JOB-TITLE.pdf")
         if !definition.unroutableTypes.isEmpty {
             say("note: cupsd cannot recognise \(definition.unroutableTypes.joined(separator: ", ")); swiftprint convert prints them")
@@ -115,7 +119,9 @@ public struct Installer {
         guard request.name != layout.queue else {
             throw PrintError(.invalidOption, "--name \(request.name) is the save-as-PDF queue's name: choose another")
         }
-        try install(definition: definition)
+        var base = self
+        base.sharingPrinterQueue = share
+        try base.install(definition: definition)
         var manifest = Manifest(path: layout.manifest)
         try makeFolder(layout.printers, mode: 0o755, &manifest)
         let saved = "\(layout.printers)/\(request.name).ipp"
@@ -128,9 +134,10 @@ public struct Installer {
         try write(printer.ppd, to: ppd, mode: 0o644, &manifest)
         if !dryRun { try manifest.save() }
         try lpadmin(["-p", request.name, "-E", "-v", request.uri, "-P", ppd, "-D", "\(printer.makeAndModel) (swiftprint)",
-                     "-o", "printer-error-policy=retry-job", "-o", "printer-is-shared=false"])
+                     "-o", "printer-error-policy=retry-job", "-o", "printer-is-shared=\(share)"])
         manifest.add("queue", request.name)
         if !dryRun { try manifest.save() }
+        if share { try shareOnTheNetwork(&manifest) }
         say("The \(request.name) queue sends \(printer.format.mimeType) to \(request.uri): lp -d \(request.name) FILE")
     }
 
@@ -150,6 +157,32 @@ public struct Installer {
             let when = (try? FileManager.default.attributesOfItem(atPath: saved)[.modificationDate] as? Date).map { " on \($0)" } ?? ""
             say("note: \(error.message); the queue is made from what the printer answered\(when)")
             return try PrinterAttributes.read(from: saved)
+        }
+    }
+
+    /// Set by `installPrinter`: the printer queue is the one shared, not the save-as-PDF queue.
+    private var sharingPrinterQueue = false
+
+    /// What a shared queue needs of the system: cupsd sharing its printers and announcing them
+    /// by DNS-SD (`cupsctl --share-printers`, undone by uninstall when install did it), and
+    /// avahi-daemon running, without which no iPhone finds the printer (checked and reported).
+    /// cupsd then announces the queue as `_ipp._tcp` with the `_universal` subtype, AirPrint's,
+    /// and builds its `URF=` key from the queue's PPD.
+    private func shareOnTheNetwork(_ manifest: inout Manifest) throws {
+        let server = layout.cupsServer.map { ["-h", $0] } ?? []
+        let current = dryRun ? "" : String(decoding: try ChildProcess.run("/usr/sbin/cupsctl", server, timeout: 30).output, as: UTF8.self)
+        if !current.split(separator: "\n").contains("_share_printers=1") {
+            say("cupsctl \((server + ["--share-printers"]).joined(separator: " "))")
+            if !dryRun {
+                let result = try ChildProcess.run("/usr/sbin/cupsctl", server + ["--share-printers"], timeout: 60)
+                guard result.status == 0 else { throw PrintError(.notAvailable, "cupsctl --share-printers failed: \(result.lastErrorLine)") }
+                manifest.add("setting", "share-printers")
+                try manifest.save()
+            }
+        }
+        let avahi = try? ChildProcess.run("/usr/sbin/avahi-daemon", ["--check"], timeout: 10)
+        if avahi?.status != 0 {
+            say("note: avahi-daemon is not running, so no iPhone or Mac will find the printer: install and start it (apt-get install avahi-daemon; systemctl enable --now avahi-daemon)")
         }
     }
 
@@ -179,6 +212,11 @@ public struct Installer {
         }
         for (kind, path) in manifest.entries where kind == "queue" {
             try lpadmin(["-x", path], allowFailure: true)
+        }
+        if manifest.entries.contains(where: { $0.kind == "setting" && $0.path == "share-printers" }) {
+            let server = layout.cupsServer.map { ["-h", $0] } ?? []
+            say("cupsctl \((server + ["--no-share-printers"]).joined(separator: " "))")
+            if !dryRun { _ = try? ChildProcess.run("/usr/sbin/cupsctl", server + ["--no-share-printers"], timeout: 60) }
         }
         var typesRemoved = false
         for (kind, path) in manifest.entries.reversed() where kind == "file" || kind == "link" {

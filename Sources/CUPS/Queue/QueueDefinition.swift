@@ -103,6 +103,13 @@ public struct QueueDefinition {
             "*cupsManualCopies: True",
             "*% One backend run per document: a job of several documents gives one PDF each.",
             "*cupsSingleFile: True",
+            "*% The resolutions of the raster it reads: shared, cupsd offers them to AirPrint (URF's RS).",
+            "*OpenUI *Resolution/Resolution of raster it reads: PickOne",
+            "*OrderDependency: 10 AnySetup *Resolution",
+            "*DefaultResolution: 300dpi",
+            "*Resolution 300dpi/300 dpi: \"\"",
+            "*Resolution 600dpi/600 dpi: \"\"",
+            "*CloseUI: *Resolution",
         ]
         for type in routed {
             lines.append("*cupsFilter2: \"\(type) \(outputType) 0 \(filterName)\"")
