@@ -162,6 +162,29 @@ struct QueueTests {
         }
     }
 
+    /// Options from the network are values, never commands or paths: a header with a shell
+    /// substitution is printed as written; a font or file name that points outside is refused
+    /// or ignored, and the job still reads only what was sent.
+    @Test func hostileOptionsRunNothingAndReadNothing() throws {
+        let cups = try PrivateCUPS.shared()
+        let id = try cups.submit([examples + "/server.log"], options: [
+            // (lp splits option values at spaces: none here.)
+            "swiftprint-header": "$(touch${IFS}/tmp/swiftprint-pwned-header)`touch${IFS}/tmp/swiftprint-pwned-tick`",
+            "swiftprint-font": "/etc/shadow 10", "page-ranges": "1",
+        ], title: "options")
+        try cups.waitForJobs()
+        #expect(!FileManager.default.fileExists(atPath: "/tmp/swiftprint-pwned-header"))
+        #expect(!FileManager.default.fileExists(atPath: "/tmp/swiftprint-pwned-tick"))
+        let saved = cups.saved + "/root/\(id)-options.pdf"
+        if FileManager.default.fileExists(atPath: saved) {
+            let text = try PDF.text(saved).split(whereSeparator: \.isWhitespace).joined(separator: " ")
+            #expect(text.contains("$(touch${IFS}/tmp/swiftprint-pwned-header)"), "the header is printed as written: \(text.prefix(300))")
+            #expect(!text.contains("root:"), "no file named by an option is read")
+        } else {
+            #expect(try cups.finishedJobReport(id).contains("swiftprint"), "a refused option is the job's reason")
+        }
+    }
+
     /// The first `fraction` of fixture `name`, saved as `newName` where cupsd's filter (as lp)
     /// can read it.
     static func cut(_ name: String, to fraction: Double, as newName: String) throws -> String {
