@@ -41,9 +41,11 @@ package final class PDFRasterizer {
     /// Draws page `index` onto `canvas` (white first), `resolution` dots per inch, mirrored
     /// across and/or along when asked (the back of a two-sided sheet, as the printer wants it);
     /// with `band`, the rows of a page `pageHeight` rows high from row `top` on (the canvas
-    /// holds a band: the same pixels as the whole page has there).
+    /// holds a band: the same pixels as the whole page has there). Without `antialias`, edges
+    /// and glyphs are whole dots, as a printer prints them.
     package func render(page index: Int, onto canvas: RasterCanvas, resolution: (x: Int, y: Int),
-                        mirrorAcross: Bool = false, mirrorAlong: Bool = false, band: (top: Int, pageHeight: Int)? = nil) throws {
+                        mirrorAcross: Bool = false, mirrorAlong: Bool = false, band: (top: Int, pageHeight: Int)? = nil,
+                        antialias: Bool = true) throws {
         let cr = canvas.context
         cairo_save(cr)
         defer { cairo_restore(cr) }
@@ -54,6 +56,13 @@ package final class PDFRasterizer {
         if mirrorAcross { cairo_translate(cr, Double(canvas.width), 0); cairo_scale(cr, -1, 1) }
         if mirrorAlong { cairo_translate(cr, 0, Double(height)); cairo_scale(cr, 1, -1) }
         cairo_scale(cr, Double(resolution.x) / 72, Double(resolution.y) / 72)
+        if !antialias {
+            cairo_set_antialias(cr, CAIRO_ANTIALIAS_NONE)
+            let options = cairo_font_options_create()
+            cairo_font_options_set_antialias(options, CAIRO_ANTIALIAS_NONE)
+            cairo_set_font_options(cr, options)
+            cairo_font_options_destroy(options)
+        }
         guard sppoppler_render(document, Int32(index), UnsafeMutableRawPointer(cr)) != 0 else {
             throw PrintError(.renderingFailed, "poppler has no page \(index + 1)")
         }

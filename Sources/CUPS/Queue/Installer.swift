@@ -116,8 +116,9 @@ public struct Installer {
         guard PrinterQueueDefinition.isValidName(request.name) else {
             throw PrintError(.invalidOption, "--name \(request.name): a queue's name is 1 to 127 printable characters, without spaces, /, \\, #, ' or \"")
         }
-        guard request.name != layout.queue else {
-            throw PrintError(.invalidOption, "--name \(request.name) is the save-as-PDF queue's name: choose another")
+        // CUPS's queue names ignore case.
+        guard request.name.lowercased() != layout.queue.lowercased() else {
+            throw PrintError(.invalidOption, "--name \(request.name) is the save-as-PDF queue's name (CUPS ignores case): choose another")
         }
         var base = self
         base.sharingPrinterQueue = share
