@@ -50,6 +50,22 @@ struct AirPrintTests {
     for i in $(seq 600); do [ -z "$(lpstat -h "$server" -o swiftprint 2>/dev/null)" ] && break; sleep 0.1; done
     echo "== jobs"
     lpstat -h "$server" -l -W completed -o swiftprint 2>&1
+    echo "== dnssd"
+    # A printer announcing itself (ippeveprinter with DNS-SD on), installed by its DNS-SD name
+    # as CUPS writes it (dnssd://NAME._ipp._tcp.local/).
+    mkdir -p "$root/announced"
+    ippeveprinter -n localhost -p $((port + 1)) -d "$root/announced" -k -f application/pdf -c /bin/true -M swiftprint-tests -m Announced Announced >/dev/null 2>&1 &
+    announced=$!
+    for i in $(seq 50); do avahi-browse -tpk _ipp._tcp 2>/dev/null | grep -q ";Announced;" && break; sleep 0.2; done
+    uri="dnssd://Announced._ipp._tcp.local/"
+    echo "uri $uri"
+    "$swiftprint" install "$@" --printer "$uri" --name Announced 2>&1
+    kill -HUP $cupsd; sleep 0.5; up
+    printf 'a job for a printer found by its name\n' > "$root/announced.txt"; chmod 644 "$root/announced.txt"
+    lp -h "$server" -d Announced "$root/announced.txt" 2>&1
+    for i in $(seq 300); do [ -z "$(lpstat -h "$server" -o Announced 2>/dev/null)" ] && break; sleep 0.1; done
+    ls "$root/announced"
+    kill $announced
     echo "== uninstall"
     "$swiftprint" uninstall "$@" 2>&1
     echo "== sharing after"
@@ -88,6 +104,12 @@ struct AirPrintTests {
         let root = dir + "/cupsd", port = try PrivateCUPS.freePort()
         try PrivateCUPS.writeServer(at: root, port: port, stockFilters: false, allSystemFilters: false)
         try FileManager.default.createDirectory(atPath: root + "/closed", withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
+        // CUPS's backends for a printer known by its DNS-SD name: dnssd (cupsd takes the scheme
+        // only where its backend is), which finds the printer and hands the job to ipp.
+        try FileManager.default.createDirectory(atPath: root + "/lib/backend", withIntermediateDirectories: true)
+        for backend in ["ipp", "dnssd"] {
+            try FileManager.default.createSymbolicLink(atPath: root + "/lib/backend/" + backend, withDestinationPath: "/usr/lib/cups/backend/" + backend)
+        }
         let saved = root + "/saved"
         let install = ["--prefix", root + "/prefix", "--cups-serverbin", root + "/lib", "--cups-datadir", root + "/data",
                        "--cups-serverroot", root + "/etc", "--cups-server", "127.0.0.1:\(port)", "--spool", saved]
@@ -126,6 +148,12 @@ struct AirPrintTests {
         #expect(images.split(separator: "\n").filter { $0.contains(" image ") }.count == 2, "one raster image a page: \(images)")
         let d = PrinterQueueTests.difference(try PDF.grayPixels(back, page: 1), try PDF.grayPixels(pdf, page: 1))
         #expect(d < 6, "the saved page looks like the document the phone printed: mean difference \(d)")
+
+        // A printer known by its DNS-SD name (a dnssd:// URI, as lpinfo lists them): swiftprint resolves it to
+        // ask what it supports, CUPS's ipp backend resolves it to send the job.
+        let dnssd = Self.step("dnssd", in: out)
+        #expect(dnssd.contains("uri dnssd://Announced") && dnssd.contains("The Announced queue sends application/pdf"), "\(dnssd)")
+        #expect(dnssd.split(separator: "\n").contains { $0.hasSuffix(".pdf") && $0.contains("announced") }, "the job reached the printer: \(dnssd)")
 
         // Uninstall takes the sharing back.
         #expect(Self.step("sharing after", in: out).contains("_share_printers=0"), "\(Self.step("sharing after", in: out))")

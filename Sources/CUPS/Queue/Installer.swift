@@ -120,13 +120,15 @@ public struct Installer {
         guard request.name.lowercased() != layout.queue.lowercased() else {
             throw PrintError(.invalidOption, "--name \(request.name) is the save-as-PDF queue's name (CUPS ignores case): choose another")
         }
+        // The address first: a URI that names no printer stops before anything is installed.
+        let address = try PrinterAddress(uri: request.uri)
         var base = self
         base.sharingPrinterQueue = share
         try base.install(definition: definition)
         var manifest = Manifest(path: layout.manifest)
         try makeFolder(layout.printers, mode: 0o755, &manifest)
         let saved = "\(layout.printers)/\(request.name).ipp"
-        let attributes = try printerAttributes(request, saved: saved, &manifest)
+        let attributes = try printerAttributes(address, saved: saved, &manifest)
         let printer = try PrinterQueueDefinition(
             name: request.name, deviceURI: request.uri, cupsPPD: try PrinterAttributes.ppd(from: attributes),
             documentFormats: attributes.attribute("document-format-supported")?.strings ?? [], asked: request.format,
@@ -144,10 +146,10 @@ public struct Installer {
 
     /// What the printer says it supports, kept in `saved`; when it does not answer, what it
     /// answered before.
-    private func printerAttributes(_ request: PrinterQueueRequest, saved: String, _ manifest: inout Manifest) throws -> IPPResponse {
+    private func printerAttributes(_ address: PrinterAddress, saved: String, _ manifest: inout Manifest) throws -> IPPResponse {
         do {
-            let attributes = try PrinterAttributes.ask(try PrinterAddress(uri: request.uri))
-            say("\(request.uri) answered")
+            let attributes = try PrinterAttributes.ask(address)
+            say("\(address.uri) answered")
             manifest.add("file", saved)
             if !dryRun { try PrinterAttributes.save(attributes, to: saved) }
             return attributes
