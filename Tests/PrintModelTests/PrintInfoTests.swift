@@ -36,4 +36,18 @@ import Testing
         #expect(OptionPrecedence.resolve(job: nil, document: nil, queue: 3, locale: 4) == 3)
         #expect(OptionPrecedence.resolve(job: Int?.none, document: nil, queue: nil, locale: 4) == 4)
     }
+
+    /// A photo asks the printer for one side, whatever its default (a duplex-default printer
+    /// would print photos back to back); asked sides win, and other jobs leave sides to it.
+    @Test func aPhotoAsksForOneSide() {
+        func sides(_ info: PrintInfo) -> String? { PrinterDelivery.jobOptions(info: info, paper: nil).first { $0.0 == "sides" }?.1 }
+        var info = PrintInfo()
+        #expect(sides(info) == nil)
+        info.outputType = .photo
+        #expect(sides(info) == "one-sided")
+        info.outputType = .photoGrayscale
+        #expect(sides(info) == "one-sided")
+        info.duplex = .longEdge
+        #expect(sides(info) == "two-sided-long-edge")
+    }
 }
