@@ -58,10 +58,7 @@ package final class PDFRasterizer {
         cairo_scale(cr, Double(resolution.x) / 72, Double(resolution.y) / 72)
         if !antialias {
             cairo_set_antialias(cr, CAIRO_ANTIALIAS_NONE)
-            let options = cairo_font_options_create()
-            cairo_font_options_set_antialias(options, CAIRO_ANTIALIAS_NONE)
-            cairo_set_font_options(cr, options)
-            cairo_font_options_destroy(options)
+            RasterCanvas.setFontOptions(cr, antialias: false)
         }
         guard sppoppler_render(document, Int32(index), UnsafeMutableRawPointer(cr)) != 0 else {
             throw PrintError(.renderingFailed, "poppler has no page \(index + 1)")
@@ -93,12 +90,18 @@ package final class RasterCanvas {
             throw PrintError(.renderingFailed, "cannot make a sheet of \(width) × \(height) pixels (out of memory)")
         }
         context = cairo_create(surface)
-        // Glyphs where the PDF puts them: hinted metrics would round each advance to whole
-        // pixels, and a line of text would drift from its place by its end.
+        Self.setFontOptions(context, antialias: true)
+    }
+
+    /// Glyphs where the PDF puts them: hinted metrics would round each advance to whole
+    /// pixels, and a line of text would drift from its place by its end. (Font options are set
+    /// whole: whole-dot drawing sets these again with its antialiasing off.)
+    static func setFontOptions(_ cr: OpaquePointer, antialias: Bool) {
         let options = cairo_font_options_create()
         cairo_font_options_set_hint_metrics(options, CAIRO_HINT_METRICS_OFF)
         cairo_font_options_set_hint_style(options, CAIRO_HINT_STYLE_NONE)
-        cairo_set_font_options(context, options)
+        if !antialias { cairo_font_options_set_antialias(options, CAIRO_ANTIALIAS_NONE) }
+        cairo_set_font_options(cr, options)
         cairo_font_options_destroy(options)
     }
 
