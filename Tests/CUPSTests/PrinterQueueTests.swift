@@ -232,6 +232,34 @@ struct PrinterQueueTests {
         _ = try s.swiftprint(["uninstall"] + s.cups.installArguments + ["--name", "Flaky"])
     }
 
+    /// A busy printer delays the job in the backend, which asks again until it takes jobs: the
+    /// "printer" here is another cupsd's swiftprint queue (an IPP printer as any other), made to
+    /// refuse new jobs with `cupsreject` and then to take them again with `cupsaccept`.
+    @Test func aBusyPrinterDelaysTheJobUntilItTakesJobsAgain() throws {
+        let s = try Setup.shared()
+        let other = try PrivateCUPS.fresh()
+        defer { other.stop() }
+        let uri = "ipp://\(other.server)/printers/swiftprint"
+        let install = try s.swiftprint(["install"] + s.cups.installArguments + ["--printer", uri, "--name", "Relay"])
+        try #require(install.status == 0, "\(install.stderr)")
+        defer { _ = try? s.swiftprint(["uninstall"] + s.cups.installArguments + ["--name", "Relay"]) }
+        #expect(try Tool.run("cupsreject", ["-h", other.server, "swiftprint"]).status == 0)
+        let file = try temporaryDirectory() + "/busy.txt"
+        try Data("a note for a busy printer".utf8).write(to: URL(fileURLWithPath: file))
+        chmod(file, 0o644)
+        let id = try s.cups.submit([file], to: "Relay", title: "busy")
+        sleep(4)
+        let waiting = try Tool.run("lpstat", ["-h", s.cups.server, "-l", "-o", "Relay"]).text
+        #expect(waiting.contains("Relay-\(id) "), "the job waits: \(waiting)")
+        // The job's status is the printer's own message, which the ipp backend passes on.
+        #expect(waiting.contains("Status: Rejecting Jobs"), "the job says why: \(waiting)")
+        #expect(other.savedFiles().isEmpty)
+        #expect(try Tool.run("cupsaccept", ["-h", other.server, "swiftprint"]).status == 0)
+        try s.cups.waitForJobs(on: "Relay", timeout: 60)
+        try other.waitForJobs()
+        #expect(other.savedFiles().contains { $0.hasSuffix("-busy.pdf") }, "\(other.savedFiles())")
+    }
+
     /// convert's 36 pt margins plus what ippeveprinter cannot print on A4 (its
     /// media-col-database: 1.02 mm at the top, 3.40 mm at the sides, 11.68 mm at the bottom),
     /// which the queue's jobs leave blank: top, right, bottom, left in points.
