@@ -62,7 +62,7 @@ struct Install: ParsableCommand {
           swiftprint install --dry-run
           lp -d swiftprint notes.txt photo.jpg report.pdf
           sudo swiftprint install --printer ipp://office.local/ipp/print --name Office
-          sudo swiftprint install --printer ipp://office.local/ipp/print --name Office --share
+          sudo swiftprint install --share          # an AirPrint printer for iPhones
           sudo swiftprint uninstall --name Office
         """
     )
