@@ -52,7 +52,8 @@ struct AirPrintTests {
     lpstat -h "$server" -l -W completed -o swiftprint 2>&1
     echo "== dnssd"
     # A printer announcing itself (ippeveprinter with DNS-SD on), installed by its DNS-SD name
-    # as CUPS writes it (dnssd://NAME._ipp._tcp.local/).
+    # as CUPS writes it (dnssd://NAME._ipp._tcp.local/). lpinfo would not list it: CUPS's dnssd
+    # backend ignores services of its own host ("Ignoring local service"), and here all is one host.
     mkdir -p "$root/announced"
     ippeveprinter -n localhost -p $((port + 1)) -d "$root/announced" -k -f application/pdf -c /bin/true -M swiftprint-tests -m Announced Announced >/dev/null 2>&1 &
     announced=$!
