@@ -1,6 +1,8 @@
 """Peak memory of the processes a cupsd runs for jobs (its filters, backends and their children),
-sampled from /proc: the largest VmHWM of any one process, and the largest sum of VmRSS over all of
-them in one sample. Used by the benchmarks that go through CUPS."""
+sampled from /proc: the largest VmHWM of any one process, the largest sum of VmRSS over all of
+them in one sample, and the largest sum of their Pss (each shared page counted once, divided among
+the processes that map it: the chain's memory without counting shared libraries once per process).
+Used by the benchmarks that go through CUPS."""
 import os, re, threading, time
 
 
@@ -14,7 +16,7 @@ class ChainSampler:
 
     def __init__(self, cupsd_pid):
         self.cupsd = cupsd_pid
-        self.hwm, self.who, self.sum, self.samples = 0, "-", 0, 0
+        self.hwm, self.who, self.sum, self.pss, self.samples = 0, "-", 0, 0, 0
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, daemon=True)
 
@@ -39,7 +41,7 @@ class ChainSampler:
                     continue
                 r = s.rfind(b")")
                 children.setdefault(int(s[r + 2:].split()[1]), []).append(int(name))
-            todo, total = list(children.get(self.cupsd, [])), 0
+            todo, total, pss = list(children.get(self.cupsd, [])), 0, 0
             while todo:
                 pid = todo.pop()
                 todo.extend(children.get(pid, []))
@@ -53,8 +55,14 @@ class ChainSampler:
                     continue
                 hwm = _kb(st, b"VmHWM")
                 total += _kb(st, b"VmRSS")
+                try:
+                    with open("/proc/%d/smaps_rollup" % pid, "rb") as f:
+                        pss += _kb(f.read(), b"Pss")
+                except OSError:
+                    pass
                 if hwm > self.hwm:
                     self.hwm, self.who = hwm, exe
             self.sum = max(self.sum, total)
+            self.pss = max(self.pss, pss)
             self.samples += 1
             time.sleep(0.005)
