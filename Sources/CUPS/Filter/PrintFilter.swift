@@ -62,7 +62,9 @@ public enum PrintFilter {
     }
 
     /// The job's settings: the PPD's defaults (the environment's PPD), then argv[5], then
-    /// argv[4]'s copies, each read by the option declarations for where it comes from.
+    /// argv[4]'s copies, each read by the option declarations for where it comes from; the
+    /// printer's margins from the PPD, and the raster CUPS asks for (FINAL_CONTENT_TYPE). Options
+    /// nothing uses are reported to cupsd here, where they are read.
     public static func settings(arguments: [String], environment: [String: String]) throws -> JobSettings {
         var settings = JobSettings()
         let ppd = try environment["PPD"].map { try PPDFile(path: $0) }
