@@ -7,7 +7,9 @@ import CUPSLibrary
 /// The CUPS filter: `swiftprint job-id user title copies options [file]`, installed as
 /// `$(serverbin)/filter/swiftprint`. It reads the file (or standard input), prints it with the
 /// same dispatcher, handlers and paginator as `swiftprint convert`, writes PDF to standard
-/// output, and talks to cupsd in `ERROR:`/`INFO:`/`DEBUG:`/`ATTR:` lines on standard error.
+/// output (or, for a printer queue whose printer takes none, the PWG or Apple raster CUPS asks
+/// for in FINAL_CONTENT_TYPE, a sheet at a time), and talks to cupsd in
+/// `ERROR:`/`WARNING:`/`INFO:`/`DEBUG:`/`ATTR:`/`PAGE:` lines on standard error.
 ///
 /// Settings, lowest first: the locale, the queue's PPD defaults (`*DefaultPageSize`, the
 /// `swiftprint-*` options), the job's options (argv[5]); copies come from argv[4]. The document's
