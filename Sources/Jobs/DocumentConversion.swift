@@ -18,6 +18,8 @@ public struct DocumentConversion {
     public var dispatcher: Dispatcher
     /// Called after each page is done.
     public var progress: ((JobProgress) -> Void)?
+    /// Raster output: called with each sheet's number (from 1) once its bytes are in the output.
+    public var sheetWritten: ((Int) -> Void)?
     public var logger = Logger(label: "swiftprint.job")
 
     public init(settings: JobSettings, dispatcher: Dispatcher) {
@@ -83,7 +85,8 @@ public struct DocumentConversion {
             return try withExtendedLifetime(spools) {
                 switch (target, raster) {
                 case (.destination(let destination), nil): return try job.writePDF(to: destination)
-                case (.destination(let destination), let raster?): return try Self.write(job, as: raster, to: destination)
+                case (.destination(let destination), let raster?):
+                    return try Self.write(job, as: raster, to: destination, sheetWritten: sheetWritten ?? { _ in })
                 case (.sheets(let sheet), let raster?): return try Self.write(job, as: raster, sheets: sheet)
                 case (.sheets, nil): throw PrintError(.invalidOption, "raster sheets need a raster output format")
                 }
@@ -118,11 +121,12 @@ public struct DocumentConversion {
     }
 
     /// Writes the job's PDF to a scratch file, then draws it as raster into `destination`.
-    static func write(_ job: PrintJob, as raster: RasterDocumentWriter, to destination: OutputDestination) throws -> JobReport {
+    static func write(_ job: PrintJob, as raster: RasterDocumentWriter, to destination: OutputDestination,
+                      sheetWritten: (Int) -> Void) throws -> JobReport {
         try withScratchPDF(of: job) { pdf, report in
             let output = try OutputFile(destination)
             do {
-                report.sheetsWritten = try raster.write(pdf: pdf, to: output)
+                report.sheetsWritten = try raster.write(pdf: pdf, to: output, sheetWritten: sheetWritten)
                 try output.commit()
             } catch {
                 output.abandon()

@@ -60,9 +60,13 @@ package struct RasterDocumentWriter {
         }
     }
 
-    /// Draws every page of the PDF at `pdfPath` into `output`; returns the pages written.
-    package func write(pdf pdfPath: String, to output: OutputFile) throws -> Int {
-        try write(pdf: pdfPath, to: { output.write($0) }, sheetWritten: { _ in if let error = output.error { throw error } })
+    /// Draws every page of the PDF at `pdfPath` into `output`, calling `sheetWritten` with each
+    /// sheet's number once its bytes are in `output`; returns the pages written.
+    package func write(pdf pdfPath: String, to output: OutputFile, sheetWritten: (Int) -> Void = { _ in }) throws -> Int {
+        try write(pdf: pdfPath, to: { output.write($0) }, sheetWritten: { number in
+            if let error = output.error { throw error }
+            sheetWritten(number)
+        })
     }
 
     /// Draws every page of the PDF at `pdfPath` as raster into `sink`, calling `sheetWritten`

@@ -24,13 +24,6 @@ import Testing
         return (w, h, out)
     }
 
-    /// Mean absolute difference (0–255) between two grey renderings, over the area they share.
-    static func difference(_ a: (width: Int, height: Int, pixels: [UInt8]), _ b: (width: Int, height: Int, pixels: [UInt8])) -> Double {
-        let w = min(a.width, b.width), h = min(a.height, b.height)
-        var total = 0
-        for y in 0..<h { for x in 0..<w { total += abs(Int(a.pixels[y * a.width + x]) - Int(b.pixels[y * b.width + x])) } }
-        return Double(total) / Double(max(1, w * h))
-    }
 
     static func convert(_ args: [String]) throws {
         let r = try swiftprint(["convert"] + args)
@@ -63,11 +56,11 @@ import Testing
             // Whole pixels at 150 dpi: within half a pixel (0.24 pt) of the direct page.
             #expect(abs(sizes[0].width - directSizes[0].width) < 0.5 && abs(sizes[0].height - directSizes[0].height) < 0.5)
             let back = try Self.blockPixels(dir + "/back.pdf", page: 1)
-            let d = Self.difference(direct, back)
+            let d = PDF.meanDifference(direct, back)
             #expect(d < 1, "\(name) via \(format): mean difference \(d)")
             // The comparison can fail: against the page turned upside down it does.
             let turned = (back.width, back.height, Array(back.pixels.reversed()))
-            #expect(Self.difference(direct, turned) > 8, "\(name): the comparison cannot tell a turned page")
+            #expect(PDF.meanDifference(direct, turned) > 8, "\(name): the comparison cannot tell a turned page")
         }
     }
 
@@ -85,7 +78,7 @@ import Testing
         #expect(h.bitsPerColor == 1 && h.colorSpace == (type == "black_1" ? 3 : 18))  // CUPS_CSPACE_K, CUPS_CSPACE_SW
         try Self.convert([dir + "/one.pwg", "-o", dir + "/back.pdf"])
         let direct = Self.average(try Self.blockPixels(dir + "/direct.pdf", page: 1)), back = Self.average(try Self.blockPixels(dir + "/back.pdf", page: 1))
-        let d = Self.difference(direct, back)
+        let d = PDF.meanDifference(direct, back)
         #expect(d < 6, "\(type): mean difference \(d)")
     }
 
@@ -106,7 +99,7 @@ import Testing
             let h = PWGHeader(try Data(contentsOf: URL(fileURLWithPath: dir + "/c.pwg")))
             #expect(h.colorSpace == space && h.bitsPerColor == (type.hasSuffix("16") ? 16 : 8), "\(type)")
             try Self.convert([dir + "/c.pwg", "-o", dir + "/back.pdf"])
-            let d = Self.difference(direct, try Self.blockPixels(dir + "/back.pdf", page: 1))
+            let d = PDF.meanDifference(direct, try Self.blockPixels(dir + "/back.pdf", page: 1))
             #expect(d < tolerance, "\(type): mean difference \(d)")
         }
         let images = try Tool.run("pdfimages", ["-list", dir + "/back.pdf"]).text
@@ -173,8 +166,8 @@ import Testing
                               "--printer-resolution", "100", "-o", dir + "/b.pwg"])
             try Self.convert([dir + "/b.pwg", "-o", dir + "/b.pdf"])
             let back = try PDF.grayPixels(dir + "/b.pdf", page: 2)
-            let upright = Self.difference(direct, back)
-            let flipped = Self.difference(direct, (back.width, back.height, Array(back.pixels.reversed())))
+            let upright = PDF.meanDifference(direct, back)
+            let flipped = PDF.meanDifference(direct, (back.width, back.height, Array(back.pixels.reversed())))
             #expect(turned ? flipped < upright : upright < flipped, "\(sheetBack): upright \(upright), turned \(flipped)")
         }
     }

@@ -147,7 +147,7 @@ struct AirPrintTests {
         #expect(try PDF.pageSizes(back).allSatisfy { abs($0.width - 595.3) < 1 && abs($0.height - 841.9) < 1 })
         let images = try Tool.run("pdfimages", ["-list", back]).text
         #expect(images.split(separator: "\n").filter { $0.contains(" image ") }.count == 2, "one raster image a page: \(images)")
-        let d = PrinterQueueTests.difference(try PDF.grayPixels(back, page: 1), try PDF.grayPixels(pdf, page: 1))
+        let d = PDF.meanDifference(try PDF.grayPixels(back, page: 1), try PDF.grayPixels(pdf, page: 1))
         #expect(d < 6, "the saved page looks like the document the phone printed: mean difference \(d)")
 
         // A printer known by its DNS-SD name (a dnssd:// URI, as lpinfo lists them): swiftprint resolves it to

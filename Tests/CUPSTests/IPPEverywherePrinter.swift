@@ -79,7 +79,6 @@ final class IPPEverywherePrinter: @unchecked Sendable {
         throw Failure("lpadmin could not make the \(name) queue (see \(cups.root)/log/error_log): \(stderr)")
     }
 
-    /// The PDFs the printer received, by name.
     /// The IPP job attributes the printer got with a received document (`COPIES` → `3`).
     func attributes(of document: String) -> [String: String] {
         let text = (try? String(contentsOfFile: document + ".attributes", encoding: .utf8)) ?? ""
@@ -95,9 +94,8 @@ final class IPPEverywherePrinter: @unchecked Sendable {
             .filter { $0.hasSuffix(".pdf") || $0.hasSuffix(".pwg") || $0.hasSuffix(".urf") }.sorted().map { output + "/" + $0 }
     }
 
-    var received: [String] {
-        ((try? FileManager.default.contentsOfDirectory(atPath: output)) ?? []).filter { $0.hasSuffix(".pdf") }.sorted().map { output + "/" + $0 }
-    }
+    /// The PDFs the printer kept.
+    var received: [String] { kept.filter { $0.hasSuffix(".pdf") } }
 
     /// Ends the printer: SIGTERM, then SIGKILL if it is still there after two seconds.
     func stop() {

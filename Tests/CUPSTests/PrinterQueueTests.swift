@@ -103,7 +103,7 @@ struct PrinterQueueTests {
         if name.hasSuffix(".html") {
             #expect(try PDF.text(pdf).contains("Quarterly report"))
         } else {
-            let d = Self.difference(try PDF.grayPixels(pdf, page: 1), try PDF.grayPixels(direct, page: 1))
+            let d = PDF.meanDifference(try PDF.grayPixels(pdf, page: 1), try PDF.grayPixels(direct, page: 1))
             #expect(d < 2, "\(name): mean difference \(d) from swiftprint convert")
         }
 
@@ -118,7 +118,7 @@ struct PrinterQueueTests {
             #expect(try PDF.pageCount(back) == PDF.pageCount(pdf), "\(queue) \(name)")
             let images = try Tool.run("pdfimages", ["-list", "-f", "1", "-l", "1", back]).text
             #expect(images.contains(" 600   600 "), "\(queue) \(name): \(images)")
-            let d = Self.difference(try PDF.grayPixels(back, page: 1), try PDF.grayPixels(reference, page: 1))
+            let d = PDF.meanDifference(try PDF.grayPixels(back, page: 1), try PDF.grayPixels(reference, page: 1))
             #expect(d < 1, "\(queue) \(name): mean difference \(d) from swiftprint convert --output-format \(format)")
         }
         // Only swiftprint's filter and the ipp backend started for these jobs.
@@ -268,11 +268,4 @@ struct PrinterQueueTests {
         return [1.02, 3.40, 11.68, 3.40].map { String(format: "%.3f", 36 + $0 * mm) }.joined(separator: " ")
     }()
 
-    /// Mean absolute difference (0–255) between two grey renderings, over the area they share.
-    static func difference(_ a: (width: Int, height: Int, pixels: [UInt8]), _ b: (width: Int, height: Int, pixels: [UInt8])) -> Double {
-        let w = min(a.width, b.width), h = min(a.height, b.height)
-        var total = 0
-        for y in 0..<h { for x in 0..<w { total += abs(Int(a.pixels[y * a.width + x]) - Int(b.pixels[y * b.width + x])) } }
-        return Double(total) / Double(max(1, w * h))
-    }
 }

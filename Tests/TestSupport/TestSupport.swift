@@ -118,6 +118,14 @@ public enum PDF {
         return try PGM.decode(pgm)
     }
 
+    /// Mean absolute difference (0–255) between two grey renderings, over the area they share.
+    public static func meanDifference(_ a: (width: Int, height: Int, pixels: [UInt8]), _ b: (width: Int, height: Int, pixels: [UInt8])) -> Double {
+        let w = min(a.width, b.width), h = min(a.height, b.height)
+        var total = 0
+        for y in 0..<h { for x in 0..<w { total += abs(Int(a.pixels[y * a.width + x]) - Int(b.pixels[y * b.width + x])) } }
+        return Double(total) / Double(max(1, w * h))
+    }
+
     private static func field(_ key: String, in info: String) -> String? {
         for line in info.split(separator: "\n") where line.hasPrefix(key + ":") {
             return line.dropFirst(key.count + 1).trimmingCharacters(in: .whitespaces)

@@ -36,17 +36,11 @@ public enum PrintFilter {
             conversion.progress = { progress in
                 if progress.page == 1 || progress.page % 50 == 0 { report("INFO", "\(input.displayName): page \(progress.page)") }
             }
-            let sheets: Int
-            if settings.info.outputFormat == .pwgRaster || settings.info.outputFormat == .appleRaster {
-                // Each sheet's bytes go on as soon as it is drawn, and cupsd hears of it.
-                sheets = try conversion.runRaster([input]) { number, bytes in
-                    try writeToStandardOutput(bytes)
-                    report("PAGE", "\(number) 1")
-                }.sheetsWritten
-            } else {
-                sheets = try conversion.run([input], to: .standardOutput).sheetsWritten
-                for number in stride(from: 1, through: sheets, by: 1) { report("PAGE", "\(number) 1") }
-            }
+            // cupsd hears of each sheet: of a raster sheet as it goes out, of PDF's at the end.
+            let isRaster = settings.info.outputFormat == .pwgRaster || settings.info.outputFormat == .appleRaster
+            if isRaster { conversion.sheetWritten = { report("PAGE", "\($0) 1") } }
+            let sheets = try conversion.run([input], to: .standardOutput).sheetsWritten
+            if !isRaster { for number in stride(from: 1, through: sheets, by: 1) { report("PAGE", "\(number) 1") } }
             report("ATTR", "job-impressions-completed=\(sheets)")
             let made = settings.info.outputFormat.map { $0 == .pdf ? "PDF" : $0.mimeType } ?? "PDF"
             report("INFO", "\(input.displayName): \(sheets) \(sheets == 1 ? "sheet side" : "sheet sides") made as \(made)")
@@ -147,19 +141,6 @@ public enum PrintFilter {
         guard !ignored.isEmpty else { return }
         let list = ignored.map { "\($0.name)=\($0.value)" }.joined(separator: ", ")
         report("WARNING", "swiftprint ignored \(ignored.count == 1 ? "an option it does not know" : "options it does not know"): \(list)")
-    }
-
-    /// Writes all of `bytes` to standard output (cupsd's pipe to the backend).
-    static func writeToStandardOutput(_ bytes: Data) throws {
-        try bytes.withUnsafeBytes { buffer in
-            var offset = 0
-            while offset < buffer.count {
-                let n = write(STDOUT_FILENO, buffer.baseAddress! + offset, buffer.count - offset)
-                if n < 0, errno == EINTR { continue }
-                guard n > 0 else { throw PrintError.system(.outputFailed, path: "standard output", "cannot be written", errno: errno) }
-                offset += n
-            }
-        }
     }
 
     static func report(_ level: String, _ message: String) { CUPSMessages.send(level, message) }

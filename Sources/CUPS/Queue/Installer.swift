@@ -113,9 +113,7 @@ public struct Installer {
     /// answer, the answer it gave before makes the queue. Jobs wait while the printer is busy
     /// or off (`printer-error-policy=retry-job`); CUPS's `ipp` backend sends them.
     public func installPrinter(_ request: PrinterQueueRequest, definition: QueueDefinition) throws {
-        guard PrinterQueueDefinition.isValidName(request.name) else {
-            throw PrintError(.invalidOption, "--name \(request.name): a queue's name is 1 to 127 printable characters, without spaces, /, \\, #, ' or \"")
-        }
+        try PrinterQueueDefinition.checkName(request.name)
         // CUPS's queue names ignore case.
         guard request.name.lowercased() != layout.queue.lowercased() else {
             throw PrintError(.invalidOption, "--name \(request.name) is the save-as-PDF queue's name (CUPS ignores case): choose another")
@@ -172,12 +170,11 @@ public struct Installer {
     /// cupsd then announces the queue as `_ipp._tcp` with the `_universal` subtype, AirPrint's,
     /// and builds its `URF=` key from the queue's PPD.
     private func shareOnTheNetwork(_ manifest: inout Manifest) throws {
-        let server = layout.cupsServer.map { ["-h", $0] } ?? []
-        let current = dryRun ? "" : String(decoding: try ChildProcess.run("/usr/sbin/cupsctl", server, timeout: 30).output, as: UTF8.self)
+        let current = dryRun ? "" : String(decoding: try ChildProcess.run("/usr/sbin/cupsctl", serverArguments, timeout: 30).output, as: UTF8.self)
         if !current.split(separator: "\n").contains("_share_printers=1") {
-            say("cupsctl \((server + ["--share-printers"]).joined(separator: " "))")
+            say("cupsctl \((serverArguments + ["--share-printers"]).joined(separator: " "))")
             if !dryRun {
-                let result = try ChildProcess.run("/usr/sbin/cupsctl", server + ["--share-printers"], timeout: 60)
+                let result = try ChildProcess.run("/usr/sbin/cupsctl", serverArguments + ["--share-printers"], timeout: 60)
                 guard result.status == 0 else { throw PrintError(.notAvailable, "cupsctl --share-printers failed: \(result.lastErrorLine)") }
                 manifest.add("setting", "share-printers")
                 try manifest.save()
@@ -217,9 +214,8 @@ public struct Installer {
             try lpadmin(["-x", path], allowFailure: true)
         }
         if manifest.entries.contains(where: { $0.kind == "setting" && $0.path == "share-printers" }) {
-            let server = layout.cupsServer.map { ["-h", $0] } ?? []
-            say("cupsctl \((server + ["--no-share-printers"]).joined(separator: " "))")
-            if !dryRun { _ = try? ChildProcess.run("/usr/sbin/cupsctl", server + ["--no-share-printers"], timeout: 60) }
+            say("cupsctl \((serverArguments + ["--no-share-printers"]).joined(separator: " "))")
+            if !dryRun { _ = try? ChildProcess.run("/usr/sbin/cupsctl", serverArguments + ["--no-share-printers"], timeout: 60) }
         }
         var typesRemoved = false
         for (kind, path) in manifest.entries.reversed() where kind == "file" || kind == "link" {
@@ -341,8 +337,11 @@ public struct Installer {
         throw PrintError(.notAvailable, "cupsd did not come up after \(command.joined(separator: " "))")
     }
 
+    /// `-h host:port` for CUPS's tools, when install works on a cupsd other than the system's.
+    private var serverArguments: [String] { layout.cupsServer.map { ["-h", $0] } ?? [] }
+
     private func lpadmin(_ arguments: [String], allowFailure: Bool = false) throws {
-        let args = (layout.cupsServer.map { ["-h", $0] } ?? []) + arguments
+        let args = serverArguments + arguments
         say("lpadmin \(args.joined(separator: " "))")
         guard !dryRun else { return }
         let result = try ChildProcess.run("/usr/sbin/lpadmin", args, timeout: 60)

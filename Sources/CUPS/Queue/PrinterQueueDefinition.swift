@@ -30,9 +30,7 @@ public struct PrinterQueueDefinition {
     ///   - routed: the MIME types the swiftprint filter takes (`QueueDefinition.routedTypes`).
     public init(name: String, deviceURI: String, cupsPPD: String, documentFormats: [String], asked: OutputFormat?,
                 routed: [String]) throws {
-        guard Self.isValidName(name) else {
-            throw PrintError(.invalidOption, "--name \(name): a queue's name is 1 to 127 printable characters, without spaces, /, \\, #, ' or \"")
-        }
+        try Self.checkName(name)
         let takes = { (format: OutputFormat) in documentFormats.contains(format.mimeType) }
         if let asked {
             guard takes(asked) else {
@@ -75,10 +73,13 @@ public struct PrinterQueueDefinition {
         ppd = (lines + own + QueueDefinition.optionLines()).joined(separator: "\n") + "\n"
     }
 
-    /// CUPS's rule for queue names: printable ASCII but space, `/`, `\`, `#`, `'` and `"`, at most 127.
-    static func isValidName(_ name: String) -> Bool {
-        !name.isEmpty && name.utf8.count <= 127
-            && name.unicodeScalars.allSatisfy { $0.value > 0x20 && $0.value < 0x7f && !"/\\#'\"".unicodeScalars.contains($0) }
+    /// CUPS's rule for queue names: printable ASCII but space, `/`, `\`, `#`, `'` and `"`, at most
+    /// 127; an error naming `--name` otherwise.
+    static func checkName(_ name: String) throws {
+        guard !name.isEmpty, name.utf8.count <= 127,
+              name.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value < 0x7f && !"/\\#'\"".unicodeScalars.contains($0) }) else {
+            throw PrintError(.invalidOption, "--name \(name): a queue's name is 1 to 127 printable characters, without spaces, /, \\, #, ' or \"")
+        }
     }
 
     /// The text between the first pair of quotes of a PPD line.
