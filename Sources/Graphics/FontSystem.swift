@@ -26,6 +26,8 @@ package final class FontSystem {
 
     private func make() -> FontMapAndContext {
         if let made { return made }
+        // It may wait for the font map a start-up thread prepares without FontEngineLock (see
+        // FontLoading), so it may be called with the lock held.
         SPFontconfigPreloadWait()
         let made = PreparedFontMap.take() ?? Self.newFontMap()
         self.made = made
@@ -53,8 +55,10 @@ package final class FontSystem {
 
     deinit {
         guard let made else { return }
-        g_object_unref(UnsafeMutableRawPointer(made.context))
-        g_object_unref(made.fontMap)
+        FontEngineLock.held {
+            g_object_unref(UnsafeMutableRawPointer(made.context))
+            g_object_unref(made.fontMap)
+        }
     }
 
     /// Vertical metrics of the font pango picks first for `font`, in points.
@@ -63,6 +67,10 @@ package final class FontSystem {
     /// pango_context_get_metrics would also shape a sample sentence, which waits for fontconfig
     /// to sort every installed face into a fallback list (~3 ms) for widths nobody here needs.
     package func metrics(of font: Font) -> FontMetrics {
+        FontEngineLock.held { measuredMetrics(of: font) }
+    }
+
+    private func measuredMetrics(of font: Font) -> FontMetrics {
         if let m = loadPrimaryFont(font)?.metrics { return m }
         let desc = FontDescription(font.name)
         let m = pango_context_get_metrics(context, desc.pointer, nil)!
@@ -74,35 +82,43 @@ package final class FontSystem {
 
     /// The width of `text` in `font` as pango lays it out, with fallback fonts where needed.
     package func width(of text: String, font: Font) -> Double {
-        let layout = TextLayout(fonts: self)
-        layout.setFont(font)
-        layout.setText(text)
-        return layout.size.width
+        FontEngineLock.held {
+            let layout = TextLayout(fonts: self)
+            layout.setFont(font)
+            layout.setText(text)
+            return layout.size.width
+        }
     }
 
     /// The first font pango would use for `font`, for drawing glyphs without pango.
     package func loadPrimaryFont(_ font: Font) -> LoadedFont? {
-        let desc = FontDescription(font.name)
-        guard let f = pango_font_map_load_font(fontMap, context, desc.pointer) else { return nil }
-        return LoadedFont(font: f)
+        FontEngineLock.held {
+            let desc = FontDescription(font.name)
+            guard let f = pango_font_map_load_font(fontMap, context, desc.pointer) else { return nil }
+            return LoadedFont(font: f)
+        }
     }
 }
 
-/// Font loading for programs that know early that they will lay out text.
-public enum FontLoading {
+/// Font loading for programs that know early that they will lay out text: the CLI, at start-up.
+///
+/// `loadHere` looks fonts up without `FontEngineLock`, because the first job may hold the lock
+/// while it waits for the font map being prepared. That is safe at start-up, where it is used:
+/// no other font map exists yet, and the job that will use this one waits for it to be ready.
+package enum FontLoading {
     /// Starts loading fontconfig's configuration and font list (~6 ms) on another thread, so
     /// that it overlaps with whatever the program does before its first font lookup.
-    public static func startInBackground() { SPFontconfigPreloadStart() }
+    package static func startInBackground() { SPFontconfigPreloadStart() }
 
     /// Promises a `loadHere()` soon, from a thread with other start-up work to do first: the
     /// first font map wanted meanwhile waits for it rather than load fontconfig a second time.
-    public static func promiseLoad() { PreparedFontMap.begin() }
+    package static func promiseLoad() { PreparedFontMap.begin() }
 
     /// Loads fontconfig's configuration and font list on the calling thread (what
     /// `startInBackground` does on a thread of its own), then makes the font map the process's
     /// first job will use, with `fonts` already looked up in it (~1.5 ms for the first:
     /// fontconfig matches it against every installed face); keeps a `promiseLoad()`.
-    public static func loadHere(preparing fonts: [Font] = []) {
+    package static func loadHere(preparing fonts: [Font] = []) {
         PreparedFontMap.begin()
         SPFontconfigLoad()
         let made = FontSystem.newFontMap()
@@ -165,7 +181,7 @@ package final class LoadedFont {
 
     init(font: UnsafeMutablePointer<PangoFont>) { self.font = font }
 
-    deinit { g_object_unref(font) }
+    deinit { FontEngineLock.held { g_object_unref(font) } }
 
     /// The cairo font to draw with; it lives as long as this object.
     package var scaledFont: OpaquePointer? { SPPangoFontGetScaledFont(font) }

@@ -23,7 +23,7 @@ public final class GraphicsContext {
         self.fonts = fonts
     }
 
-    deinit { cairo_destroy(raw) }
+    deinit { FontEngineLock.held { cairo_destroy(raw) } }
 
     // MARK: State and transforms
 

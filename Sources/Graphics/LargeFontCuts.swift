@@ -34,7 +34,7 @@ package final class LargeFontCuts {
     }
 
     deinit {
-        for case let cut? in cuts.values { SPFontSubsetDestroy(cut) }
+        FontEngineLock.held { for case let cut? in cuts.values { SPFontSubsetDestroy(cut) } }
     }
 
     /// How many faces are drawn from cuts (for tests).

@@ -16,7 +16,7 @@ package final class PDFRasterizer {
         }
         let uri = URL(fileURLWithPath: path).absoluteString
         var error: UnsafeMutablePointer<CChar>?
-        guard let document = sppoppler_open(uri, &error) else {
+        guard let document = FontEngineLock.held({ sppoppler_open(uri, &error) }) else {
             let reason = error.map { String(cString: $0) } ?? "unreadable"
             free(error)
             throw PrintError(.invalidInput, path: path, "poppler cannot read the PDF: \(reason)")
@@ -25,7 +25,7 @@ package final class PDFRasterizer {
         pageCount = Int(sppoppler_page_count(document))
     }
 
-    deinit { sppoppler_close(document) }
+    deinit { FontEngineLock.held { sppoppler_close(document) } }
 
     /// Page `index`'s size in points, as a viewer shows it.
     package func pageSize(_ index: Int) -> CGSize {
@@ -60,7 +60,7 @@ package final class PDFRasterizer {
             cairo_set_antialias(cr, CAIRO_ANTIALIAS_NONE)
             RasterCanvas.setFontOptions(cr, antialias: false)
         }
-        guard sppoppler_render(document, Int32(index), UnsafeMutableRawPointer(cr)) != 0 else {
+        guard FontEngineLock.held({ sppoppler_render(document, Int32(index), UnsafeMutableRawPointer(cr)) }) != 0 else {
             throw PrintError(.renderingFailed, "poppler has no page \(index + 1)")
         }
         cairo_surface_flush(canvas.surface)

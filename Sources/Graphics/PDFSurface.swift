@@ -34,8 +34,10 @@ package final class PDFSurface {
     }
 
     deinit {
-        if !finished { cairo_surface_finish(surface) }
-        cairo_surface_destroy(surface)
+        FontEngineLock.held {
+            if !finished { cairo_surface_finish(surface) }
+            cairo_surface_destroy(surface)
+        }
         sink.release()
     }
 
@@ -46,11 +48,11 @@ package final class PDFSurface {
     package func makeContext(fonts: FontSystem) -> GraphicsContext { GraphicsContext(surface: surface, fonts: fonts) }
 
     /// Ends the page `context` drew.
-    package func showPage(_ context: GraphicsContext) { cairo_show_page(context.raw) }
+    package func showPage(_ context: GraphicsContext) { FontEngineLock.held { cairo_show_page(context.raw) } }
 
     /// Writes the rest of the PDF (fonts, the page index).
     package func finish() {
-        cairo_surface_finish(surface)
+        FontEngineLock.held { cairo_surface_finish(surface) }
         finished = true
     }
 

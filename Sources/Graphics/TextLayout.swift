@@ -14,7 +14,7 @@ package final class TextLayout {
         pointer = pango_layout_new(fonts.context)
     }
 
-    deinit { g_object_unref(UnsafeMutableRawPointer(pointer)) }
+    deinit { FontEngineLock.held { g_object_unref(UnsafeMutableRawPointer(pointer)) } }
 
     package func setFont(_ font: Font) {
         guard font.name != currentFont else { return }

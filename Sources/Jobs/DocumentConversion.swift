@@ -50,7 +50,13 @@ public struct DocumentConversion {
         case sheets((Int, Data) throws -> Void)
     }
 
+    /// The whole conversion holds `FontEngineLock` (PrintJob takes it again), whatever part of it
+    /// measures or draws text.
     func run(_ inputs: [PrintInput], target: Target) throws -> JobReport {
+        try FontEngineLock.held { try runHoldingFontEngines(inputs, target: target) }
+    }
+
+    private func runHoldingFontEngines(_ inputs: [PrintInput], target: Target) throws -> JobReport {
         guard let first = inputs.first else { throw PrintError(.noContent, "no documents to print") }
         var settings = self.settings
         if settings.info.jobName == nil { settings.info.jobName = first.displayName }

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import PageLayout
+import PrintGraphics
 import PDFOutput
 import PrintModel
 import PrintSupport
@@ -59,8 +60,14 @@ public final class PrintJob {
     /// With n-up, a booklet, a page set, reverse order, mirroring, uncollated copies or two-sided
     /// output, the pages drawn are logical pages that the assembler puts onto sides at the
     /// object level (`SheetPlan`), copies included; otherwise each page is a sheet.
+    ///
+    /// The job holds `FontEngineLock` throughout: jobs in one process write one at a time.
     @discardableResult
     public func writePDF(to destination: OutputDestination) throws -> JobReport {
+        try FontEngineLock.held { try writeHoldingFontEngines(to: destination) }
+    }
+
+    private func writeHoldingFontEngines(to destination: OutputDestination) throws -> JobReport {
         let copies = max(1, info.copies ?? 1)
         let twoSided = info.duplex?.isTwoSided ?? false
         let grid = imposition.pagesPerSheet > 1

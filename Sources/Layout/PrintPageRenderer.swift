@@ -106,10 +106,12 @@ open class PrintPageRenderer {
 
     /// Lays every page out without drawing and counts them.
     package func countPages(of only: PrintFormatter? = nil) throws -> Int {
-        let cursor = try PageCursor(renderer: self, only: only)
-        var count = 0
-        while try cursor.next() != nil { count += 1 }
-        return count
+        try FontEngineLock.held {
+            let cursor = try PageCursor(renderer: self, only: only)
+            var count = 0
+            while try cursor.next() != nil { count += 1 }
+            return count
+        }
     }
 
     /// A renderer for a formatter that has none, on the default paper.
