@@ -25,3 +25,10 @@ package enum LibCUPS {
     /// The server libcups talks to (`CUPS_SERVER`, client.conf, or the local socket).
     package static var server: String { spcups_cupsServer().map { String(cString: $0) } ?? "localhost" }
 }
+
+extension String {
+    /// The text libcups wrote into a buffer of `CChar`, up to its NUL.
+    init(filledBuffer buffer: [CChar]) {
+        self.init(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+}

@@ -37,16 +37,16 @@ package struct PrinterAddress: Sendable {
         var host = [CChar](repeating: 0, count: 256), resource = [CChar](repeating: 0, count: 1024)
         var port: Int32 = 0
         let status = spcups_httpSeparateURI(HTTP_URI_CODING_ALL, target, &scheme, 32, &user, 256, &host, 256, &port, &resource, 1024)
-        let s = String(cString: scheme)
-        guard status.rawValue >= HTTP_URI_STATUS_OK.rawValue, s == "ipp" || s == "ipps", !String(cString: host).isEmpty else {
+        let s = String(filledBuffer: scheme)
+        guard status.rawValue >= HTTP_URI_STATUS_OK.rawValue, s == "ipp" || s == "ipps", !String(filledBuffer: host).isEmpty else {
             throw PrintError(.invalidOption, "--printer \(uri): not a printer address (ipp://host/ipp/print, ipps://…, or a dnssd:// name from lpinfo -v)")
         }
         // Options for CUPS's ipp backend (`?contimeout=30&waitjob=false`) are not the printer's.
         self.uri = String(target.prefix { $0 != "?" })
         self.scheme = s
-        self.host = String(cString: host)
+        self.host = String(filledBuffer: host)
         self.port = Int(port)
-        self.resource = String(String(cString: resource).prefix { $0 != "?" })
+        self.resource = String(String(filledBuffer: resource).prefix { $0 != "?" })
     }
 
     /// The `ipp://`/`ipps://` address a `dnssd://` name announces, waiting at most `timeout` seconds.
@@ -61,7 +61,7 @@ package struct PrinterAddress: Sendable {
         guard answer != nil else {
             throw PrintError(.notAvailable, "\(uri): no printer answered to this name within \(timeout) s (is it on, and is avahi-daemon running?)")
         }
-        return String(cString: resolved)
+        return String(filledBuffer: resolved)
     }
 }
 
@@ -113,7 +113,7 @@ package enum PrinterAttributes {
         guard spcups__ppdCreateFromIPP(&name, 1024, attributes.pointer) != nil else {
             throw LibCUPS.lastError("CUPS cannot make a PPD from the printer's attributes", code: .invalidInput)
         }
-        let path = String(cString: name)
+        let path = String(filledBuffer: name)
         defer { unlink(path) }
         guard let text = try? String(contentsOfFile: path, encoding: .isoLatin1) else {
             throw PrintError(.inputUnreadable, path: path, "CUPS's PPD for the printer cannot be read")
