@@ -86,14 +86,14 @@ public final class PrintInteractionController: Observable, @unchecked Sendable {
         try render(to: .file(path), info: printInfo ?? PrintInfo(), printer: nil)
     }
 
-    /// Sends the job to `printer` (CUPS's default for nil) and follows it on another thread;
+    /// Sends the job to `printer` (CUPS's default for nil) and follows it to its end;
     /// `completion` gets true when it completed, or false and why (`PrintError.Code.jobFailed`,
-    /// `.cancelled`, `.unsupportedByPrinter`, `.notAvailable` …).
+    /// `.cancelled`, `.unsupportedByPrinter`, `.notAvailable` …). Built on `print(to:) async`.
     public func print(to printer: String? = nil, completion: @escaping @Sendable (Bool, PrintError?) -> Void) {
-        Thread.detachNewThread { [self] in
+        Task {
             do {
-                let status = try printAndWait(to: printer)
-                completion(status.state == .completed, Self.error(for: status))
+                _ = try await print(to: printer)
+                completion(true, nil)
             } catch let e as PrintError {
                 completion(false, e)
             } catch {
@@ -102,17 +102,39 @@ public final class PrintInteractionController: Observable, @unchecked Sendable {
         }
     }
 
+    /// Sends the job to `printer` (CUPS's default for nil), follows it through its status
+    /// updates (`jobStatus`, the delegate) and returns its final status once it completed.
+    ///
+    /// Throws `PrintError` when it cannot be sent, or ends cancelled (`.cancelled`) or aborted
+    /// (`.jobFailed`). Cancelling the awaiting task stops the wait with `CancellationError` and
+    /// leaves the job printing: `submittedJob?.cancel()` cancels it.
+    @discardableResult
+    public func print(to printer: String? = nil) async throws -> JobStatus {
+        let job = try await submit(to: printer)
+        var final: JobStatus?
+        for try await status in job.statusUpdates {
+            jobStatus = status
+            delegate?.printInteractionController(self, jobDidChange: status)
+            final = status
+        }
+        guard let final else { throw CancellationError() }
+        delegate?.printInteractionControllerDidFinishJob(self)
+        if let error = Self.error(for: final) { throw error }
+        return final
+    }
+
+    /// Converts the job and sends it to `printer` (CUPS's default for nil); returns as soon as
+    /// the server has it, for a caller that follows `statusUpdates` itself. The conversion runs
+    /// on a thread of its own; a task cancelled meanwhile sends nothing (`CancellationError`).
+    public func submit(to printer: String? = nil) async throws -> SubmittedJob {
+        let job = try await BlockingCall.run { [self] isCancelled in try send(to: printer, unless: isCancelled) }
+        try Task.checkCancellation()
+        return job
+    }
+
     /// Sends the job and waits until it is final; returns its last status.
     public func printAndWait(to printer: String? = nil) throws -> JobStatus {
-        let delivery = try PrinterDelivery(printer: printer ?? printInfo?.printerID)
-        var info = printInfo ?? PrintInfo()
-        info.printerID = delivery.printer
-        delegate?.printInteractionControllerWillStartJob(self)
-        let title = info.jobName ?? defaultTitle
-        let job = try delivery.send(title: title, info: info) {
-            try render(to: $0, info: $1, printer: delivery)
-        }
-        submittedJob = job
+        let job = try send(to: printer)
         let final = try PrintCenter.wait(forJob: job.id) { status in
             jobStatus = status
             delegate?.printInteractionController(self, jobDidChange: status)
@@ -120,6 +142,23 @@ public final class PrintInteractionController: Observable, @unchecked Sendable {
         jobStatus = final
         delegate?.printInteractionControllerDidFinishJob(self)
         return final
+    }
+
+    /// Converts the job and sends it; `cancelled` is asked once the conversion is done, before
+    /// anything is sent.
+    private func send(to printer: String?, unless cancelled: () -> Bool = { false }) throws -> SubmittedJob {
+        let delivery = try PrinterDelivery(printer: printer ?? printInfo?.printerID)
+        var info = printInfo ?? PrintInfo()
+        info.printerID = delivery.printer
+        delegate?.printInteractionControllerWillStartJob(self)
+        let title = info.jobName ?? defaultTitle
+        let job = try delivery.send(title: title, info: info) {
+            let report = try render(to: $0, info: $1, printer: delivery)
+            if cancelled() { throw CancellationError() }
+            return report
+        }
+        submittedJob = job
+        return job
     }
 
     private var defaultTitle: String {

@@ -99,4 +99,11 @@ public struct SubmittedJob: Hashable, Sendable {
     public init(id: Int, printer: String, pages: Int, printerCopies: Int = 1) {
         self.id = id; self.printer = printer; self.pages = pages; self.printerCopies = printerCopies
     }
+
+    /// The job's status as it changes, up to its final one ("page 2 of 5" is
+    /// `impressionsCompleted` of `impressions`).
+    public var statusUpdates: JobStatusUpdates { PrintCenter.shared.statusUpdates(ofJob: id) }
+
+    /// Cancels the job on its server (the printer stops it, or it never starts).
+    public func cancel() async throws { try await PrintCenter.shared.cancel(job: id) }
 }

@@ -44,7 +44,41 @@ public struct JobStatus: Hashable, Codable, Sendable {
 
 /// The Print Center: jobs on the CUPS server, their progress, and cancelling them (IPP Get-Jobs,
 /// Get-Job-Attributes, Cancel-Job through libcups).
-public enum PrintCenter {
+///
+/// `PrintCenter.shared` answers with `async` methods, each request on a thread of its own; the
+/// static methods are the same requests, blocking the caller.
+public struct PrintCenter: Sendable {
+    public static let shared = PrintCenter()
+
+    /// Jobs on `printer`, as `PrintCenter.jobs(on:includeFinished:allUsers:)` lists them.
+    public func jobs(on printer: String? = nil, includeFinished: Bool = false, allUsers: Bool = false) async throws -> [JobStatus] {
+        try await BlockingCall.run { try Self.jobs(on: printer, includeFinished: includeFinished, allUsers: allUsers) }
+    }
+
+    /// One job's state now.
+    public func status(ofJob id: Int) async throws -> JobStatus {
+        try await BlockingCall.run { try Self.status(ofJob: id) }
+    }
+
+    /// Job `id`'s status as it changes, up to its final one.
+    public func statusUpdates(ofJob id: Int, pollingEvery interval: Duration = .milliseconds(250)) -> JobStatusUpdates {
+        JobStatusUpdates(jobID: id, pollingEvery: interval)
+    }
+
+    /// Cancels job `id`; a job already finished cannot be, and says so.
+    public func cancel(job id: Int) async throws {
+        try await BlockingCall.run { try Self.cancel(job: id) }
+    }
+
+    /// Waits until job `id` is final and returns its final status; cancelling the waiting task
+    /// stops the wait (`CancellationError`), not the job.
+    public func finalStatus(ofJob id: Int, pollingEvery interval: Duration = .milliseconds(250)) async throws -> JobStatus {
+        var last: JobStatus?
+        for try await status in statusUpdates(ofJob: id, pollingEvery: interval) { last = status }
+        guard let last else { throw CancellationError() }
+        return last
+    }
+
     private static let attributes = ["job-id", "job-state", "job-state-reasons", "job-printer-state-message", "job-name",
                                      "job-originating-user-name", "job-printer-uri", "job-impressions-completed",
                                      "job-k-octets", "time-at-creation"]

@@ -17,6 +17,16 @@ public enum PrinterDirectory {
         let list = try DestinationList()
         return list.printer(at: try list.index(of: name), capabilities: capabilities)
     }
+
+    /// Every destination, as `printers(capabilities:)` lists them, asked on a thread of its own.
+    public static func printers(capabilities: Bool = true) async throws -> [Printer] {
+        try await BlockingCall.run { try printers(capabilities: capabilities) }
+    }
+
+    /// The destination called `name`, or the default for nil, asked on a thread of its own.
+    public static func printer(named name: String?, capabilities: Bool = true) async throws -> Printer {
+        try await BlockingCall.run { try printer(named: name, capabilities: capabilities) }
+    }
 }
 
 /// The destinations libcups returned (`cups_dest_t` array), freed with their owner.
