@@ -68,6 +68,8 @@ let package = Package(
         // glibc's GNU-only spawn helpers, for ChildProcess (CSpawnShim.h says why).
         .target(name: "CSpawnShim", path: "Sources/C/CSpawnShim"),
         // Small cuts of very large CFF fonts for cairo to embed; libharfbuzz-subset is opened on first use.
+        // <sys/xattr.h>, which Swift's Glibc module leaves out (PrintDocument's safe save).
+        .systemLibrary(name: "CXattr", path: "Sources/C/CXattr"),
         .systemLibrary(name: "CFreeType", path: "Sources/C/CFreeType", pkgConfig: "freetype2", providers: [.apt(["libfreetype-dev"])]),
         .target(
             name: "CFontSubset", dependencies: ["CPango", "CCairo", "CFreeType"], path: "Sources/C/CFontSubset",
@@ -192,7 +194,7 @@ let package = Package(
         .target(name: "CUPSClient", dependencies: ["HandlerSupport", "CUPSLibrary", "CCupsShim"], path: "Sources/CUPS/Client"),
         // Job orchestration: the dispatcher, the paginator, one job from inputs to a PDF.
         .target(name: "PrintJobs", dependencies: ["HandlerSupport", "RasterOutput", .product(name: "Logging", package: "swift-log")], path: "Sources/Jobs"),
-        .target(name: "SwiftPrint", dependencies: ["HandlerSupport", "PrintJobs", "TextHandler", "PDFHandler", "ImageHandler", "MarkupHandler", "RasterHandler",
+        .target(name: "SwiftPrint", dependencies: ["HandlerSupport", "PrintJobs", "TextHandler", "PDFHandler", "ImageHandler", "MarkupHandler", "RasterHandler", "CXattr",
                                                    "MapHandler", "CUPSClient"]),
 
         // CUPS: the queue's files and the installer (libcups, opened only to ask a printer);
@@ -221,10 +223,11 @@ let package = Package(
             path: "Sources/CLI"
         ),
 
-        // Examples/: the recipe renderer of the iOS printing guide and a receipt printed from a
-        // server, built and run by the tests.
+        // Examples/: the recipe renderer of the iOS printing guide, a receipt printed from a
+        // server and a notes app's document, built and run by the tests.
         .executableTarget(name: "recipe-example", dependencies: ["SwiftPrint"], path: "Examples/Recipe"),
         .executableTarget(name: "receipt-example", dependencies: ["SwiftPrint"], path: "Examples/Receipt"),
+        .executableTarget(name: "notes-example", dependencies: ["SwiftPrint"], path: "Examples/Notes"),
 
         // Tests: they use the real libraries, fonts and poppler's command-line tools.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
@@ -235,7 +238,8 @@ let package = Package(
         .testTarget(name: "PrintSupportTests", dependencies: ["SwiftPrint", "TestSupport"]),
         .testTarget(name: "PDFObjectsTests", dependencies: ["SwiftPrint", "TestSupport"]),
         .testTarget(name: "PrintGraphicsTests", dependencies: ["SwiftPrint", "TestSupport"]),
-        .testTarget(name: "PrintJobsTests", dependencies: ["SwiftPrint", "MapEngine", "TestSupport", "swiftprint-markup", "swiftprint-map"]),
+        .testTarget(name: "PrintJobsTests", dependencies: ["SwiftPrint", "MapEngine", "TestSupport", "CXattr", "notes-example",
+                                                            "swiftprint-markup", "swiftprint-map"]),
         .testTarget(name: "MapEngineTests", dependencies: ["SwiftPrint", "MapEngine", "TestSupport", "swiftprint-map"]),
         // Fixtures/ and Golden/ are read by path, beside the tests.
         .testTarget(name: "TextHandlerTests", dependencies: ["SwiftPrint", "TestSupport"], exclude: ["Fixtures"]),
@@ -243,7 +247,7 @@ let package = Package(
         .testTarget(name: "CLITests", dependencies: ["swiftprint", "swiftprint-markup", "swiftprint-map", "recipe-example", "TestSupport"], exclude: ["TileServer", "Golden"]),
         .testTarget(name: "CUPSTests", dependencies: ["CUPSFilter", "CUPSBackend", "CUPSCommon", "CUPSLibrary", "CUPSQueue", "TestSupport",
                                                       "swiftprint", "swiftprint-filter", "swiftprint-backend", "swiftprint-markup", "swiftprint-map",
-                                                      "receipt-example", "recipe-example"]),
+                                                      "receipt-example", "recipe-example", "notes-example"]),
     ],
     cxxLanguageStandard: .cxx17
 )

@@ -28,7 +28,7 @@ import Testing
         ["SwiftPrint"],                 // the public library
         ["CUPSFilter"],                 // the CUPS filter
         ["swiftprint", "swiftprint-filter", "swiftprint-backend", "swiftprint-image", "swiftprint-map", "swiftprint-markup",
-         "swiftprint-make-basemap", "recipe-example", "receipt-example"],
+         "swiftprint-make-basemap", "recipe-example", "receipt-example", "notes-example"],
     ]
 
     /// C modules and the Swift modules that may import them: one owner each, where it is so today.
@@ -53,6 +53,7 @@ import Testing
         "CCupsShim": ["CUPSLibrary", "CUPSClient"],
         "CPopplerGlibShim": ["PrintGraphics"],
         "CLcmsShim": ["PrintGraphics"],
+        "CXattr": ["SwiftPrint"],
     ]
 
     /// Each library and executable target's folder, read from Package.swift (`path:`, else

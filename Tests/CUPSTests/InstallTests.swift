@@ -48,21 +48,26 @@ struct InstallTests {
 
 /// The machine's own CUPS, where the README's set-up command installed the queue (CI runs it as root).
 enum SystemCUPS {
+    /// Named, not inherited: tests of the library in this process point CUPS_SERVER at their
+    /// private cupsd while other suites run.
+    static let environment = ["CUPS_SERVER": "localhost:631"]
+
     static var hasSwiftprintQueue: Bool {
-        geteuid() == 0 && ((try? Tool.run("lpstat", ["-p", "swiftprint"]))?.status == 0)
+        geteuid() == 0 && ((try? Tool.run("lpstat", ["-p", "swiftprint"], environment: environment))?.status == 0)
     }
 }
 
 @Suite(.enabled(if: SystemCUPS.hasSwiftprintQueue, "the swiftprint queue is not installed on this machine's CUPS (scripts/setup installs it)"))
 struct SystemQueue {
     @Test func lpToTheSystemQueueSavesAPDF() throws {
-        let r = try Tool.run("lp", ["-d", "swiftprint", "-t", "system-check", directory() + "/../../Examples/multilingual.txt"])
+        let r = try Tool.run("lp", ["-d", "swiftprint", "-t", "system-check", directory() + "/../../Examples/multilingual.txt"],
+                             environment: SystemCUPS.environment)
         #expect(r.status == 0, "\(r.stderr)")
         let id = r.text.split(separator: " ").compactMap { $0.split(separator: "-").last.flatMap { Int($0) } }.first ?? -1
         let path = "/var/spool/swiftprint/root/\(id)-system-check.pdf"
         let end = Date().addingTimeInterval(60)
         while Date() < end, !FileManager.default.fileExists(atPath: path) { usleep(200_000) }
-        #expect(FileManager.default.fileExists(atPath: path), "no \(path); lpstat: \((try? Tool.run("lpstat", ["-l", "-W", "all", "-o", "swiftprint"]))?.text ?? "")")
+        #expect(FileManager.default.fileExists(atPath: path), "no \(path); lpstat: \((try? Tool.run("lpstat", ["-l", "-W", "all", "-o", "swiftprint"], environment: SystemCUPS.environment))?.text ?? "")")
         #expect(try PDF.text(path).contains("французских"))
         try? FileManager.default.removeItem(atPath: path)
     }

@@ -75,3 +75,32 @@ extension PrinterTests {
         #expect { try controller.write(to: try temporaryDirectory() + "/x.pdf") } throws: { ($0 as? PrintError)?.code == .noContent }
     }
 }
+
+extension PrinterTests {
+    /// The notes example's whole story: opened, edited and autosaved, a change by another
+    /// program met as a conflict and resolved, an edit reverted, printed to Office while its
+    /// job is followed to completion, and a second job to the stopped Lobby cancelled.
+    @Test func theNotesExampleEditsSavesResolvesAndPrints() throws {
+        let s = try Setup.shared()
+        #expect(try Tool.run("cupsdisable", ["-h", s.cups.server, "Lobby"]).status == 0)
+        defer { _ = try? Tool.run("cupsenable", ["-h", s.cups.server, "Lobby"]) }
+        let note = try temporaryDirectory() + "/shopping.txt"
+        try Data("Shopping\nBread.".utf8).write(to: URL(fileURLWithPath: note))
+        let before = s.office.received.count
+        let r = try Tool.run(Tool.besideTests("notes-example"), ["demo", note, "Office", "Lobby"], environment: ["CUPS_SERVER": s.cups.server])
+        let out = String(decoding: r.stdout, as: UTF8.self)
+        #expect(r.status == 0, "\(out) \(r.stderr)")
+        let lines = out.split(separator: "\n").map(String.init)
+        #expect(lines.first == "opened: Shopping")
+        #expect(lines.contains("autosaved: 25 bytes, unsaved changes: false"), "\(lines)")
+        #expect(lines.contains("conflict: on disk \"Written by another program.\""), "\(lines)")
+        #expect(lines.contains("resolved: kept this version (normal)"), "\(lines)")
+        #expect(lines.contains("reverted: ends \"Buy milk.\""), "\(lines)")
+        #expect(lines.contains { $0.hasPrefix("job ") && $0.hasSuffix(": completed, 1 of 1 pages") }, "\(lines)")
+        #expect(lines.contains { $0.hasPrefix("second job ") && $0.hasSuffix(": cancelled") }, "\(lines)")
+        #expect(lines.last == "closed")
+        #expect(try String(contentsOfFile: note, encoding: .utf8) == "Shopping\nBread.\nBuy milk.")
+        let pdf = try #require(s.office.received.count == before + 1 ? s.office.received.last : nil)
+        #expect(try PDF.text(pdf).contains("Buy milk."))
+    }
+}

@@ -1,0 +1,127 @@
+import CXattr
+import Foundation
+import Glibc
+
+/// A document's file on disk: read whole, and replaced whole or not at all.
+///
+/// Saving writes a temporary file beside the document (same folder, so same file system),
+/// gives it the old file's permissions and extended attributes, flushes it to disk, renames it
+/// over the document and flushes the folder: at every moment the document's name holds either
+/// the old contents or the new, whatever stops the process. On any failure the temporary file
+/// is removed and the old file is untouched.
+enum DocumentFile {
+    /// What tells one version of the file from another: a save by anyone changes it.
+    struct Version: Equatable, Sendable {
+        var device: UInt64
+        var inode: UInt64
+        var size: Int64
+        var modified: timespec
+
+        static func == (a: Version, b: Version) -> Bool {
+            a.device == b.device && a.inode == b.inode && a.size == b.size
+                && a.modified.tv_sec == b.modified.tv_sec && a.modified.tv_nsec == b.modified.tv_nsec
+        }
+
+        var modificationDate: Date {
+            Date(timeIntervalSince1970: Double(modified.tv_sec) + Double(modified.tv_nsec) / 1e9)
+        }
+    }
+
+    /// The file's version now, or nil when there is no file.
+    static func version(of path: String) -> Version? {
+        var s = stat()
+        guard stat(path, &s) == 0 else { return nil }
+        return Version(device: UInt64(s.st_dev), inode: UInt64(s.st_ino), size: Int64(s.st_size), modified: s.st_mtim)
+    }
+
+    static func read(_ path: String) throws -> (contents: Data, version: Version?) {
+        do {
+            let data = try Data(contentsOf: URL(fileURLWithPath: path))
+            return (data, version(of: path))
+        } catch {
+            let code = (error as NSError).userInfo[NSUnderlyingErrorKey].flatMap { ($0 as? NSError)?.code } ?? Int(EIO)
+            throw PrintError.system(.inputUnreadable, path: path, "cannot read the document", errno: Int32(code))
+        }
+    }
+
+    /// The environment variable naming a file (or FIFO) that a save writes the temporary file's
+    /// name to once half its bytes are in it, before it stops there for good: tests kill a save
+    /// at that point (`PrintDocumentTests`) instead of hoping to catch one mid-write.
+    static let pauseVariable = "SWIFTPRINT_DOCUMENT_SAVE_PAUSE"
+
+    /// Replaces (or, with `creating`, creates) the file at `path` with `data`; returns the new
+    /// version. Errors name the file and carry errno.
+    static func replace(_ path: String, with data: Data, creating: Bool) throws -> Version {
+        let folder = (path as NSString).deletingLastPathComponent.isEmpty ? "." : (path as NSString).deletingLastPathComponent
+        var old = stat()
+        let exists = stat(path, &old) == 0
+        if creating, exists { throw PrintError(.outputFailed, path: path, "cannot create the document: the file exists") }
+        if !creating, !exists { throw PrintError.system(.outputFailed, path: path, "cannot overwrite the document", errno: ENOENT) }
+
+        var template = Array("\(folder)/.\((path as NSString).lastPathComponent).swiftprint-save-XXXXXX".utf8CString)
+        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard fd >= 0 else { throw PrintError.system(.outputFailed, path: path, "cannot save beside the document", errno: errno) }
+        let temporary = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        var kept = false
+        defer {
+            close(fd)
+            if !kept { unlink(temporary) }
+        }
+        func fail(_ what: String) -> PrintError { PrintError.system(.outputFailed, path: path, what, errno: errno) }
+
+        // With the pause variable set, half the bytes are written, the marker made, and the
+        // process stops there until it is killed.
+        let pauseMarker = ProcessInfo.processInfo.environment[pauseVariable]
+        try data.withUnsafeBytes { bytes in
+            var offset = 0
+            let end = pauseMarker == nil ? bytes.count : bytes.count / 2
+            while offset < end {
+                let n = write(fd, bytes.baseAddress! + offset, end - offset)
+                if n < 0, errno == EINTR { continue }
+                if n < 0 { throw fail("cannot save the document") }
+                offset += n
+            }
+        }
+        if let pauseMarker {
+            // Opened, not replaced: the marker may be a FIFO the test reads, which then wakes
+            // as soon as the save has stopped.
+            let marker = open(pauseMarker, O_WRONLY | O_CREAT | O_CLOEXEC, 0o600)
+            if marker >= 0 { _ = temporary.withCString { write(marker, $0, strlen($0)) }; close(marker) }
+            while true { pause() }
+        }
+        if exists {
+            guard fchmod(fd, old.st_mode & 0o7777) == 0 else { throw fail("cannot give the saved document its permissions") }
+            if getuid() == 0 { _ = fchown(fd, old.st_uid, old.st_gid) }
+            try copyExtendedAttributes(from: path, to: fd, path: path)
+        }
+        guard fsync(fd) == 0 else { throw fail("cannot save the document") }
+        guard rename(temporary, path) == 0 else { throw fail("cannot put the saved document in place") }
+        kept = true
+        let folderFD = open(folder, O_RDONLY | O_DIRECTORY)
+        if folderFD >= 0 { fsync(folderFD); close(folderFD) }
+        guard let version = version(of: path) else { throw fail("cannot read the saved document") }
+        return version
+    }
+
+    /// Every extended attribute of `source` the process may read, set on `fd`.
+    private static func copyExtendedAttributes(from source: String, to fd: Int32, path: String) throws {
+        let size = listxattr(source, nil, 0)
+        guard size > 0 else { return }
+        var names = [CChar](repeating: 0, count: size)
+        let listed = listxattr(source, &names, size)
+        guard listed > 0 else { return }
+        for name in names[..<listed].split(separator: 0) {
+            let key = String(decoding: name.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            let length = getxattr(source, key, nil, 0)
+            guard length >= 0 else { continue }
+            var value = [UInt8](repeating: 0, count: max(length, 1))
+            let read = getxattr(source, key, &value, length)
+            guard read >= 0 else { continue }
+            guard fsetxattr(fd, key, value, read, 0) == 0 else {
+                // Attributes only root may set (trusted.*, security.*) stay behind for others.
+                if errno == EPERM || errno == ENOTSUP { continue }
+                throw PrintError.system(.outputFailed, path: path, "cannot keep the document's attribute \(key)", errno: errno)
+            }
+        }
+    }
+}
