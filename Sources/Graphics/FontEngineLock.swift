@@ -18,6 +18,11 @@ import Foundation
 ///
 /// The lock is recursive: a job takes it again for its parts (counting pages, then drawing), and
 /// an object freed inside a job takes it again in its `deinit`.
+///
+/// What it costs an app: a thread that frees a formatter or renderer while another thread's job
+/// runs waits for that job; and a job's callbacks (`progress`, raster `sheetWritten` and
+/// `sheet`) run with the lock held, so one that waits for another thread (`DispatchQueue.main.sync`)
+/// must not wait for a thread that frees such objects meanwhile.
 package enum FontEngineLock {
     private static let lock = NSRecursiveLock()
 

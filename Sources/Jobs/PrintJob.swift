@@ -89,7 +89,7 @@ public final class PrintJob {
             renderer.knownPageCount = try renderer.countPages()
             report.countedBeforeDrawing = true
         }
-        renderer.prepare(forDrawingPages: 0..<(renderer.knownPageCount ?? Int.max))
+        renderer.prepare(forDrawingPages: Self.pagesDrawn(by: info.pageRanges ?? .all, of: renderer.knownPageCount))
         let writer = try makeWriter(output: output, imposing: imposing)
         for _ in 0..<copies {
             report.pagesLaidOut = 0
@@ -109,6 +109,15 @@ public final class PrintJob {
             }
         }
         return try finish(writer, output: output, report: report)
+    }
+
+    /// The indexes (from 0) of the pages a job with `ranges` draws, from the first it asks for to
+    /// the last, within `pageCount` when it is known (else open: `Int.max`), as UIKit's
+    /// `prepare(forDrawingPages:)` is given them.
+    static func pagesDrawn(by ranges: PageRanges, of pageCount: Int?) -> Range<Int> {
+        let first = (ranges.ranges.first?.lowerBound ?? 1) - 1
+        let end = min(ranges.lastPage, pageCount ?? Int.max)
+        return first..<max(first, end)
     }
 
     /// The writer for this job, given its plan when it is made: the assembler's when content is

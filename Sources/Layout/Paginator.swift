@@ -58,7 +58,8 @@ extension PrintPageRenderer {
         setPaper(paper)
         context.paperRect = paperRect
         currentPages = page.formatterPages
-        defer { currentPages = [:] }
+        drawingPageIndex = page.index
+        defer { currentPages = [:]; drawingPageIndex = nil }
         try drawPage(at: page.index, in: printableRect, context: context)
     }
 }

@@ -78,6 +78,31 @@ open class PrintFormatter {
         return (try? renderer.countPages(of: self)) ?? 0
     }
 
+    /// Draws the content that falls on renderer page `pageIndex` (from 0) into `rect`, as
+    /// UIPrintFormatter's `draw(in:forPageAt:)` does (UIKit draws into the current context; here
+    /// the context is given). While its renderer draws that page, the page it laid out is
+    /// drawn; otherwise the content is laid out from its start to that page first, in its
+    /// renderer (or on the default paper when it has none). A page past the content draws
+    /// nothing.
+    public func draw(in rect: CGRect, forPageAt pageIndex: Int, context: GraphicsContext) throws {
+        if let renderer = printPageRenderer, renderer.drawingPageIndex == pageIndex,
+           let page = renderer.currentPages[ObjectIdentifier(self)] {
+            return try page.draw(in: context, rect: rect)
+        }
+        guard pageIndex >= startPage else { return }
+        let renderer = printPageRenderer ?? PrintPageRenderer.standalone(for: self)
+        try FontEngineLock.held {
+            let area = renderer.contentArea
+            let stream = try makePageStream(in: LayoutEnvironment(fonts: renderer.fonts, contentArea: area))
+            var page: FormattedPage?
+            for index in startPage...pageIndex {
+                page = try stream.nextPage(fitting: contentRect(inPageArea: area, isFirstPage: index == startPage).size)
+                if page == nil { return }
+            }
+            try page?.draw(in: context, rect: rect)
+        }
+    }
+
     /// The content rect on renderer page `pageIndex` (from 0), per the UIKit rules above.
     public func rectForPage(at pageIndex: Int) -> CGRect {
         guard let renderer = printPageRenderer else { return .zero }

@@ -85,8 +85,8 @@ open class PrintPageRenderer {
 
     /// Draws the part of `formatter` that falls on `pageIndex`, in its rect for that page.
     open func drawPrintFormatter(_ formatter: PrintFormatter, forPageAt pageIndex: Int, context: GraphicsContext) throws {
-        guard let page = currentPages[ObjectIdentifier(formatter)] else { return }
-        try page.draw(in: context, rect: formatter.rectForPage(at: pageIndex))
+        guard currentPages[ObjectIdentifier(formatter)] != nil else { return }
+        try formatter.draw(in: formatter.rectForPage(at: pageIndex), forPageAt: pageIndex, context: context)
     }
 
     // MARK: Pagination support
@@ -96,8 +96,10 @@ open class PrintPageRenderer {
         printableRect.inset(by: EdgeInsets(top: headerHeight, left: 0, bottom: footerHeight, right: 0))
     }
 
-    /// The laid-out formatter pages of the page being drawn (`draw(_:on:context:)` sets them).
+    /// The laid-out formatter pages of the page being drawn, and its index (`draw(_:on:context:)`
+    /// sets them).
     var currentPages: [ObjectIdentifier: FormattedPage] = [:]
+    var drawingPageIndex: Int?
 
     package func setPaper(_ paper: PrintPaper) {
         paperRect = CGRect(origin: .zero, size: paper.paperSize)

@@ -3,18 +3,20 @@ import Synchronization
 
 /// Blocking work (a request to CUPS that waits on the network, a conversion that takes seconds)
 /// made awaitable: it runs on a thread of its own, so the awaiting task's executor, and Swift's
-/// few cooperative threads, go on with other work meanwhile.
+/// few cooperative threads, go on with other work meanwhile. The call itself stays on the
+/// caller's executor (`nonisolated(nonsending)`): awaiting it from the main actor needs no
+/// cooperative thread, which may all be busy with blocking work of the app's own.
 ///
 /// The work is not interrupted when the awaiting task is cancelled (libcups and the converters
 /// have no cancellation); work that can stop early asks the `isCancelled` it is given.
 package enum BlockingCall {
-    package static func run<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+    package nonisolated(nonsending) static func run<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
         try await run { _ in try work() }
     }
 
     /// `work` is given whether the awaiting task has been cancelled so far (a thread of its own
     /// is outside the task, where `Task.isCancelled` is always false).
-    package static func run<T: Sendable>(_ work: @escaping @Sendable (_ isCancelled: @Sendable () -> Bool) throws -> T) async throws -> T {
+    package nonisolated(nonsending) static func run<T: Sendable>(_ work: @escaping @Sendable (_ isCancelled: @Sendable () -> Bool) throws -> T) async throws -> T {
         let cancelled = CancellationFlag()
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in

@@ -59,6 +59,22 @@ public final class PrintInteractionController: Observable, @unchecked Sendable {
 
     public init() {}
 
+    /// Whether this machine can print now: its CUPS server answers and has a printer
+    /// (UIPrintInteractionController.isPrintingAvailable).
+    public static var isPrintingAvailable: Bool {
+        (try? PrinterDirectory.printers(capabilities: false).isEmpty == false) ?? false
+    }
+
+    /// Whether the file at `url` is of a type swiftprint prints (by its content, as libmagic
+    /// reads it); `Dispatcher.standard` answers.
+    public static func canPrint(url: URL) -> Bool { Dispatcher.standard.canPrint(url: url) }
+
+    /// Whether `data` is of a type swiftprint prints.
+    public static func canPrint(data: Data) -> Bool { Dispatcher.standard.canPrint(data: data) }
+
+    /// The UTIs of every type swiftprint prints.
+    public static var printableUTIs: [String] { Dispatcher.standard.printableUTIs }
+
     /// Files (PDF, images, text, HTML, maps …), printed one after another as one job.
     public var printingItems: [PrintInput]? {
         get { if case .items(let items)? = content { items } else { nil } }
@@ -125,11 +141,10 @@ public final class PrintInteractionController: Observable, @unchecked Sendable {
 
     /// Converts the job and sends it to `printer` (CUPS's default for nil); returns as soon as
     /// the server has it, for a caller that follows `statusUpdates` itself. The conversion runs
-    /// on a thread of its own; a task cancelled meanwhile sends nothing (`CancellationError`).
+    /// on a thread of its own. A task cancelled before the job is sent sends nothing
+    /// (`CancellationError`); once sent, the job is returned, for `cancel()` to stop it.
     public func submit(to printer: String? = nil) async throws -> SubmittedJob {
-        let job = try await BlockingCall.run { [self] isCancelled in try send(to: printer, unless: isCancelled) }
-        try Task.checkCancellation()
-        return job
+        try await BlockingCall.run { [self] isCancelled in try send(to: printer, unless: isCancelled) }
     }
 
     /// Sends the job and waits until it is final; returns its last status.
@@ -144,9 +159,10 @@ public final class PrintInteractionController: Observable, @unchecked Sendable {
         return final
     }
 
-    /// Converts the job and sends it; `cancelled` is asked once the conversion is done, before
-    /// anything is sent.
+    /// Converts the job and sends it; `cancelled` is asked before the conversion and again
+    /// before anything is sent.
     private func send(to printer: String?, unless cancelled: () -> Bool = { false }) throws -> SubmittedJob {
+        if cancelled() { throw CancellationError() }
         let delivery = try PrinterDelivery(printer: printer ?? printInfo?.printerID)
         var info = printInfo ?? PrintInfo()
         info.printerID = delivery.printer

@@ -118,3 +118,12 @@ final class StatusStream: PrintInteractionControllerDelegate, Sendable {
         continuation.yield(status)
     }
 }
+
+extension PrinterTests {
+    /// With a CUPS server that has printers, printing is available.
+    @Test func printingIsAvailableWhereTheServerHasPrinters() throws {
+        let s = try Setup.shared()
+        setenv("CUPS_SERVER", s.cups.server, 1)
+        #expect(PrintInteractionController.isPrintingAvailable)
+    }
+}

@@ -4,7 +4,7 @@ import Testing
 
 /// A note saved by `notes-example` when saving goes wrong: the process killed mid-write, the
 /// disk full. The note's previous version stays whole.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.timeLimit(.minutes(5)))
 struct DocumentSavingFaultTests {
     static let notes = Tool.besideTests("notes-example")
 

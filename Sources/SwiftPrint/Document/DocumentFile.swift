@@ -5,10 +5,11 @@ import Glibc
 /// A document's file on disk: read whole, and replaced whole or not at all.
 ///
 /// Saving writes a temporary file beside the document (same folder, so same file system),
-/// gives it the old file's permissions and extended attributes, flushes it to disk, renames it
-/// over the document and flushes the folder: at every moment the document's name holds either
-/// the old contents or the new, whatever stops the process. On any failure the temporary file
-/// is removed and the old file is untouched.
+/// gives it the old file's owner, permissions and extended attributes, flushes it to disk,
+/// renames it over the document and flushes the folder: at every moment the document's name
+/// holds either the old contents or the new, whatever stops the process. On any failure the
+/// temporary file is removed and the old file is untouched. A document reached through a
+/// symbolic link is saved where the link points, and the link stays.
 enum DocumentFile {
     /// What tells one version of the file from another: a save by anyone changes it.
     struct Version: Equatable, Sendable {
@@ -16,6 +17,10 @@ enum DocumentFile {
         var inode: UInt64
         var size: Int64
         var modified: timespec
+
+        init(_ s: stat) {
+            device = UInt64(s.st_dev); inode = UInt64(s.st_ino); size = Int64(s.st_size); modified = s.st_mtim
+        }
 
         static func == (a: Version, b: Version) -> Bool {
             a.device == b.device && a.inode == b.inode && a.size == b.size
@@ -30,37 +35,53 @@ enum DocumentFile {
     /// The file's version now, or nil when there is no file.
     static func version(of path: String) -> Version? {
         var s = stat()
-        guard stat(path, &s) == 0 else { return nil }
-        return Version(device: UInt64(s.st_dev), inode: UInt64(s.st_ino), size: Int64(s.st_size), modified: s.st_mtim)
+        return stat(path, &s) == 0 ? Version(s) : nil
     }
 
-    static func read(_ path: String) throws -> (contents: Data, version: Version?) {
-        do {
-            let data = try Data(contentsOf: URL(fileURLWithPath: path))
-            return (data, version(of: path))
-        } catch {
-            let code = (error as NSError).userInfo[NSUnderlyingErrorKey].flatMap { ($0 as? NSError)?.code } ?? Int(EIO)
-            throw PrintError.system(.inputUnreadable, path: path, "cannot read the document", errno: Int32(code))
+    /// The file's contents and the version they are, read through one descriptor (a file
+    /// replaced meanwhile cannot pair its version with the old contents).
+    static func read(_ path: String) throws -> (contents: Data, version: Version) {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw PrintError.system(.inputUnreadable, path: path, "cannot read the document", errno: errno) }
+        defer { close(fd) }
+        var s = stat()
+        guard fstat(fd, &s) == 0 else { throw PrintError.system(.inputUnreadable, path: path, "cannot read the document", errno: errno) }
+        var data = Data()
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let n = Glibc.read(fd, &chunk, chunk.count)
+            if n < 0, errno == EINTR { continue }
+            if n < 0 { throw PrintError.system(.inputUnreadable, path: path, "cannot read the document", errno: errno) }
+            if n == 0 { break }
+            data.append(contentsOf: chunk[..<n])
         }
+        return (data, Version(s))
     }
 
     /// The environment variable naming a file (or FIFO) that a save writes the temporary file's
     /// name to once half its bytes are in it, before it stops there for good: tests kill a save
-    /// at that point (`PrintDocumentTests`) instead of hoping to catch one mid-write.
+    /// at that point (`DocumentSavingFaultTests`) instead of hoping to catch one mid-write.
     static let pauseVariable = "SWIFTPRINT_DOCUMENT_SAVE_PAUSE"
 
-    /// Replaces (or, with `creating`, creates) the file at `path` with `data`; returns the new
-    /// version. Errors name the file and carry errno.
+    /// Replaces (or, with `creating`, creates) the file at `path` with `data`; returns the
+    /// version written. Errors name the file and carry errno.
     static func replace(_ path: String, with data: Data, creating: Bool) throws -> Version {
-        let folder = (path as NSString).deletingLastPathComponent.isEmpty ? "." : (path as NSString).deletingLastPathComponent
+        // Through a symbolic link, the file it points to is the one replaced.
+        let target = creating ? path : ((try? FileManager.default.destinationOfSymbolicLink(atPath: path)).map {
+            $0.hasPrefix("/") ? $0 : ((path as NSString).deletingLastPathComponent as NSString).appendingPathComponent($0)
+        } ?? path)
+        let folder = (target as NSString).deletingLastPathComponent.isEmpty ? "." : (target as NSString).deletingLastPathComponent
         var old = stat()
-        let exists = stat(path, &old) == 0
-        if creating, exists { throw PrintError(.outputFailed, path: path, "cannot create the document: the file exists") }
+        let exists = stat(target, &old) == 0
+        if creating, exists { throw PrintError.system(.outputFailed, path: path, "cannot create the document", errno: EEXIST) }
         if !creating, !exists { throw PrintError.system(.outputFailed, path: path, "cannot overwrite the document", errno: ENOENT) }
 
-        var template = Array("\(folder)/.\((path as NSString).lastPathComponent).swiftprint-save-XXXXXX".utf8CString)
+        var template = Array("\(folder)/.\((target as NSString).lastPathComponent).swiftprint-save-XXXXXX".utf8CString)
         let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard fd >= 0 else { throw PrintError.system(.outputFailed, path: path, "cannot save beside the document", errno: errno) }
+        // (Glibc's module has no mkostemp: a program spawned by another thread in between may
+        // inherit the descriptor, and holds only a file about to be renamed or removed.)
+        _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
         let temporary = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         var kept = false
         defer {
@@ -69,8 +90,8 @@ enum DocumentFile {
         }
         func fail(_ what: String) -> PrintError { PrintError.system(.outputFailed, path: path, what, errno: errno) }
 
-        // With the pause variable set, half the bytes are written, the marker made, and the
-        // process stops there until it is killed.
+        // With the pause variable set, half the bytes are written, the marker written to, and
+        // the process stops there until it is killed.
         let pauseMarker = ProcessInfo.processInfo.environment[pauseVariable]
         try data.withUnsafeBytes { bytes in
             var offset = 0
@@ -90,17 +111,36 @@ enum DocumentFile {
             while true { pause() }
         }
         if exists {
+            // Owner first: changing it clears set-id bits the mode then puts back. Root keeps the
+            // owner; anyone else keeps the group when they belong to it.
+            _ = fchown(fd, getuid() == 0 ? old.st_uid : uid_t.max, old.st_gid)
             guard fchmod(fd, old.st_mode & 0o7777) == 0 else { throw fail("cannot give the saved document its permissions") }
-            if getuid() == 0 { _ = fchown(fd, old.st_uid, old.st_gid) }
-            try copyExtendedAttributes(from: path, to: fd, path: path)
+            try copyExtendedAttributes(from: target, to: fd, path: path)
+        } else {
+            guard fchmod(fd, 0o666 & ~processUmask()) == 0 else { throw fail("cannot give the saved document its permissions") }
         }
         guard fsync(fd) == 0 else { throw fail("cannot save the document") }
-        guard rename(temporary, path) == 0 else { throw fail("cannot put the saved document in place") }
+        var written = stat()
+        guard fstat(fd, &written) == 0 else { throw fail("cannot save the document") }
+        if creating {
+            // link() never replaces: a file made meanwhile by someone else stays theirs.
+            guard link(temporary, target) == 0 else { throw fail("cannot create the document") }
+            unlink(temporary)
+        } else {
+            guard rename(temporary, target) == 0 else { throw fail("cannot put the saved document in place") }
+        }
         kept = true
-        let folderFD = open(folder, O_RDONLY | O_DIRECTORY)
+        let folderFD = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         if folderFD >= 0 { fsync(folderFD); close(folderFD) }
-        guard let version = version(of: path) else { throw fail("cannot read the saved document") }
-        return version
+        return Version(written)
+    }
+
+    /// The process's umask, read without changing it (umask() would, for every thread).
+    private static func processUmask() -> mode_t {
+        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("Umask:") }),
+              let mask = mode_t(line.dropFirst(6).trimmingCharacters(in: .whitespaces), radix: 8) else { return 0o022 }
+        return mask
     }
 
     /// Every extended attribute of `source` the process may read, set on `fd`.

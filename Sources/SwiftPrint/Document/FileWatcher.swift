@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import Synchronization
 
 /// Tells when the file at a path is written, replaced by a rename, or removed, by anyone.
 ///
@@ -8,7 +9,8 @@ import Glibc
 /// inode watching nothing. Events for other names in the folder are ignored. `changed` is
 /// called on the watcher's own thread, with the inotify events (`IN_MOVED_TO` …) of what it read.
 final class FileWatcher: Sendable {
-    private let stopWriter: Int32
+    /// The write end of the pipe the thread polls: closing it wakes the thread, which ends.
+    private let stopWriter: Mutex<Int32?>
 
     init(path: String, changed: @escaping @Sendable (_ events: UInt32) -> Void) throws {
         let folder = (path as NSString).deletingLastPathComponent.isEmpty ? "." : (path as NSString).deletingLastPathComponent
@@ -28,7 +30,7 @@ final class FileWatcher: Sendable {
             throw PrintError.system(.notAvailable, path: path, "cannot watch the document", errno: e)
         }
         for end in pipeEnds { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
-        stopWriter = pipeEnds[1]
+        stopWriter = Mutex(pipeEnds[1])
         let stopReader = pipeEnds[0]
         Thread.detachNewThread {
             Self.watch(inotify: inotify, stop: stopReader, name: name, changed: changed)
@@ -37,12 +39,13 @@ final class FileWatcher: Sendable {
         }
     }
 
-    /// Ends the watch. The thread stops when it next wakes; a `changed` call under way finishes.
+    /// Ends the watch (once; later calls do nothing). The thread stops when it wakes to the
+    /// closed pipe; a `changed` call under way finishes.
     func stop() {
-        var byte: UInt8 = 1
-        _ = write(stopWriter, &byte, 1)
-        close(stopWriter)
+        if let fd = stopWriter.withLock({ fd in defer { fd = nil }; return fd }) { close(fd) }
     }
+
+    deinit { stop() }
 
     private static func watch(inotify: Int32, stop: Int32, name: String, changed: @Sendable (UInt32) -> Void) {
         let capacity = 64 * 1024
@@ -59,6 +62,8 @@ final class FileWatcher: Sendable {
             var events: UInt32 = 0
             while offset < n {
                 let event = buffer.load(fromByteOffset: offset, as: inotify_event.self)
+                // Events were lost: any of them may have been the file's.
+                if event.mask & UInt32(IN_Q_OVERFLOW) != 0 { events |= event.mask }
                 let header = MemoryLayout<inotify_event>.size
                 if event.len > 0 {
                     let bytes = UnsafeRawBufferPointer(start: buffer + offset + header, count: Int(event.len))

@@ -71,7 +71,10 @@ open class PrintDocument: Observable {
     /// The file as the document last read or wrote it: a file that differs is someone else's.
     private var knownVersion: DocumentFile.Version?
     private var watcher: FileWatcher?
-    private var savesUnderWay = 0
+    private var changeGeneration = 0
+    /// Whether a save is under way, and the saves waiting for it, in order.
+    private var saving = false
+    private var waitingSaves: [CheckedContinuation<Void, Never>] = []
     /// The autosave waiting for its moment, or under way.
     package private(set) var scheduledAutosave: Task<Void, Never>?
 
@@ -118,6 +121,7 @@ open class PrintDocument: Observable {
 
     /// Records an edit; changed contents are saved `autosaveDelay` after the last one.
     public func updateChangeCount(_ change: ChangeKind) {
+        changeGeneration += 1
         switch change {
         case .done, .redone: changeCount += 1
         case .undone: changeCount -= 1
@@ -128,9 +132,11 @@ open class PrintDocument: Observable {
 
     // MARK: Opening, saving, closing
 
-    /// Reads the file and starts watching it; false (and `handleError`) when it cannot be read.
+    /// Starts watching the file and reads it; false (and `handleError`) when it cannot be
+    /// read. Opening again reads the file afresh: no conflict and no unsaved changes are left.
     public func open() async -> Bool {
-        guard await read(from: fileURL) else { return false }
+        watcher?.stop()
+        // Watching starts first, so that no change between the read and the watch is missed.
         do {
             watcher = try FileWatcher(path: fileURL.path) { [weak self] events in
                 Task { @MainActor in self?.fileChangedOnDisk(events) }
@@ -138,29 +144,41 @@ open class PrintDocument: Observable {
         } catch {
             report(error)
         }
-        documentState.remove(.closed)
+        guard await read(from: fileURL) else {
+            watcher?.stop()
+            watcher = nil
+            return false
+        }
+        changeCount = 0
+        documentState = .normal
         return true
     }
 
     /// Saves the contents to `url`: a new file with `.forCreating` (failing if one exists), the
     /// existing one replaced with `.forOverwriting`.
+    ///
+    /// One save runs at a time: a save asked for during another (an autosave, then `close()`)
+    /// waits for it, then saves the contents as they are then.
     public func save(to url: URL, for operation: SaveOperation) async -> Bool {
+        await beginSaving()
+        defer { endSaving() }
         let data: Data
         do { data = try contents(forType: fileType ?? "public.data") } catch {
             report(error)
             documentState.insert(.savingError)
             return false
         }
-        let savedChanges = changeCount
-        savesUnderWay += 1
-        defer { savesUnderWay -= 1 }
+        let generation = changeGeneration
         do {
             let path = url.path
             let version = try await BlockingCall.run { try DocumentFile.replace(path, with: data, creating: operation == .forCreating) }
             if url.standardizedFileURL == fileURL.standardizedFileURL {
                 knownVersion = version
                 fileModificationDate = version.modificationDate
-                changeCount -= savedChanges
+                // Changes made while it saved are still unsaved.
+                if changeGeneration == generation { changeCount = 0 }
+                // A change by someone else while it saved: its events were taken for the save's.
+                if DocumentFile.version(of: fileURL.path) != version { documentState.insert(.inConflict) }
             }
             documentState.remove(.savingError)
             return true
@@ -190,11 +208,12 @@ open class PrintDocument: Observable {
 
     /// Saves unsaved changes, stops watching the file and marks the document closed; false when
     /// the save failed (the document is closed all the same, as UIDocument's is).
+    /// In conflict, unsaved changes are not saved over the other version, and it returns false.
     public func close() async -> Bool {
         scheduledAutosave?.cancel()
         var saved = true
-        if hasUnsavedChanges, !documentState.contains(.inConflict) {
-            saved = await save(to: fileURL, for: .forOverwriting)
+        if hasUnsavedChanges {
+            saved = documentState.contains(.inConflict) ? false : await save(to: fileURL, for: .forOverwriting)
         }
         watcher?.stop()
         watcher = nil
@@ -215,7 +234,9 @@ open class PrintDocument: Observable {
     public func resolveConflict(keeping version: Version) async -> Bool {
         switch version {
         case .current:
-            guard await save(to: fileURL, for: .forOverwriting) else { return false }
+            // The other program may have removed the file.
+            let operation: SaveOperation = DocumentFile.version(of: fileURL.path) == nil ? .forCreating : .forOverwriting
+            guard await save(to: fileURL, for: operation) else { return false }
             documentState.remove(.inConflict)
             return true
         case .onDisk:
@@ -232,7 +253,7 @@ open class PrintDocument: Observable {
             try load(fromContents: data, ofType: fileType)
             if url.standardizedFileURL == fileURL.standardizedFileURL {
                 knownVersion = version
-                fileModificationDate = version?.modificationDate
+                fileModificationDate = version.modificationDate
             }
             return true
         } catch {
@@ -245,7 +266,7 @@ open class PrintDocument: Observable {
     /// after it, a file unlike the one the document last read or wrote is someone else's.
     private func fileChangedOnDisk(_ events: UInt32) {
         defer { fileEventsHandled.continuation.yield(events) }
-        guard !documentState.contains(.closed), savesUnderWay == 0 else { return }
+        guard !documentState.contains(.closed), !saving else { return }
         let now = DocumentFile.version(of: fileURL.path)
         guard now != knownVersion else { return }
         scheduledAutosave?.cancel()
@@ -255,6 +276,16 @@ open class PrintDocument: Observable {
     /// The inotify events of each change to the file the document has handled, in order: a test
     /// makes a change of its own (`IN_ATTRIB`) and, once that is handled, knows every earlier one was.
     package let fileEventsHandled = AsyncStream<UInt32>.makeStream(bufferingPolicy: .bufferingNewest(256))
+
+    private func beginSaving() async {
+        if saving { await withCheckedContinuation { waitingSaves.append($0) } }
+        saving = true
+    }
+
+    /// Hands the turn to the next waiting save, if any (it stays `saving`).
+    private func endSaving() {
+        if waitingSaves.isEmpty { saving = false } else { waitingSaves.removeFirst().resume() }
+    }
 
     private func scheduleAutosave() {
         scheduledAutosave?.cancel()
