@@ -195,7 +195,7 @@ let package = Package(
         // Job orchestration: the dispatcher, the paginator, one job from inputs to a PDF.
         .target(name: "PrintJobs", dependencies: ["HandlerSupport", "RasterOutput", .product(name: "Logging", package: "swift-log")], path: "Sources/Jobs"),
         .target(name: "SwiftPrint", dependencies: ["HandlerSupport", "PrintJobs", "TextHandler", "PDFHandler", "ImageHandler", "MarkupHandler", "RasterHandler", "CXattr",
-                                                   "MapHandler", "CUPSClient"]),
+                                                   "MapHandler", "CUPSClient", "CUPSLibrary"]),
 
         // CUPS: the queue's files and the installer (libcups, opened only to ask a printer);
         // what filter and backend share (cupsd's message lines); the

@@ -24,14 +24,25 @@ struct Print: ParsableCommand {
           swiftprint print -d Office report.pdf notes.txt
           swiftprint print -d Office --sides two-sided-long-edge --number-up 2 slides.pdf
           swiftprint print --preset office.json --no-wait invoice.html
+          swiftprint print --pick --sides two-sided-long-edge report.pdf
         """ + "\n\n" + JobFlagsHelp.text
     )
 
     @Option(name: .short, help: ArgumentHelp("The printer (swiftprint printers lists them); the preset's or CUPS's default when not given.", valueName: "printer"))
     var destination: String?
 
+    @Flag(name: .customLong("pick"), help: "Choose the printer from a list (arrows and typing on a terminal, else a number on standard input); the choice is remembered and listed first next time.")
+    var pick = false
+
     @Flag(name: .customLong("no-wait"), help: "Print the job's number and return once it is sent.")
     var noWait = false
+
+    func validate() throws {
+        if pick, destination != nil { throw ValidationError("--pick chooses the printer: give it or -d, not both") }
+        if pick, isatty(STDIN_FILENO) != 1, job.inputs.contains("-") {
+            throw ValidationError("--pick reads the choice from standard input, which a document '-' also reads")
+        }
+    }
 
     @OptionGroup var job: JobFlags
     @OptionGroup var global: GlobalOptions
@@ -43,7 +54,10 @@ struct Print: ParsableCommand {
         let submitted: SubmittedJob
         do {
             var settings = try job.settings()
-            let delivery = try PrinterDelivery(printer: destination ?? settings.info.printerID)
+            let picked = pick ? try PrinterChoice.pick(for: PrinterRequirements(
+                color: settings.info.outputType == .photo, twoSided: settings.info.duplex?.isTwoSided ?? false,
+                paper: settings.info.media)) : nil
+            let delivery = try PrinterDelivery(printer: picked ?? destination ?? settings.info.printerID)
             settings.info.printerID = delivery.printer
             if settings.queueMedia == nil { settings.queueMedia = delivery.defaultMedia }
             settings.printerMargins = delivery.capabilities.margins

@@ -226,7 +226,7 @@ struct PrinterQueueTests {
         printer = try IPPEverywherePrinter(name: "FlakyDevice", duplex: false, color: false, formats: ["application/pdf"], port: port)
         let refused = try s.cups.submit([file], to: "Flaky", options: ["sides": "two-sided-long-edge"])
         try s.cups.waitForJobs(on: "Flaky", timeout: 60)
-        let report = try s.cups.finishedJobReport(refused, queue: "Flaky")
+        let report = try s.cups.finishedJobReport(refused, queue: "Flaky", awaiting: "supplied options")
         #expect(report.contains("supplied options") || report.contains("not supported"), "\(report)")
         #expect(printer.kept.isEmpty)
         _ = try s.swiftprint(["uninstall"] + s.cups.installArguments + ["--name", "Flaky"])

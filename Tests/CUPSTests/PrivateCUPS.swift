@@ -184,15 +184,22 @@ final class PrivateCUPS: @unchecked Sendable {
         throw Failure("jobs still pending after \(timeout) s")
     }
 
-    /// `lpstat -l` for one finished job: its lines, including `Status: <reason>`.
-    func finishedJobReport(_ id: Int, queue: String = "swiftprint") throws -> String {
-        let r = try Tool.run("lpstat", ["-h", server, "-l", "-W", "completed", "-o", queue])
-        var lines: [Substring] = [], inJob = false
-        for line in r.text.split(separator: "\n") {
-            if !line.hasPrefix("\t") && !line.hasPrefix(" ") { inJob = line.hasPrefix("\(queue)-\(id) ") }
-            if inJob { lines.append(line) }
+    /// `lpstat -l` for one finished job: its lines, including `Status: <reason>`. Right after a
+    /// job ends, cupsd may still show an interim status before the filter's last message; with
+    /// `awaiting`, the report is asked again until it holds that text (at most 15 s).
+    func finishedJobReport(_ id: Int, queue: String = "swiftprint", awaiting text: String? = nil) throws -> String {
+        let end = Date().addingTimeInterval(15)
+        while true {
+            let r = try Tool.run("lpstat", ["-h", server, "-l", "-W", "completed", "-o", queue])
+            var lines: [Substring] = [], inJob = false
+            for line in r.text.split(separator: "\n") {
+                if !line.hasPrefix("\t") && !line.hasPrefix(" ") { inJob = line.hasPrefix("\(queue)-\(id) ") }
+                if inJob { lines.append(line) }
+            }
+            let report = lines.joined(separator: "\n")
+            guard let text, !report.contains(text), Date() < end else { return report }
+            usleep(200_000)
         }
-        return lines.joined(separator: "\n")
     }
 
     /// Files saved for `user`, by name.

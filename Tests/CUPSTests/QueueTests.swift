@@ -181,7 +181,7 @@ struct QueueTests {
             #expect(text.contains("$(touch${IFS}/tmp/swiftprint-pwned-header)"), "the header is printed as written: \(text.prefix(300))")
             #expect(!text.contains("root:"), "no file named by an option is read")
         } else {
-            #expect(try cups.finishedJobReport(id).contains("swiftprint"), "a refused option is the job's reason")
+            #expect(try cups.finishedJobReport(id, awaiting: "swiftprint").contains("swiftprint"), "a refused option is the job's reason")
         }
     }
 
@@ -202,7 +202,7 @@ struct QueueTests {
         let id = try cups.submit([try Self.cut("report.pdf", to: 1.0 / 2, as: "broken-report.pdf")])
         try cups.waitForJobs()
         #expect(cups.savedFiles().filter { $0.hasPrefix("\(id)-") }.isEmpty)
-        let report = try cups.finishedJobReport(id)
+        let report = try cups.finishedJobReport(id, awaiting: "Status: swiftprint: broken-report.pdf:")
         #expect(report.contains("Status: swiftprint: broken-report.pdf:"), "\(report)")
         #expect(report.lowercased().contains("truncated") || report.contains("damaged") || report.contains("not a PDF"), "\(report)")
         // Nothing half-written either.
@@ -216,7 +216,7 @@ struct QueueTests {
         let id = try cups.submit([try Self.cut("job.urf", to: 3.0 / 4, as: "cut-job.urf")])
         try cups.waitForJobs()
         #expect(cups.savedFiles().filter { $0.hasPrefix("\(id)-") }.isEmpty)
-        let report = try cups.finishedJobReport(id)
+        let report = try cups.finishedJobReport(id, awaiting: "page 2 is truncated")
         #expect(report.contains("cut-job.urf") && report.contains("page 2 is truncated"), "\(report)")
     }
 
