@@ -36,11 +36,21 @@ public final class PrintInteractionController: Observable, @unchecked Sendable {
         case renderer(PrintPageRenderer)
     }
 
-    private var content: Content?
+    /// What prints and its settings are read by the thread that converts the job while the app
+    /// may set them: each goes through the lock.
+    private var content: Content? {
+        get { lock.withLock { _content } }
+        set { lock.withLock { _content = newValue } }
+    }
+    private var _content: Content?
     private let lock = NSLock()
 
     /// The job's settings; nil prints with every setting at its default.
-    public var printInfo: PrintInfo?
+    public var printInfo: PrintInfo? {
+        get { lock.withLock { _printInfo } }
+        set { lock.withLock { _printInfo = newValue } }
+    }
+    private var _printInfo: PrintInfo?
     public weak var delegate: PrintInteractionControllerDelegate?
 
     /// The job on the printer's server once sent, and its last known state (UIDocument's

@@ -57,12 +57,14 @@ struct PrinterTests {
 
     @Test func printersShowsEachQueueWithItsCapabilities() throws {
         let s = try Setup.shared()
+        // Jobs of the tests before may still be ending at the printers.
+        try s.cups.waitUntilIdle(["Office", "Lobby"])
         let r = try s.swiftprint(["printers", "--json"])
         #expect(r.status == 0, "\(r.stderr)")
         let printers = try JSONDecoder().decode([Printer].self, from: r.stdout)
         let office = try #require(printers.first { $0.name == "Office" })
         let lobby = try #require(printers.first { $0.name == "Lobby" })
-        #expect(office.deviceURI == s.office.uri && office.state == .idle && office.isAcceptingJobs)
+        #expect(office.deviceURI == s.office.uri && office.state == .idle && office.isAcceptingJobs, "\(office)")
         let oc = try #require(office.capabilities, "\(office.capabilitiesError ?? "")")
         #expect(oc.sides.contains("two-sided-long-edge") && oc.printsTwoSided)
         #expect(oc.colorModes == ["monochrome"])
@@ -74,7 +76,7 @@ struct PrinterTests {
         #expect(lc.colorModes.contains("color"))
         // The text listing says the same for people.
         let text = try s.swiftprint(["printers"]).text
-        #expect(text.contains("Office: idle") && text.contains("sides: one-sided, two-sided-long-edge, two-sided-short-edge"))
+        #expect(text.contains("Office: idle") && text.contains("sides: one-sided, two-sided-long-edge, two-sided-short-edge"), "\(text)")
         #expect(text.contains("Lobby: idle") && text.contains("colour: "))
     }
 

@@ -184,6 +184,20 @@ final class PrivateCUPS: @unchecked Sendable {
         throw Failure("jobs still pending after \(timeout) s")
     }
 
+    /// Waits until each of `queues` is idle: after a job completes, cupsd keeps a printer
+    /// "processing" a moment longer (cups-waiting-for-job-completed) while its backend ends.
+    func waitUntilIdle(_ queues: [String], timeout: Double = 30) throws {
+        let end = Date().addingTimeInterval(timeout)
+        var last = ""
+        while Date() < end {
+            last = try Tool.run("lpstat", ["-h", server, "-p", queues.joined(separator: ",")]).text
+            let idle = last.split(separator: "\n").filter { $0.hasPrefix("printer ") && $0.contains(" is idle.") }
+            if idle.count == queues.count { return }
+            usleep(100_000)
+        }
+        throw Failure("printers not idle after \(timeout) s: \(last)")
+    }
+
     /// `lpstat -l` for one finished job: its lines, including `Status: <reason>`. Right after a
     /// job ends, cupsd may still show an interim status before the filter's last message; with
     /// `awaiting`, the report is asked again until it holds that text (at most 15 s).
