@@ -1,6 +1,7 @@
-// Printing a receipt from a server: an order becomes a short receipt (plain text on 80 mm paper,
-// or A6 where the printer has no roll) and goes to a printer with the UIKit-style completion
-// handler, so a request handler can answer "printed" or say why not.
+// Printing a receipt from a server: an order becomes a short receipt (plain text, cut from the
+// roll just below its last line on a receipt printer, or on A6 where the printer has no roll)
+// and goes to a printer with the UIKit-style completion handler, so a request handler can answer
+// "printed" or say why not.
 //
 //   receipt-example PRINTER           print, and wait for the printer's answer
 //   receipt-example -o receipt.pdf    write the PDF instead
@@ -30,14 +31,29 @@ extension String {
 }
 
 let order = Order(number: 1042, lines: [("Flat white", 2, 350), ("Croissant", 1, 280), ("Apple tart", 1, 450)])
-let formatter = SimpleTextPrintFormatter(text: receipt(for: order))
+let text = receipt(for: order)
+let formatter = SimpleTextPrintFormatter(text: text)
 formatter.font = Font("DejaVu Sans Mono 9")!
+// Six lines to the inch: each line takes 12 points, so the receipt's length is known.
+formatter.style.linesPerInch = 6
+
+/// On a roll printer, asked where to cut (UIKit's cutLengthFor:): the roll's own margins, the
+/// receipt's lines, and one blank line so that the cutter clears the text.
+final class ReceiptCutter: PrintInteractionControllerDelegate {
+    let lines: Int
+    init(lines: Int) { self.lines = lines }
+    func printInteractionController(_ controller: PrintInteractionController, cutLengthFor paper: PrintPaper) -> Double? {
+        paper.margins.top + paper.margins.bottom + Double(lines + 1) * 12
+    }
+}
 
 let controller = PrintInteractionController()
 var info = PrintInfo(jobName: "Receipt \(order.number)")
 info.media = .a6
 controller.printInfo = info
 controller.printFormatter = formatter
+let cutter = ReceiptCutter(lines: text.split(separator: "\n", omittingEmptySubsequences: false).count - 1)
+controller.delegate = cutter
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 if arguments.count == 2, arguments[0] == "-o" {

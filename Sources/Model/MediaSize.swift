@@ -33,30 +33,76 @@ public struct MediaSize: Hashable, Codable, Sendable, CustomStringConvertible {
     }
 
     private static func custom(_ name: String) -> MediaSize? {
-        // The size is the part after the last underscore in a PWG name, or the whole text.
+        guard let size = dimensions(of: name), size.width <= 14_400, size.height <= 14_400 else { return nil }
+        return custom(width: size.width, length: size.height)
+    }
+
+    /// The size a name gives: the part after its last underscore, `80x200mm`, `8.5x11in` or
+    /// `612x792` (points), width first; nil when it gives none.
+    package static func dimensions(of name: String) -> CGSize? {
         let sizeText = name.split(separator: "_").last.map(String.init) ?? name
         var unit = 1.0, body = Substring(sizeText.lowercased())
         if body.hasSuffix("mm") { unit = Length.pointsPerMillimetre; body = body.dropLast(2) }
         else if body.hasSuffix("in") { unit = Length.pointsPerInch; body = body.dropLast(2) }
         else if body.hasSuffix("pt") { body = body.dropLast(2) }
-        let parts = body.split(separator: "x")
-        guard parts.count == 2, let w = Double(parts[0]), let h = Double(parts[1]),
-              w > 0, h > 0, w * unit <= 14_400, h * unit <= 14_400 else { return nil }
-        let size = CGSize(width: w * unit, height: h * unit)
-        let pwg = "custom_\(Self.format(w))x\(Self.format(h))\(unit == 1 ? "pt" : unit == Length.pointsPerInch ? "in" : "mm")"
-        return MediaSize(pwgName: pwg, size: size, displayName: pwg)
+        let parts = body.split(separator: "x", omittingEmptySubsequences: false)
+        guard parts.count == 2, let w = Double(parts[0]), let h = Double(parts[1]), w > 0, h > 0 else { return nil }
+        return CGSize(width: w * unit, height: h * unit)
     }
 
-    /// A custom size of `size` points (in portrait), named as PWG names custom sizes.
+    /// A custom size of `size` points (in portrait).
     public static func custom(points size: CGSize) -> MediaSize {
-        let w = min(size.width, size.height), h = max(size.width, size.height)
-        let pwg = "custom_\(format(w))x\(format(h))pt"
-        return MediaSize(pwgName: pwg, size: CGSize(width: w, height: h), displayName: pwg)
+        custom(width: min(size.width, size.height), length: max(size.width, size.height))
+    }
+
+    /// A custom size `width` points across and `length` points along the feed, whichever is
+    /// longer (a receipt cut shorter than its roll is wide stays that way round). Named as CUPS
+    /// names custom sizes, `custom_80x120mm_80x120mm`: a PWG self-describing name a printer
+    /// reads, in hundredths of a millimetre, IPP's unit for sizes.
+    public static func custom(width: Double, length: Double) -> MediaSize {
+        func mm(_ points: Double) -> String {
+            let hundredths = (points / Length.pointsPerMillimetre * 100).rounded()
+            return format(hundredths / 100)
+        }
+        let size = "\(mm(width))x\(mm(length))mm"
+        return MediaSize(pwgName: "custom_\(size)_\(size)", size: CGSize(width: width, height: length), displayName: size)
     }
 
     private static func format(_ v: Double) -> String {
         v == v.rounded() ? String(Int(v)) : String(v)
     }
+}
+
+/// The sizes a printer takes between two corners, in points: its custom sizes, or the lengths
+/// a roll printer cuts (`custom_min_`/`custom_max_`, `roll_min_`/`roll_max_` in IPP's
+/// `media-supported`). Widths are across the feed, lengths (`height`) along it.
+public struct MediaSizeRange: Hashable, Codable, Sendable {
+    public var minimum: CGSize
+    public var maximum: CGSize
+
+    public init(minimum: CGSize, maximum: CGSize) { self.minimum = minimum; self.maximum = maximum }
+
+    /// The range `media-supported` names give with `prefix` (`roll` or `custom`): the
+    /// `<prefix>_min_` and `<prefix>_max_` entries (the widest of several).
+    public init?(mediaNames names: [String], prefix: String) {
+        func corner(_ which: String) -> [CGSize] {
+            names.filter { $0.hasPrefix("\(prefix)_\(which)_") }.compactMap(MediaSize.dimensions(of:))
+        }
+        let mins = corner("min"), maxs = corner("max")
+        guard !mins.isEmpty, !maxs.isEmpty else { return nil }
+        minimum = CGSize(width: mins.map(\.width).min()!, height: mins.map(\.height).min()!)
+        maximum = CGSize(width: maxs.map(\.width).max()!, height: maxs.map(\.height).max()!)
+    }
+
+    /// Whether a sheet `size` points falls in the range (to half a point, the rounding of
+    /// hundredths of a millimetre).
+    public func contains(_ size: CGSize) -> Bool {
+        size.width >= minimum.width - 0.5 && size.width <= maximum.width + 0.5
+            && size.height >= minimum.height - 0.5 && size.height <= maximum.height + 0.5
+    }
+
+    /// `length` held within the lengths of the range.
+    public func clampedLength(_ length: Double) -> Double { min(max(length, minimum.height), maximum.height) }
 }
 
 /// The paper catalogue, read once from `Config/papers.tsv`.

@@ -8,6 +8,12 @@ public protocol PrintInteractionControllerDelegate: AnyObject {
     /// precedence rule's choice (the job's media, the printer's default, the locale's).
     /// `PrintPaper.best(for:from:)` is the usual answer.
     func printInteractionController(_ controller: PrintInteractionController, choosePaper papers: [PrintPaper]) -> PrintPaper?
+    /// For a roll-fed printer (a receipt printer), the length in points to cut each page at
+    /// (UIKit's cutLengthFor:). `paper` is the roll at the longest length the printer cuts,
+    /// with its printable area. The length is held within the lengths the printer cuts, and
+    /// the job's pages are that long, laid out on the roll's printable area (no page margins
+    /// beyond the printer's own). Nil (the default) keeps the paper the job would have.
+    func printInteractionController(_ controller: PrintInteractionController, cutLengthFor paper: PrintPaper) -> Double?
     /// The job is about to be drawn and sent.
     func printInteractionControllerWillStartJob(_ controller: PrintInteractionController)
     /// The job's state or progress changed (pages printed, held, stopped …).
@@ -18,6 +24,7 @@ public protocol PrintInteractionControllerDelegate: AnyObject {
 
 extension PrintInteractionControllerDelegate {
     public func printInteractionController(_ controller: PrintInteractionController, choosePaper papers: [PrintPaper]) -> PrintPaper? { nil }
+    public func printInteractionController(_ controller: PrintInteractionController, cutLengthFor paper: PrintPaper) -> Double? { nil }
     public func printInteractionControllerWillStartJob(_ controller: PrintInteractionController) {}
     public func printInteractionController(_ controller: PrintInteractionController, jobDidChange status: JobStatus) {}
     public func printInteractionControllerDidFinishJob(_ controller: PrintInteractionController) {}
@@ -203,6 +210,14 @@ public final class PrintInteractionController: Observable, @unchecked Sendable {
         settings.queueMedia = printer?.defaultMedia
         settings.printerMargins = printer?.capabilities.margins ?? PrinterMargins()
         if let chosen = delegate?.printInteractionController(self, choosePaper: printer?.papers ?? []) { settings.info.media = chosen.media }
+        if let printer, let roll = printer.rollPaper, let delegate,
+           let length = delegate.printInteractionController(self, cutLengthFor: roll) {
+            settings.info.media = printer.cut(roll, at: length).media
+            settings.info.orientation = .portrait
+            // Laid out on the printable area the delegate was given, as UIKit does: none of the
+            // half-inch page margins a sheet gets, which would take a third of a receipt's width.
+            settings.margins = .zero
+        }
         switch content {
         case .items(let items):
             let dispatcher = Dispatcher.standard

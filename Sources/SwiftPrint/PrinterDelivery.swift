@@ -29,6 +29,29 @@ public struct PrinterDelivery: Sendable {
         }
     }
 
+    /// For a roll-fed printer, its roll as a paper of the longest length it cuts: what a
+    /// delegate is given to choose a cut length (UIKit's `cutLengthFor:` gets "the maximum
+    /// physical and printable areas"). The roll is as wide as the paper loaded, when the printer
+    /// says which and it fits, else as wide as the printer takes. Nil for sheet-fed printers.
+    public var rollPaper: PrintPaper? {
+        guard capabilities.isRollFed, let range = capabilities.customSizes else { return nil }
+        let loaded = (capabilities.readyMedia + [capabilities.defaultMedia].compactMap { $0 })
+            .compactMap { MediaSize.dimensions(of: $0)?.width }
+            .first { $0 >= range.minimum.width - 0.5 && $0 <= range.maximum.width + 0.5 }
+        return paper(cutFrom: range, width: loaded ?? range.maximum.width, length: range.maximum.height)
+    }
+
+    /// The roll `rollPaper` cut at `length` points, held within the lengths the printer cuts.
+    public func cut(_ roll: PrintPaper, at length: Double) -> PrintPaper {
+        guard let range = capabilities.customSizes else { return roll }
+        return paper(cutFrom: range, width: roll.paperSize.width, length: range.clampedLength(length))
+    }
+
+    private func paper(cutFrom range: MediaSizeRange, width: Double, length: Double) -> PrintPaper {
+        let media = MediaSize.custom(width: width, length: length)
+        return PrintPaper(media: media, margins: capabilities.margins.edges(for: media.pwgName, borderless: false))
+    }
+
     /// The IPP options a job set up by `info`, laid out on `paper`, asks the printer for. Pages,
     /// n-up and grey are already in the PDF; what only the printer can do is asked of it: both
     /// sides (`sides`; one side for a photo unless asked, whatever the printer's default), the

@@ -20,8 +20,24 @@ final class IPPEverywherePrinter: @unchecked Sendable {
     /// monochrome only); `formats`: the document formats it takes.
     /// `port`: where it listens (a free one when nil; the same again to stand in for a printer
     /// that was switched off).
-    init(name: String, duplex: Bool, color: Bool, formats: [String] = ["application/pdf", "image/pwg-raster", "image/urf"],
-         port: Int? = nil) throws {
+    convenience init(name: String, duplex: Bool, color: Bool, formats: [String] = ["application/pdf", "image/pwg-raster", "image/urf"],
+                     port: Int? = nil) throws {
+        var args = ["-f", formats.joined(separator: ","), "-M", "swiftprint-tests", "-m", name]
+        if duplex { args.append("-2") }
+        if color { args += ["-s", "20,10"] }
+        try self.init(name: name, describedBy: args, port: port)
+    }
+
+    /// A printer described wholly by `attributes`, an ipptool-style file of `ATTR` lines
+    /// (ippeveprinter's `-a`, which replaces all of its built-in description: what it prints,
+    /// its media, its formats — raster only, since ippeveprinter adds those it converts).
+    convenience init(name: String, attributes: String, port: Int? = nil) throws {
+        let file = try temporaryDirectory() + "/\(name).conf"
+        try attributes.write(toFile: file, atomically: false, encoding: .utf8)
+        try self.init(name: name, describedBy: ["-a", file], port: port)
+    }
+
+    private init(name: String, describedBy description: [String], port: Int?) throws {
         try SystemBus.ensureRunning()
         self.name = name
         self.port = try port ?? PrivateCUPS.freePort()
@@ -39,10 +55,7 @@ final class IPPEverywherePrinter: @unchecked Sendable {
 
         """.write(toFile: command, atomically: false, encoding: .utf8)
         chmod(command, 0o755)
-        var args = ["-n", "localhost", "-p", String(self.port), "-r", "off", "-d", output, "-k",
-                    "-f", formats.joined(separator: ","), "-c", command, "-M", "swiftprint-tests", "-m", name]
-        if duplex { args.append("-2") }
-        if color { args += ["-s", "20,10"] }
+        let args = ["-n", "localhost", "-p", String(self.port), "-r", "off", "-d", output, "-k", "-c", command] + description
         process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/sbin/ippeveprinter")
         process.arguments = args + [name]
@@ -59,6 +72,76 @@ final class IPPEverywherePrinter: @unchecked Sendable {
         stop()
         throw Failure("ippeveprinter \(name) did not answer on \(uri)")
     }
+
+    /// A receipt printer as its IPP attributes describe it: an 80 mm roll (58 to 80 mm wide,
+    /// cut from 25 to 600 mm long, 3 mm side margins), 203 dpi, monochrome raster only.
+    static let receiptPrinterAttributes = """
+        ATTR text printer-make-and-model "swiftprint-tests Receipt"
+        ATTR keyword media-supported om_receipt_80x200mm,roll_min_58x25mm,roll_max_80x600mm
+        ATTR keyword media-default om_receipt_80x200mm
+        ATTR keyword media-ready om_receipt_80x200mm
+        ATTR collection media-col-database {
+            MEMBER collection media-size {
+                MEMBER integer x-dimension 8000
+                MEMBER integer y-dimension 20000
+            }
+            MEMBER integer media-left-margin 300
+            MEMBER integer media-right-margin 300
+            MEMBER integer media-top-margin 0
+            MEMBER integer media-bottom-margin 0
+            MEMBER keyword media-source main-roll
+        },{
+            MEMBER collection media-size {
+                MEMBER rangeOfInteger x-dimension 5800-8000
+                MEMBER rangeOfInteger y-dimension 2500-60000
+            }
+            MEMBER integer media-left-margin 300
+            MEMBER integer media-right-margin 300
+            MEMBER integer media-top-margin 0
+            MEMBER integer media-bottom-margin 0
+            MEMBER keyword media-source main-roll
+        }
+        ATTR collection media-col-default {
+            MEMBER collection media-size {
+                MEMBER integer x-dimension 8000
+                MEMBER integer y-dimension 20000
+            }
+            MEMBER integer media-left-margin 300
+            MEMBER integer media-right-margin 300
+            MEMBER integer media-top-margin 0
+            MEMBER integer media-bottom-margin 0
+            MEMBER keyword media-source main-roll
+        }
+        ATTR collection media-size-supported {
+            MEMBER integer x-dimension 8000
+            MEMBER integer y-dimension 20000
+        },{
+            MEMBER rangeOfInteger x-dimension 5800-8000
+            MEMBER rangeOfInteger y-dimension 2500-60000
+        }
+        ATTR keyword media-source-supported main-roll
+        ATTR integer media-left-margin-supported 300
+        ATTR integer media-right-margin-supported 300
+        ATTR integer media-top-margin-supported 0
+        ATTR integer media-bottom-margin-supported 0
+        ATTR keyword sides-supported one-sided
+        ATTR keyword sides-default one-sided
+        ATTR keyword print-color-mode-supported monochrome
+        ATTR keyword print-color-mode-default monochrome
+        ATTR resolution printer-resolution-supported 203dpi
+        ATTR resolution printer-resolution-default 203dpi
+        ATTR resolution pwg-raster-document-resolution-supported 203dpi
+        ATTR keyword pwg-raster-document-type-supported sgray_8
+        ATTR keyword urf-supported W8,RS203,CP1,DM1,IS1
+        ATTR rangeOfInteger copies-supported 1-99
+        ATTR integer copies-default 1
+        ATTR enum orientation-requested-supported 3
+        ATTR enum orientation-requested-default 3
+        ATTR enum print-quality-supported 4
+        ATTR enum print-quality-default 4
+        ATTR keyword printer-kind receipt
+
+        """
 
     /// Adds a queue called `name` for this printer to `cups`, as an administrator would.
     /// cupsd writes the queue's PPD from the printer's attributes after lpadmin returns; when

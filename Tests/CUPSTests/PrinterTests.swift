@@ -12,6 +12,8 @@ struct PrinterTests {
         let cups: PrivateCUPS
         let office: IPPEverywherePrinter
         let lobby: IPPEverywherePrinter
+        /// A receipt printer: a roll it cuts, raster only.
+        let till: IPPEverywherePrinter
 
         nonisolated(unsafe) private static var made: Result<Setup, Error>?
         static func shared() throws -> Setup {
@@ -28,13 +30,17 @@ struct PrinterTests {
                 lobby = try IPPEverywherePrinter(name: "Lobby", duplex: false, color: true)
             } catch { office.stop(); cups.stop(); throw error }
             do {
+                till = try IPPEverywherePrinter(name: "Till", attributes: IPPEverywherePrinter.receiptPrinterAttributes)
+            } catch { lobby.stop(); office.stop(); cups.stop(); throw error }
+            do {
                 try office.addQueue(to: cups)
                 try lobby.addQueue(to: cups)
+                try till.addQueue(to: cups)
             } catch { stop(); throw error }
             atexit { try? Setup.shared().stop() }
         }
 
-        func stop() { office.stop(); lobby.stop(); cups.stop() }
+        func stop() { office.stop(); lobby.stop(); till.stop(); cups.stop() }
 
         /// Runs swiftprint talking to this cupsd.
         func swiftprint(_ args: [String]) throws -> Tool.Result {

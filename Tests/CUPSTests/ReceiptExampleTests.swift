@@ -15,6 +15,25 @@ extension PrinterTests {
         #expect(r.text.contains("order 1042: printed on Lobby"))
         #expect(s.lobby.received.count == before + 1)
         #expect(try PDF.text(try #require(s.lobby.received.last)).contains("TOTAL"))
+        // On the receipt printer the roll is cut below the last line: 80 mm wide, as long as
+        // the example's 9 lines and a blank one at 12 points (no top or bottom margin).
+        // The printer takes raster only: CUPS's filters made it from the PDF sent.
+        let keptBefore = s.till.kept.count
+        let roll = try Tool.run(Tool.besideTests("receipt-example"), ["Till"], environment: ["CUPS_SERVER": s.cups.server])
+        #expect(roll.status == 0 && roll.text.contains("order 1042: printed on Till"), "\(roll.text) \(roll.stderr)")
+        let raster = try #require(s.till.kept.count == keptBefore + 1 ? s.till.kept.last : nil, "\(s.till.kept)")
+        let back = try temporaryDirectory() + "/receipt.pdf"
+        #expect(try Tool.run(Tool.swiftprint, ["convert", raster, "-o", back]).status == 0)
+        let size = try #require(try PDF.pageSizes(back).first)
+        #expect(abs(size.width - 80 * 72 / 25.4) < 1 && abs(size.height - 120) < 1, "\(size)")
+        let pages = try PDF.pageSizes(back)
+        #expect(pages.count == 1, "\(pages)")
+        // The job asked for that size, which the printer got in its media-col (in hundredths of
+        // a millimetre; CUPS rounds custom sizes down to whole points on the way).
+        let mediaCol = s.till.attributes(of: raster)["MEDIA_COL"] ?? ""
+        let asked = try #require(mediaCol.firstMatch(of: /x-dimension=(\d+) y-dimension=(\d+)/), "\(mediaCol)")
+        #expect(abs(Int(asked.1)! - 8000) <= 36 && abs(Int(asked.2)! - 4233) <= 36, "\(mediaCol)")
+
         // A printer that does not exist: the handler hears why.
         let missing = try Tool.run(Tool.besideTests("receipt-example"), ["Cellar"], environment: ["CUPS_SERVER": s.cups.server])
         #expect(missing.status == 75 && missing.text.contains("not printed: no printer called Cellar"), "\(missing.text)")

@@ -20,6 +20,35 @@ import Testing
         #expect(MediaSize.named("0x10mm") == nil)
     }
 
+    /// Custom sizes carry a name a printer reads (CUPS's form, in millimetres), whatever
+    /// they were written in, and a receipt shorter than its roll is wide stays that way round.
+    @Test func customSizesAreNamedAsCUPSNamesThem() throws {
+        #expect(try #require(MediaSize.named("8.5x11in")).pwgName == "custom_215.9x279.4mm_215.9x279.4mm")
+        #expect(MediaSize.custom(points: CGSize(width: 612, height: 792)).pwgName == "custom_215.9x279.4mm_215.9x279.4mm")
+        let receipt = MediaSize.custom(width: 80 * 72 / 25.4, length: 120)
+        #expect(receipt.pwgName == "custom_80x42.33mm_80x42.33mm" && receipt.size.width > receipt.size.height)
+        let again = try #require(MediaSize.named(receipt.pwgName))
+        #expect(abs(again.size.height - 120) < 0.02, "the name reads back as the size")
+    }
+
+    /// What a roll printer cuts, from its media-supported names; lengths held within it.
+    @Test func rollAndCustomRangesComeFromMediaNames() throws {
+        let names = ["om_receipt_80x200mm", "roll_min_58x25mm", "roll_max_80x600mm", "custom_min_3x5in", "custom_max_8.5x14in"]
+        let roll = try #require(MediaSizeRange(mediaNames: names, prefix: "roll"))
+        #expect(abs(roll.minimum.width - 58 * 72 / 25.4) < 0.01 && abs(roll.maximum.height - 600 * 72 / 25.4) < 0.01)
+        #expect(roll.clampedLength(10) == roll.minimum.height && roll.clampedLength(1e6) == roll.maximum.height)
+        #expect(roll.contains(CGSize(width: 80 * 72 / 25.4, height: 120)) && !roll.contains(CGSize(width: 612, height: 792)))
+        let custom = try #require(MediaSizeRange(mediaNames: names, prefix: "custom"))
+        #expect(custom.maximum == CGSize(width: 612, height: 1008))
+        #expect(MediaSizeRange(mediaNames: ["roll_max_80x600mm"], prefix: "roll") == nil, "both corners are needed")
+        // A CUPS queue names its roll as custom sizes: in range is fine, beyond it is a problem.
+        let queue = PrinterCapabilities(media: ["custom_80x200mm_80x200mm", "custom_min_58x25mm", "custom_max_80x600mm"])
+        #expect(queue.problems(with: [("media", "custom_80x42.33mm_80x42.33mm")], printer: "Till").isEmpty)
+        #expect(queue.problems(with: [("media", "custom_80x700mm_80x700mm")], printer: "Till")
+            == ["media custom_80x700mm_80x700mm asked; Till takes sizes from 58x25mm to 80x600mm"])
+        #expect(!queue.isRollFed && PrinterCapabilities(media: names).isRollFed)
+    }
+
     @Test func landscapeSwapsTheSidesAndMarginsMakeThePrintableRect() {
         let paper = PrintPaper(media: MediaSize.named("A5")!, orientation: .landscape, margins: EdgeInsets(top: 10, left: 20, bottom: 30, right: 40))
         #expect(abs(paper.paperSize.width - 595.276) < 0.01)

@@ -20,7 +20,11 @@ public enum JobSubmission {
     public static func capabilities(of printer: String?) throws -> (name: String, capabilities: PrinterCapabilities) {
         let list = try DestinationList()
         let index = try list.index(of: printer)
-        return (list.name(at: index), try DestinationInfo(list, index).capabilities)
+        var capabilities = try DestinationInfo(list, index).capabilities
+        if capabilities.customSizes != nil, !capabilities.isRollFed, let uri = list.option("device-uri", at: index) {
+            capabilities.addRoll(fromDeviceAt: uri)
+        }
+        return (list.name(at: index), capabilities)
     }
 
     /// Sends `documents` as one job titled `title` to `printer` (the default for nil), with IPP
@@ -75,6 +79,22 @@ public enum JobSubmission {
 }
 
 extension PrinterCapabilities {
+    /// A CUPS queue made from a printer's IPP attributes (`lpadmin -m everywhere`) lists the
+    /// lengths a roll printer cuts as plain custom sizes, and no roll source: its PPD has no
+    /// word for a roll. So a queue with custom sizes that sends to an IPP printer has the
+    /// printer itself asked whether they are a roll (`roll_min_`/`roll_max_`, a roll source).
+    /// A printer that does not answer within three seconds is taken for sheet-fed, as its
+    /// queue says; the job still prints.
+    mutating func addRoll(fromDeviceAt uri: String) {
+        guard uri.hasPrefix("ipp://") || uri.hasPrefix("ipps://"),
+              let address = try? PrinterAddress(uri: uri),
+              let answer = try? PrinterAttributes.ask(address, timeout: 3) else { return }
+        let rolls = (answer.attribute("media-supported")?.strings ?? []).filter { $0.hasPrefix("roll_") }
+        let sources = (answer.attribute("media-source-supported")?.strings ?? []).filter { $0.contains("roll") }
+        media += rolls.filter { !media.contains($0) }
+        mediaSources += sources.filter { !mediaSources.contains($0) }
+    }
+
     /// Why `options` (IPP names and values) cannot print on `printer`, one line each, before
     /// anything is sent: "two-sided printing asked (sides=two-sided-long-edge); Office prints one-sided only".
     /// Options the printer does not list are not judged.
@@ -87,7 +107,14 @@ extension PrinterCapabilities {
                     ? "two-sided printing asked (sides=\(value)); \(printer) prints one-sided only"
                     : "sides=\(value) asked; \(printer) offers \(sides.joined(separator: ", "))")
             case "media" where !media.isEmpty && !media.contains(value):
-                problems.append("media \(value) asked; \(printer) takes \(Self.shortList(media))")
+                // A custom size is fine within the sizes the printer cuts or takes.
+                if value.hasPrefix("custom_"), let size = MediaSize.dimensions(of: value), let range = customSizes {
+                    if !range.contains(size) {
+                        problems.append("media \(value) asked; \(printer) takes sizes from \(Self.name(range.minimum)) to \(Self.name(range.maximum))")
+                    }
+                } else {
+                    problems.append("media \(value) asked; \(printer) takes \(Self.shortList(media))")
+                }
             case "print-color-mode" where !colorModes.isEmpty && !colorModes.contains(value):
                 problems.append(value == "color" && !printsColor
                     ? "colour asked; \(printer) prints in monochrome only"
@@ -102,6 +129,12 @@ extension PrinterCapabilities {
             }
         }
         return problems
+    }
+
+    /// `80x600mm`, for messages.
+    private static func name(_ size: CGSize) -> String {
+        func mm(_ v: Double) -> String { String(format: "%g", (v / Length.pointsPerMillimetre * 10).rounded() / 10) }
+        return "\(mm(size.width))x\(mm(size.height))mm"
     }
 
     private static func shortList(_ names: [String]) -> String {

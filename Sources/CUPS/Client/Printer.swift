@@ -68,21 +68,23 @@ public struct PrinterCapabilities: Hashable, Codable, Sendable {
     public var urfSupported: [String]
     /// What the printer cannot print at the edges of each paper, and what it prints borderless.
     public var margins: PrinterMargins
+    /// IPP `media-source-supported`: `main`, `tray-1`, `main-roll`, …
+    public var mediaSources: [String]
 
     public init(media: [String] = [], readyMedia: [String] = [], defaultMedia: String? = nil, sides: [String] = [],
                 colorModes: [String] = [], resolutions: [String] = [], documentFormats: [String] = [], maximumCopies: Int? = nil,
                 pwgRasterResolutions: [String] = [], pwgRasterTypes: [String] = [], urfSupported: [String] = [],
-                margins: PrinterMargins = PrinterMargins()) {
+                margins: PrinterMargins = PrinterMargins(), mediaSources: [String] = []) {
         self.media = media; self.readyMedia = readyMedia; self.defaultMedia = defaultMedia; self.sides = sides
         self.colorModes = colorModes; self.resolutions = resolutions; self.documentFormats = documentFormats
         self.maximumCopies = maximumCopies
         self.pwgRasterResolutions = pwgRasterResolutions; self.pwgRasterTypes = pwgRasterTypes; self.urfSupported = urfSupported
-        self.margins = margins
+        self.margins = margins; self.mediaSources = mediaSources
     }
 
     private enum CodingKeys: String, CodingKey {
         case media, readyMedia, defaultMedia, sides, colorModes, resolutions, documentFormats, maximumCopies
-        case pwgRasterResolutions, pwgRasterTypes, urfSupported, margins
+        case pwgRasterResolutions, pwgRasterTypes, urfSupported, margins, mediaSources
     }
 
     /// Every key may be missing (capabilities saved before a key existed).
@@ -94,9 +96,23 @@ public struct PrinterCapabilities: Hashable, Codable, Sendable {
                   documentFormats: try list(.documentFormats), maximumCopies: try c.decodeIfPresent(Int.self, forKey: .maximumCopies),
                   pwgRasterResolutions: try list(.pwgRasterResolutions), pwgRasterTypes: try list(.pwgRasterTypes),
                   urfSupported: try list(.urfSupported),
-                  margins: try c.decodeIfPresent(PrinterMargins.self, forKey: .margins) ?? PrinterMargins())
+                  margins: try c.decodeIfPresent(PrinterMargins.self, forKey: .margins) ?? PrinterMargins(),
+                  mediaSources: try list(.mediaSources))
     }
 
     public var printsTwoSided: Bool { sides.contains { $0.hasPrefix("two-sided") } }
+
+    /// The sizes the printer takes beyond its named ones: the lengths it cuts from a roll
+    /// (`roll_min_`/`roll_max_`), else its custom sizes (`custom_min_`/`custom_max_`; a CUPS
+    /// queue made from a roll printer's attributes gives its roll as these).
+    public var customSizes: MediaSizeRange? {
+        MediaSizeRange(mediaNames: media, prefix: "roll") ?? MediaSizeRange(mediaNames: media, prefix: "custom")
+    }
+
+    /// Whether the printer feeds paper from a roll and cuts it (a receipt or label printer):
+    /// it lists roll sizes, or a roll among its sources (`main-roll`, `roll-1`, …).
+    public var isRollFed: Bool {
+        media.contains { $0.hasPrefix("roll_") } || mediaSources.contains { $0.contains("roll") }
+    }
     public var printsColor: Bool { colorModes.contains { $0 == "color" || $0 == "auto" } || colorModes.isEmpty }
 }

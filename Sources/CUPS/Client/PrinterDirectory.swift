@@ -138,7 +138,7 @@ final class DestinationInfo {
             maximumCopies: spcups_cupsFindDestSupported(nil, destination, info, "copies").flatMap { IPPAttribute($0).range?.upperBound },
             pwgRasterResolutions: supported("pwg-raster-document-resolution-supported"),
             pwgRasterTypes: supported("pwg-raster-document-type-supported"), urfSupported: supported("urf-supported"),
-            margins: margins)
+            margins: margins, mediaSources: supported("media-source"))
     }
 
     /// Each paper's margins, from libcups's media database (the printer's `media-col-database`,
