@@ -206,6 +206,31 @@ import Testing
         _ = await note.close()
     }
 
+    /// A listener's stream ends when its document goes away, not before.
+    @Test func stateStreamsEndWithTheirDocument() async throws {
+        var note: Note? = Note(fileURL: try file("short-lived"))
+        #expect(await note!.open())
+        let states = note!.documentStates
+        let heard = Task { @MainActor in
+            var all: [PrintDocument.State] = []
+            for await s in states { all.append(s) }
+            return all
+        }
+        _ = await note!.close()
+        weak let gone = note
+        note = nil
+        #expect(gone == nil, "nothing else holds the document")
+        let timer = Task { @MainActor () -> Bool in
+            do { try await Task.sleep(for: .seconds(20)) } catch { return false }
+            heard.cancel()
+            return true
+        }
+        let all = await heard.value
+        timer.cancel()
+        #expect(await timer.value == false, "the stream ended before the time limit")
+        #expect(all.first == .normal && all.last == .closed, "\(all)")
+    }
+
     /// A file that cannot be read: open says no and why, naming the file.
     @Test func aMissingFileDoesNotOpen() async throws {
         let url = URL(fileURLWithPath: try temporaryDirectory() + "/missing.txt")

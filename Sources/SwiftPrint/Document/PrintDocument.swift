@@ -83,7 +83,11 @@ open class PrintDocument: Observable {
         self.clock = clock
     }
 
-    deinit { watcher?.stop() }
+    /// A document that goes away ends the state streams of those still listening.
+    deinit {
+        watcher?.stop()
+        for listener in stateListeners.values { listener.finish() }
+    }
 
     // MARK: What a subclass gives
 
@@ -109,13 +113,16 @@ open class PrintDocument: Observable {
 
     public var hasUnsavedChanges: Bool { changeCount != 0 }
 
-    /// The document's state now, then each change.
+    /// The document's state now, then each change; it ends when the document goes away (a
+    /// closed document may be opened again, so closing does not end it).
     public var documentStates: AsyncStream<State> {
         let (stream, continuation) = AsyncStream<State>.makeStream()
         let id = UUID()
         continuation.yield(state)
         stateListeners[id] = continuation
-        continuation.onTermination = { _ in Task { @MainActor [weak self] in self?.stateListeners[id] = nil } }
+        // Weak in the outer closure: a weak capture only in the inner one would make the outer
+        // hold the document strongly, and a listener would keep its document alive.
+        continuation.onTermination = { [weak self] _ in Task { @MainActor in self?.stateListeners[id] = nil } }
         return stream
     }
 
