@@ -246,7 +246,7 @@ let package = Package(
         // Fixtures/ and Golden/ are read by path, beside the tests.
         .testTarget(name: "TextHandlerTests", dependencies: ["SwiftPrint", "TestSupport"], exclude: ["Fixtures"]),
         // TileServer/: a counting tile server the map tests start (Python, from the test).
-        .testTarget(name: "CLITests", dependencies: ["swiftprint", "swiftprint-markup", "swiftprint-map", "recipe-example", "TestSupport"], exclude: ["TileServer", "Golden"]),
+        .testTarget(name: "CLITests", dependencies: ["swiftprint", "swiftprint-markup", "swiftprint-map", "recipe-example", "TestSupport"], exclude: ["TileServer", "Golden", "Identity"]),
         .testTarget(name: "CUPSTests", dependencies: ["CUPSFilter", "CUPSBackend", "CUPSCommon", "CUPSLibrary", "CUPSQueue", "TestSupport",
                                                       "swiftprint", "swiftprint-filter", "swiftprint-backend", "swiftprint-markup", "swiftprint-map",
                                                       "receipt-example", "recipe-example", "notes-example"]),
