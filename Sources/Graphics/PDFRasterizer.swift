@@ -3,7 +3,8 @@ import CPopplerGlibShim
 import Foundation
 import PrintModel
 
-/// A PDF opened by poppler-glib to be drawn as pixels (raster output, previews). poppler-glib is
+/// A PDF opened by poppler-glib to be drawn as pixels (raster output, previews) or read as text
+/// (where a printed HTML element landed). poppler-glib is
 /// opened on first use (CPopplerGlibShim says why). The one owner of its PopplerDocument.
 package final class PDFRasterizer {
     private let document: UnsafeMutableRawPointer
@@ -32,6 +33,13 @@ package final class PDFRasterizer {
         var width = 0.0, height = 0.0
         _ = sppoppler_page_size(document, Int32(index), &width, &height)
         return CGSize(width: width, height: height)
+    }
+
+    /// Page `index`'s text as poppler extracts it.
+    package func pageText(_ index: Int) -> String {
+        guard let text = FontEngineLock.held({ sppoppler_page_text(document, Int32(index)) }) else { return "" }
+        defer { free(text) }
+        return String(cString: text)
     }
 
     /// Whether page `index` draws an image: drawing such a page in bands would decode its images

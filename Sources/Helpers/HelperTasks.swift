@@ -57,6 +57,10 @@ package struct MarkupTask: Codable, Sendable {
     package var pageHeight: Double?
     /// print: blank space above the content on the first page only (UIKit's contentInsets.top).
     package var firstPageTopInset: Double?
+    /// print: a CSS selector whose elements are marked for this print only, each with the
+    /// token `ElementPageMarks.token(i)` (i in document order) drawn where the element starts,
+    /// so that the PDF tells on which page each landed (ElementPageMap reads them).
+    package var markSelector: String?
 
     package init(operation: Operation, timeout: Double) {
         self.operation = operation
@@ -118,4 +122,54 @@ package struct PageStyleReport: Codable, Sendable {
             })()
             """
     }
+}
+
+/// The marks a `print` with `markSelector` draws: what they say, and how they are drawn so
+/// that they change nothing around them. Each is a ::before box taken out of the flow
+/// (`position: absolute`, at its static place: where the element's content starts, 2 px down
+/// so that it falls inside the element's first line rather than on the page before a break),
+/// 1 px text drawn at 1 % opacity: poppler reads it, no one sees it, no line moves. An element
+/// whose ::before is in use gets an element of the same style as its first child instead.
+package enum ElementPageMarks {
+    package static func token(_ index: Int) -> String { "SWPMK\(index)Q" }
+    package static var tokenPattern: Regex<(Substring, Substring)> { #/SWPMK(\d+)Q/# }
+
+    static let boxStyle = ["position:absolute", "margin:2px 0 0 0", "padding:0", "border:0", "top:auto", "left:auto",
+                           "right:auto", "bottom:auto", "float:none", "display:inline", "width:auto", "height:auto",
+                           "font:1px/1px monospace", "color:rgba(0,0,0,0.01)", "background:none", "white-space:nowrap",
+                           "visibility:visible", "opacity:1", "transform:none", "text-indent:0", "letter-spacing:0",
+                           "word-spacing:0", "text-transform:none"].map { $0 + " !important" }.joined(separator: ";")
+
+    /// Marks the elements `selector` matches; answers how many.
+    package static func markScript(selector: String) -> String {
+        let quoted = String(decoding: try! JSONEncoder().encode(selector), as: UTF8.self)
+        return """
+            (() => {
+              const style = document.createElement("style");
+              style.id = "swiftprint-page-marks";
+              style.textContent = '[data-swiftprint-mark]::before { content: "SWPMK" attr(data-swiftprint-mark) "Q" !important; \(boxStyle) }';
+              (document.head || document.documentElement).appendChild(style);
+              const elements = Array.from(document.querySelectorAll(\(quoted)));
+              elements.forEach((element, i) => {
+                const before = getComputedStyle(element, "::before").content;
+                if (before === "none" || before === "normal") { element.setAttribute("data-swiftprint-mark", String(i)); return; }
+                const mark = document.createElement("swiftprint-page-mark");
+                mark.setAttribute("style", \(String(decoding: try! JSONEncoder().encode(boxStyle), as: UTF8.self)));
+                mark.textContent = "SWPMK" + i + "Q";
+                element.insertBefore(mark, element.firstChild);
+              });
+              return elements.length;
+            })()
+            """
+    }
+
+    /// Takes every mark away again.
+    package static let unmarkScript = """
+        (() => {
+          document.getElementById("swiftprint-page-marks")?.remove();
+          document.querySelectorAll("[data-swiftprint-mark]").forEach(e => e.removeAttribute("data-swiftprint-mark"));
+          document.querySelectorAll("swiftprint-page-mark").forEach(e => e.remove());
+          return true;
+        })()
+        """
 }

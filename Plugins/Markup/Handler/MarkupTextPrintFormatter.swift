@@ -116,7 +116,7 @@ public final class MarkupTextPrintFormatter: PrintFormatter {
         return HelperRequest(input: input, task: task)
     }
 
-    private func renderer(_ operation: MarkupTask.Operation,
+    func renderer(_ operation: MarkupTask.Operation,
                           configure: (inout HelperRequest<MarkupTask>) -> Void = { _ in }) throws -> HelperReply<PageStyleReport> {
         var r = try request(operation)
         configure(&r)

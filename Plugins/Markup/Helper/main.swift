@@ -115,6 +115,17 @@ func handle(_ request: HelperRequest<MarkupTask>, with renderer: WebRenderer) th
               return true; })()
             """
         _ = try renderer.evaluate(script, timeout: task.timeout)
+        guard let selector = task.markSelector else {
+            try renderer.print(to: output, width: width, height: height, timeout: task.timeout)
+            return HelperReply()
+        }
+        do {
+            _ = try renderer.evaluate(ElementPageMarks.markScript(selector: selector), timeout: task.timeout)
+        } catch {
+            _ = try? renderer.evaluate(ElementPageMarks.unmarkScript, timeout: task.timeout)
+            throw RenderFailure(.scriptFailed, "the elements \(selector) cannot be marked: \(error.message)")
+        }
+        defer { _ = try? renderer.evaluate(ElementPageMarks.unmarkScript, timeout: task.timeout) }
         try renderer.print(to: output, width: width, height: height, timeout: task.timeout)
         return HelperReply()
     }

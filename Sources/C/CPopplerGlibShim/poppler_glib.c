@@ -20,6 +20,8 @@ static void (*p_object_unref)(void *object);
 static void (*p_error_free)(SPGError *error);
 static void *(*p_get_image_mapping)(void *page);
 static void (*p_free_image_mapping)(void *list);
+static char *(*p_get_text)(void *page);
+static void (*p_free)(void *memory);
 
 static pthread_once_t load_once = PTHREAD_ONCE_INIT;
 static char load_error[256];
@@ -31,7 +33,8 @@ static void load(void) {
         {"poppler_document_get_page", (void **)&p_get_page}, {"poppler_page_get_size", (void **)&p_get_size},
         {"poppler_page_render_for_printing", (void **)&p_render_for_printing}, {"g_object_unref", (void **)&p_object_unref},
         {"g_error_free", (void **)&p_error_free}, {"poppler_page_get_image_mapping", (void **)&p_get_image_mapping},
-        {"poppler_page_free_image_mapping", (void **)&p_free_image_mapping},
+        {"poppler_page_free_image_mapping", (void **)&p_free_image_mapping}, {"poppler_page_get_text", (void **)&p_get_text},
+        {"g_free", (void **)&p_free},
     };
     loaded = sp_load_library("libpoppler-glib.so.8", "libpoppler-glib8", NULL, symbols, sizeof symbols / sizeof symbols[0], load_error,
                              sizeof load_error) == 0;
@@ -79,6 +82,17 @@ int sppoppler_page_has_images(void *document, int index) {
     p_free_image_mapping(images);
     p_object_unref(page);
     return images != NULL;
+}
+
+char *sppoppler_page_text(void *document, int index) {
+    void *page = p_get_page(document, index);
+    if (!page) return NULL;
+    char *text = p_get_text(page);
+    p_object_unref(page);
+    if (!text) return NULL;
+    char *copy = strdup(text);
+    p_free(text);
+    return copy;
 }
 
 void sppoppler_close(void *document) { p_object_unref(document); }

@@ -22,6 +22,9 @@ int sppoppler_page_size(void *document, int index, double *width, double *height
 int sppoppler_render(void *document, int index, void *cairo);
 /// 1 when page `index` draws an image (poppler's image mapping lists one), else 0.
 int sppoppler_page_has_images(void *document, int index);
+/// Page `index`'s text as poppler reads it (UTF-8, to free with free()); NULL when there is no
+/// such page.
+char *sppoppler_page_text(void *document, int index);
 void sppoppler_close(void *document);
 
 #endif

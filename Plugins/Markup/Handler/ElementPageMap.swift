@@ -1,0 +1,72 @@
+import Foundation
+import HandlerSupport
+
+/// On which of WebKit's pages each of a document's elements starts — what WebKitGTK's print
+/// API does not tell, and what running headers (`string-set`), page-based counters, recto and
+/// verso breaks and an outline need.
+///
+/// How: the document is printed twice at the same page size, once as it is and once with each
+/// element marked where it starts (`ElementPageMarks`: a 1 px token out of the flow), and poppler
+/// reads on which page each token is. The map is kept only when it is exact: every page of the
+/// marked print must hold the same text as the plain one, token aside, or it throws — a mark
+/// that moved a line would have moved the answer too.
+public struct ElementPageMap: Sendable, Equatable {
+    /// Pages WebKit printed.
+    public let pageCount: Int
+    /// For the elements the selector matched, in document order: the page (from 0) each starts
+    /// on; nil for an element that prints nowhere (`display: none`, clipped away).
+    public let pages: [Int?]
+
+    public init(pageCount: Int, pages: [Int?]) { self.pageCount = pageCount; self.pages = pages }
+
+    /// Reads the map from a plain print and a marked print of the same document.
+    init(plain: String, marked: String, path: String?) throws {
+        let plainPDF = try PDFRasterizer(path: plain), markedPDF = try PDFRasterizer(path: marked)
+        guard plainPDF.pageCount == markedPDF.pageCount else {
+            throw PrintError(.renderingFailed, path: path,
+                             "marking its elements changed how WebKit breaks its pages (\(plainPDF.pageCount) pages, then \(markedPDF.pageCount))")
+        }
+        var found: [Int: Int] = [:]
+        for page in 0..<markedPDF.pageCount {
+            let text = markedPDF.pageText(page)
+            for match in text.matches(of: ElementPageMarks.tokenPattern) {
+                if let index = Int(match.1), found[index] == nil { found[index] = page }
+            }
+            let unmarked = text.replacing(ElementPageMarks.tokenPattern, with: "")
+            guard Self.words(unmarked) == Self.words(plainPDF.pageText(page)) else {
+                throw PrintError(.renderingFailed, path: path, "marking its elements moved the text of page \(page + 1): no exact page map")
+            }
+        }
+        let count = (found.keys.max() ?? -1) + 1
+        self.init(pageCount: plainPDF.pageCount, pages: (0..<count).map { found[$0] })
+    }
+
+    /// A page's words, as poppler reads them; a token removed may leave spacing behind.
+    private static func words(_ text: String) -> [Substring] {
+        text.split(whereSeparator: { $0.isWhitespace })
+    }
+}
+
+extension MarkupTextPrintFormatter {
+    /// Where the elements `selector` matches start among the pages WebKit prints for pages of
+    /// `pageSize` points (the first `firstPageTopInset` further down), as the formatter prints
+    /// them. Elements past the last one found are missing from `pages`.
+    public func elementPages(matching selector: String, pageSize: CGSize, firstPageTopInset: Double = 0) throws -> ElementPageMap {
+        try loadPageStyle()
+        let plain = try OutputFile.scratch(prefix: "swiftprint-markup-plain-")
+        let marked = try OutputFile.scratch(prefix: "swiftprint-markup-marked-")
+        defer { plain.removeScratch(); marked.removeScratch() }
+        try plain.commit()
+        try marked.commit()
+        for (scratch, mark) in [(plain, nil), (marked, selector)] as [(OutputFile, String?)] {
+            _ = try renderer(.print) {
+                $0.output = scratch.scratchPath!
+                $0.task.pageWidth = pageSize.width
+                $0.task.pageHeight = pageSize.height
+                $0.task.firstPageTopInset = firstPageTopInset
+                $0.task.markSelector = mark
+            }
+        }
+        return try ElementPageMap(plain: plain.scratchPath!, marked: marked.scratchPath!, path: errorPath)
+    }
+}

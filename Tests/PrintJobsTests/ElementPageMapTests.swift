@@ -1,0 +1,75 @@
+import Foundation
+import SwiftPrint
+import TestSupport
+import Testing
+
+/// Where elements land among WebKit's pages (the page map that running headers, page counters
+/// and recto/verso breaks stand on), checked against where their text is in the printed job.
+@Suite struct ElementPageMapTests {
+    /// A long document of the things that move elements between pages: forced breaks, headings
+    /// kept with what follows, tables, lists, floats, columns, an inline span mid-paragraph,
+    /// an element whose own ::before is in use, styles that count children (`:first-child`,
+    /// `* + *`, which a mark inserted into the DOM would upset), and one element not shown.
+    /// Each marked element (class `a`) starts with the word `Anchor<n>X`.
+    static func document() -> (html: String, anchors: Int) {
+        var seed: UInt64 = 12_345
+        func next(_ n: Int) -> Int { seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407; return Int((seed >> 33) % UInt64(n)) }
+        let vocabulary = "lorem ipsum dolor sit amet consectetur adipiscing elit sed do eiusmod tempor incididunt ut labore".split(separator: " ")
+        func words(_ low: Int, _ high: Int) -> String { (0..<(low + next(high - low))).map { _ in String(vocabulary[next(vocabulary.count)]) }.joined(separator: " ") }
+        var n = 0
+        func anchor() -> String { defer { n += 1 }; return "Anchor\(n)X" }
+        var body = ""
+        for section in 0..<36 {
+            switch section % 7 {
+            case 0: body += "<h2 class=a>\(anchor()) heading</h2><p>\(words(40, 260))</p>"
+            case 1: body += "<p>\(words(30, 200)) <span class=a>\(anchor()) \(words(3, 6))</span> \(words(30, 300))</p>"
+            case 2: body += "<table>" + (0..<(3 + next(14))).map { r in "<tr><td\(r % 3 == 0 ? " class=a" : "")>\(r % 3 == 0 ? anchor() : words(2, 3))</td><td>\(words(3, 40))</td></tr>" }.joined() + "</table>"
+            case 3: body += "<ol>" + (0..<(2 + next(8))).map { _ in "<li class=a>\(anchor()) \(words(5, 60))</li>" }.joined() + "</ol>"
+            case 4: body += "<div class='fl a'>\(anchor()) \(words(20, 80))</div><p>\(words(50, 250))</p>"
+            case 5: body += "<div class=cols>" + (0..<4).map { _ in "<p class=a>\(anchor()) \(words(20, 90))</p>" }.joined() + "</div>"
+            default: body += "<h3 class=a>\(anchor()) section</h3><div class=flow><p>\(words(20, 200))</p><p class=a>\(anchor()) \(words(20, 120))</p></div>"
+            }
+        }
+        let hidden = "<p class=a style='display:none'>\(anchor()) hidden</p>"
+        let style = """
+            body { font: 10pt 'DejaVu Sans' } h2 { break-after: avoid } h3 { break-before: page }
+            h3::before { content: "§ " } .fl { float: right; width: 40%; border: 1px solid } .cols { columns: 2 }
+            .flow > * + * { margin-top: 2em } .flow > :first-child { margin-top: 0; font-size: 12pt }
+            """
+        return ("<html><head><style>\(style)</style></head><body>\(body)\(hidden)</body></html>", n)
+    }
+
+    @Test func eachElementIsMappedToThePageItPrintsOn() throws {
+        let (html, count) = Self.document()
+        let formatter = MarkupTextPrintFormatter(markupText: html)
+        let renderer = PrintPageRenderer()
+        renderer.addPrintFormatter(formatter, startingAtPageAt: 0)
+        let out = try temporaryDirectory() + "/book.pdf"
+        let paper = PrintPaper(media: .a4, margins: EdgeInsets(all: 72))
+        try PrintJob(renderer: renderer, info: PrintInfo(), paper: paper).writePDF(to: .file(out))
+
+        // WebKit's pages are the content rect's size; each is one page of the job.
+        let map = try formatter.elementPages(matching: ".a", pageSize: paper.printableRect.size)
+        let pageCount = try PDF.pageCount(out)
+        #expect(map.pageCount == pageCount && pageCount > 10, "\(map.pageCount) mapped, \(pageCount) printed")
+        var printedOn: [Int: Int] = [:]
+        for page in 1...pageCount {
+            for w in try PDF.words(out, page: page) where w.word.hasPrefix("Anchor") && w.word.hasSuffix("X") {
+                if let n = Int(w.word.dropFirst(6).dropLast()), printedOn[n] == nil { printedOn[n] = page - 1 }
+            }
+        }
+        #expect(printedOn.count == count - 1, "every shown anchor is in the job")
+        #expect(map.pages.count == count - 1 || (map.pages.count == count && map.pages.last! == nil))
+        let wrong = (0..<(count - 1)).filter { map.pages.indices.contains($0) ? map.pages[$0] != printedOn[$0] : true }
+        #expect(wrong.isEmpty, "mapped to the wrong page: \(wrong.map { "\($0): \(String(describing: map.pages.indices.contains($0) ? map.pages[$0] : nil)) not \(printedOn[$0] ?? -1)" })")
+        #expect(Set(printedOn.values).count > 8, "the anchors spread over many pages")
+        #expect(try !PDF.text(out).contains("SWPMK"), "no mark is left in what prints")
+    }
+
+    @Test func aBadSelectorIsAClearError() throws {
+        let formatter = MarkupTextPrintFormatter(markupText: "<p>one</p>")
+        #expect { try formatter.elementPages(matching: "p[", pageSize: CGSize(width: 400, height: 600)) } throws: {
+            "\($0)".contains("cannot be marked")
+        }
+    }
+}
