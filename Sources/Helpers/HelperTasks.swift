@@ -39,6 +39,9 @@ package struct MarkupTask: Codable, Sendable {
         /// Print the loaded document to a PDF; a print request names its document too, which the
         /// renderer loads again when another was loaded since.
         case print
+        /// Describe the elements `ruleSelectors` match (answer: `PageStyleReport.elements`),
+        /// for `string-set`: which rules match each, its text and `attributeNames`' values.
+        case describeElements
     }
 
     package var operation: Operation
@@ -61,6 +64,9 @@ package struct MarkupTask: Codable, Sendable {
     /// token `ElementPageMarks.token(i)` (i in document order) drawn where the element starts,
     /// so that the PDF tells on which page each landed (ElementPageMap reads them).
     package var markSelector: String?
+    /// describeElements: the selectors of the rules that set strings, and the attributes they read.
+    package var ruleSelectors: [String]?
+    package var attributeNames: [String]?
 
     package init(operation: Operation, timeout: Double) {
         self.operation = operation
@@ -82,10 +88,46 @@ package struct PageStyleReport: Codable, Sendable {
         package var marginLeft: String
     }
 
+    /// An element a `describeElements` request asked about.
+    package struct Element: Codable, Sendable {
+        /// The indices (into `ruleSelectors`) of the selectors it matches.
+        package var rules: [Int]
+        /// Its text, white space collapsed.
+        package var text: String
+        package var attributes: [String: String]
+    }
+
     package var title: String
     package var rules: [Rule]
     /// Style sheets whose rules the script could not read.
     package var unreadableSheets: [String]
+    /// The text of every style sheet: the page's `<style>` elements, then the linked sheets read
+    /// for it (WebKit's CSSOM drops margin boxes and `string-set`, so they are read from this).
+    package var styleTexts: [String]?
+    /// describeElements: the elements, in document order, and the one selector that finds them
+    /// all in that order (the valid rule selectors joined).
+    package var elements: [Element]?
+    package var elementsSelector: String?
+
+    /// The script that answers a describeElements request.
+    package static func describeScript(ruleSelectors: [String], attributeNames: [String]) -> String {
+        let selectors = String(decoding: (try? JSONEncoder().encode(ruleSelectors)) ?? Data("[]".utf8), as: UTF8.self)
+        let attributes = String(decoding: (try? JSONEncoder().encode(attributeNames)) ?? Data("[]".utf8), as: UTF8.self)
+        return """
+            (() => {
+              const all = \(selectors), names = \(attributes);
+              const valid = all.map((s, i) => [s, i]).filter(([s]) => { try { document.querySelector(s); return true; } catch (e) { return false; } });
+              const union = valid.map(([s]) => s).join(", ");
+              const found = union ? Array.from(document.querySelectorAll(union)) : [];
+              const elements = found.map(e => ({
+                rules: valid.filter(([s]) => e.matches(s)).map(([, i]) => i),
+                text: (e.textContent || "").replace(/\\s+/g, " ").trim(),
+                attributes: Object.fromEntries(names.map(n => [n, e.getAttribute(n) || ""]))
+              }));
+              return {title: "", rules: [], unreadableSheets: [], elements, elementsSelector: union};
+            })()
+            """
+    }
 
     /// The script that makes this report: evaluates to an object of exactly these keys.
     /// `extraSheets` are the texts of style sheets the page links but may not read itself
@@ -118,7 +160,8 @@ package struct PageStyleReport: Codable, Sendable {
                 const sheet = new CSSStyleSheet();
                 try { sheet.replaceSync(text); visit(sheet.cssRules); } catch (e) {}
               }
-              return {title: document.title || "", rules, unreadableSheets: unreadable};
+              const styleTexts = Array.from(document.querySelectorAll("style")).map(s => s.textContent || "").concat(\(extra));
+              return {title: document.title || "", rules, unreadableSheets: unreadable, styleTexts};
             })()
             """
     }

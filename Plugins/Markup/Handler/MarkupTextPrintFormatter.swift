@@ -33,6 +33,8 @@ public final class MarkupTextPrintFormatter: PrintFormatter {
 
     let source: Source
     private(set) var pageStyle: PageStyle?
+    /// The document's margin boxes and named strings (read with the page style).
+    private(set) var pagedMedia = PagedMediaRules()
     private static let logger = Logger(label: "swiftprint.markup")
     private var rendered: RenderedDocument?
 
@@ -82,6 +84,7 @@ public final class MarkupTextPrintFormatter: PrintFormatter {
         let reply = try renderer(.load)
         let style = PageStyle(rules: reply.answer?.rules ?? [])
         contentInsets.top += style.firstPageExtraTop
+        pagedMedia = PagedMediaRules(styleSheets: reply.answer?.styleTexts ?? [])
         pageStyle = style
         return style
     }
@@ -186,9 +189,36 @@ public final class MarkupTextPrintFormatter: PrintFormatter {
         return MarkupPageStream(formatter: self)
     }
 
+    /// The margin boxes of a rendered document's pages, their named strings placed by the
+    /// page map (which costs two more prints, made only when a box shows a named string).
+    func decorations(for rendered: RenderedDocument) throws -> PageDecorations {
+        let count = rendered.document.pageCount
+        guard PageDecorations.usesStrings(pagedMedia), !pagedMedia.stringSets.isEmpty else {
+            return PageDecorations(rules: pagedMedia, pageCount: count)
+        }
+        let sets = pagedMedia.stringSets
+        let attributes = Set(sets.flatMap { $0.assignments.flatMap { $0.value.compactMap { part -> String? in
+            if case .attribute(let name) = part { name } else { nil }
+        } } })
+        let reply = try renderer(.describeElements) {
+            $0.task.ruleSelectors = sets.map(\.selector)
+            $0.task.attributeNames = attributes.sorted()
+        }
+        guard let elements = reply.answer?.elements, !elements.isEmpty, let union = reply.answer?.elementsSelector, !union.isEmpty else {
+            return PageDecorations(rules: pagedMedia, pageCount: count)
+        }
+        let map = try elementPages(matching: union, pageSize: rendered.pageSize, firstPageTopInset: rendered.firstPageTopInset)
+        guard map.pageCount == count else {
+            throw PrintError(.renderingFailed, path: errorPath, "WebKit printed \(map.pageCount) pages when placing its named strings, \(count) before")
+        }
+        return PageDecorations(rules: pagedMedia, pageCount: count,
+                               assignments: PageDecorations.assignments(rules: sets, elements: elements, pages: map.pages, pageCount: count))
+    }
+
     final class MarkupPageStream: FormattedPageStream, ProgressEstimating {
         let formatter: MarkupTextPrintFormatter
         var document: RenderedDocument?
+        var decorations: PageDecorations?
         var next = 0
 
         init(formatter: MarkupTextPrintFormatter) { self.formatter = formatter }
@@ -198,12 +228,15 @@ public final class MarkupTextPrintFormatter: PrintFormatter {
                 // The first page is shorter by the top inset; WebKit lays out every page at
                 // the later pages' height and leaves the inset blank on the first.
                 let height = min(size.height + formatter.contentInsets.top, formatter.maximumContentHeight)
-                document = try formatter.render(pageSize: CGSize(width: size.width, height: height),
-                                                firstPageTopInset: height - size.height)
+                let rendered = try formatter.render(pageSize: CGSize(width: size.width, height: height),
+                                                    firstPageTopInset: height - size.height)
+                document = rendered
+                if formatter.pagedMedia.hasMarginBoxes { decorations = try formatter.decorations(for: rendered) }
             }
             guard let document, next < document.document.pageCount else { return nil }
             defer { next += 1 }
-            return MarkupPage(content: try PlacedContent(page: next, of: document.document), size: document.pageSize)
+            return MarkupPage(content: try PlacedContent(page: next, of: document.document), size: document.pageSize,
+                              index: next, decorations: decorations)
         }
 
         var fractionDone: Double? {
@@ -214,11 +247,20 @@ public final class MarkupTextPrintFormatter: PrintFormatter {
     struct MarkupPage: FormattedPage {
         let content: PlacedContent
         let size: CGSize
+        /// The page's place in its document (from 0), and the document's margin boxes.
+        let index: Int
+        let decorations: PageDecorations?
 
         func draw(in context: GraphicsContext, rect: CGRect) throws {
             // Bottom-aligned: on the first page the blank inset rises above the shorter rect.
-            try context.place(content, in: CGRect(x: rect.minX, y: rect.maxY - size.height,
-                                                  width: size.width, height: size.height))
+            let area = CGRect(x: rect.minX, y: rect.maxY - size.height, width: size.width, height: size.height)
+            try context.place(content, in: area)
+            // The margin boxes fill the paper around the page area, drawn as text.
+            guard let decorations, let paper = context.paperRect else { return }
+            let boxes = MarginBoxLayout.place(decorations.boxes(forPage: index), paper: paper, area: area) {
+                context.size(of: $0, font: $1)
+            }
+            for box in boxes { box.draw(in: context) }
         }
     }
 }

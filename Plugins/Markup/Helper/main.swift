@@ -99,6 +99,13 @@ func handle(_ request: HelperRequest<MarkupTask>, with renderer: WebRenderer) th
         }
         if !readable.isEmpty { report = try pageStyle(renderer, extraSheets: readable, timeout: task.timeout) }
         return HelperReply(answer: report)
+    case .describeElements:
+        if loadedKey != key(request) { try load(request, with: renderer) }
+        let script = PageStyleReport.describeScript(ruleSelectors: task.ruleSelectors ?? [], attributeNames: task.attributeNames ?? [])
+        let json = try renderer.evaluate(script, timeout: task.timeout)
+        do { return HelperReply(answer: try decoder.decode(PageStyleReport.self, from: json)) } catch {
+            throw RenderFailure(.scriptFailed, "the page's elements are not readable: \(error)")
+        }
     case .print:
         guard let output = request.output, let width = task.pageWidth, let height = task.pageHeight,
               width > 0, height > 0 else {

@@ -1,0 +1,376 @@
+import Foundation
+import HandlerSupport
+
+/// What of a document's CSS Paged Media WebKit drops and swiftprint does itself: the page-margin
+/// boxes inside `@page` rules (`@top-center { content: counter(page) }`) and `string-set` on
+/// elements. WebKit's CSS parser discards both, so they are read from the style sheets' text.
+///
+/// Read: `@page` rules with no selector, `:first`, `:left`, `:right` and `:blank` (named pages
+/// are not yet), inside `@media print` or `all` too; in each, the 16 margin boxes with
+/// `content` (strings, `counter(page)`, `counter(pages)`, `string(name[, first|start|last|first-except])`),
+/// font, colour, alignment, vertical alignment, border and background; and page-level font and
+/// colour, which the boxes inherit. `string-set` on any style rule: names with strings,
+/// `content()` and `attr()`.
+public struct PagedMediaRules: Equatable, Sendable {
+    /// The `@page` rules in source order.
+    public var pageRules: [PageRule] = []
+    /// The style rules that set named strings, in source order.
+    public var stringSets: [StringSetRule] = []
+
+    public init() {}
+
+    /// Whether any margin box is given: a document without any is printed as before.
+    public var hasMarginBoxes: Bool { pageRules.contains { !$0.boxes.isEmpty } }
+
+    /// The rules of these style sheets (their text), in order.
+    public init(styleSheets: [String]) {
+        for sheet in styleSheets { read(CSSText.blocks(in: CSSText.withoutComments(sheet))) }
+    }
+
+    private mutating func read(_ blocks: [CSSText.Block]) {
+        for block in blocks {
+            let prelude = block.prelude.trimmingCharacters(in: .whitespacesAndNewlines)
+            let lower = prelude.lowercased()
+            if lower.hasPrefix("@media") {
+                let query = lower.dropFirst(6)
+                let types = query.split(whereSeparator: { ", ()".contains($0) }).map(String.init)
+                if types.contains("print") || types.contains("all") { read(CSSText.blocks(in: block.body)) }
+            } else if lower.hasPrefix("@page") {
+                if let rule = PageRule(selectorText: String(prelude.dropFirst(5)), body: block.body) { pageRules.append(rule) }
+            } else if !lower.hasPrefix("@") {
+                let declarations = CSSText.declarations(block.body)
+                if let value = declarations["string-set"], let rule = StringSetRule(selector: prelude, value: value) {
+                    stringSets.append(rule)
+                }
+            }
+        }
+    }
+}
+
+/// Which pages an `@page` rule applies to.
+public enum PageSelector: Hashable, Sendable {
+    case first, left, right, blank
+}
+
+/// One `@page` rule: the page-level declarations and those of each margin box it gives.
+public struct PageRule: Equatable, Sendable {
+    /// All of these must hold for a page (empty: every page).
+    public var selectors: Set<PageSelector>
+    public var declarations: [String: String]
+    public var boxes: [MarginBoxPosition: [String: String]]
+
+    /// Nil for a rule this reader does not take (a named page).
+    init?(selectorText: String, body: String) {
+        var selectors = Set<PageSelector>()
+        let text = selectorText.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
+        if !text.isEmpty {
+            // `:first`, `:left:first`; a name before the pseudo-classes is a named page.
+            guard text.hasPrefix(":") else { return nil }
+            for part in text.split(separator: ":") {
+                switch part.trimmingCharacters(in: .whitespaces) {
+                case "first": selectors.insert(.first)
+                case "left": selectors.insert(.left)
+                case "right": selectors.insert(.right)
+                case "blank": selectors.insert(.blank)
+                default: return nil
+                }
+            }
+        }
+        self.selectors = selectors
+        var boxes: [MarginBoxPosition: [String: String]] = [:]
+        var own = ""
+        for item in CSSText.items(in: body) {
+            switch item {
+            case .declarations(let text): own += text + ";"
+            case .block(let block):
+                let name = block.prelude.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
+                guard name.hasPrefix("@"), let position = MarginBoxPosition(rawValue: String(name.dropFirst())) else { continue }
+                boxes[position, default: [:]].merge(CSSText.declarations(block.body)) { $1 }
+            }
+        }
+        declarations = CSSText.declarations(own)
+        self.boxes = boxes
+    }
+
+    /// Whether the rule applies to page `index` (from 0) of a document read left to right:
+    /// the first page is a right-hand page.
+    func applies(toPage index: Int, isBlank: Bool = false) -> Bool {
+        selectors.allSatisfy {
+            switch $0 {
+            case .first: index == 0
+            case .right: index % 2 == 0
+            case .left: index % 2 == 1
+            case .blank: isBlank
+            }
+        }
+    }
+
+    /// How specific the rule is, for the cascade (css-page-3: `:first` and `:blank` weigh more
+    /// than `:left` and `:right`).
+    var specificity: Int {
+        selectors.reduce(0) { $0 + ($1 == .first || $1 == .blank ? 10 : 1) }
+    }
+}
+
+/// The 16 page-margin boxes of CSS Paged Media, by their at-rule names.
+public enum MarginBoxPosition: String, CaseIterable, Hashable, Sendable {
+    case topLeftCorner = "top-left-corner", topLeft = "top-left", topCenter = "top-center", topRight = "top-right"
+    case topRightCorner = "top-right-corner", rightTop = "right-top", rightMiddle = "right-middle", rightBottom = "right-bottom"
+    case bottomRightCorner = "bottom-right-corner", bottomRight = "bottom-right", bottomCenter = "bottom-center"
+    case bottomLeft = "bottom-left", bottomLeftCorner = "bottom-left-corner", leftBottom = "left-bottom"
+    case leftMiddle = "left-middle", leftTop = "left-top"
+
+    /// The margin the box sits in.
+    public enum Edge: Sendable { case top, right, bottom, left, corner }
+    public var edge: Edge {
+        switch self {
+        case .topLeft, .topCenter, .topRight: .top
+        case .bottomLeft, .bottomCenter, .bottomRight: .bottom
+        case .leftTop, .leftMiddle, .leftBottom: .left
+        case .rightTop, .rightMiddle, .rightBottom: .right
+        default: .corner
+        }
+    }
+
+    /// Where its text sits by default (css-page-3's table of initial values).
+    var defaultTextAlign: TextAlignment {
+        switch self {
+        case .topLeft, .bottomLeft: .left
+        case .topRight, .bottomRight: .right
+        case .topLeftCorner, .bottomLeftCorner: .right
+        case .topRightCorner, .bottomRightCorner: .left
+        default: .center
+        }
+    }
+
+    var defaultVerticalAlign: MarginBoxStyle.VerticalAlign {
+        switch self {
+        case .leftTop, .rightTop: .top
+        case .leftBottom, .rightBottom: .bottom
+        default: .middle
+        }
+    }
+}
+
+/// A style rule's `string-set`: the names it sets on each element its selector matches.
+public struct StringSetRule: Equatable, Sendable {
+    public enum Part: Equatable, Sendable {
+        case text(String)
+        /// `content()`, `content(text)`: the element's text.
+        case elementText
+        case attribute(String)
+    }
+
+    public var selector: String
+    public var assignments: [(name: String, value: [Part])]
+
+    init?(selector: String, value: String) {
+        self.selector = selector.trimmingCharacters(in: .whitespacesAndNewlines)
+        assignments = []
+        guard value.trimmingCharacters(in: .whitespaces).lowercased() != "none" else { return nil }
+        for item in CSSText.split(value, on: ",") {
+            let tokens = CSSText.tokens(item)
+            guard case .identifier(let name)? = tokens.first else { continue }
+            var parts: [Part] = []
+            for token in tokens.dropFirst() {
+                switch token {
+                case .string(let s): parts.append(.text(s))
+                case .function("content", let args) where args.isEmpty || args == ["text"]: parts.append(.elementText)
+                case .function("attr", let args) where args.count == 1: parts.append(.attribute(args[0]))
+                default: break
+                }
+            }
+            assignments.append((name.lowercased(), parts))
+        }
+        if assignments.isEmpty { return nil }
+    }
+
+    public static func == (a: StringSetRule, b: StringSetRule) -> Bool {
+        a.selector == b.selector && a.assignments.map(\.name) == b.assignments.map(\.name)
+            && a.assignments.map(\.value) == b.assignments.map(\.value)
+    }
+}
+
+/// What a margin box's `content` is made of.
+public enum MarginBoxContent: Equatable, Sendable {
+    case text(String)
+    case pageCounter(style: CounterStyle)
+    case pagesCounter(style: CounterStyle)
+    case string(name: String, which: StringPolicy)
+
+    public enum CounterStyle: String, Sendable { case decimal, lowerRoman = "lower-roman", upperRoman = "upper-roman", lowerAlpha = "lower-alpha", upperAlpha = "upper-alpha" }
+    /// Which of a page's assignments `string()` takes (css-gcpm-3).
+    public enum StringPolicy: String, Sendable { case first, start, last, firstExcept = "first-except" }
+
+    /// The parts of a `content` value; nil for `none`, `normal` or nothing this reader takes.
+    static func parse(_ value: String) -> [MarginBoxContent]? {
+        var parts: [MarginBoxContent] = []
+        for token in CSSText.tokens(value) {
+            switch token {
+            case .string(let s): parts.append(.text(s))
+            case .function("counter", let args) where !args.isEmpty:
+                let style = args.count > 1 ? CounterStyle(rawValue: args[1].lowercased()) ?? .decimal : .decimal
+                switch args[0].lowercased() {
+                case "page": parts.append(.pageCounter(style: style))
+                case "pages": parts.append(.pagesCounter(style: style))
+                default: break
+                }
+            case .function("string", let args) where !args.isEmpty:
+                let which = args.count > 1 ? StringPolicy(rawValue: args[1].lowercased()) ?? .first : .first
+                parts.append(.string(name: args[0].lowercased(), which: which))
+            default: break
+            }
+        }
+        return parts.isEmpty ? nil : parts
+    }
+}
+
+/// CSS text, read as far as paged media needs: comments, blocks, declarations and tokens.
+enum CSSText {
+    struct Block { var prelude: String; var body: String }
+    enum Item { case declarations(String), block(Block) }
+    enum Token: Equatable {
+        case string(String), identifier(String), function(String, [String]), other(String)
+    }
+
+    static func withoutComments(_ css: String) -> String {
+        var out = "", chars = Array(css), i = 0, quote: Character?
+        while i < chars.count {
+            let c = chars[i]
+            if let q = quote {
+                out.append(c)
+                if c == "\\", i + 1 < chars.count { out.append(chars[i + 1]); i += 2; continue }
+                if c == q { quote = nil }
+                i += 1
+            } else if c == "/", i + 1 < chars.count, chars[i + 1] == "*" {
+                i += 2
+                while i + 1 < chars.count, !(chars[i] == "*" && chars[i + 1] == "/") { i += 1 }
+                i += 2
+                out.append(" ")
+            } else {
+                if c == "\"" || c == "'" { quote = c }
+                out.append(c)
+                i += 1
+            }
+        }
+        return out
+    }
+
+    /// The text's blocks and what lies between them, at its top level.
+    static func items(in text: String) -> [Item] {
+        var items: [Item] = [], chars = Array(text), i = 0, start = 0, quote: Character?
+        while i < chars.count {
+            let c = chars[i]
+            if let q = quote {
+                if c == "\\" { i += 2; continue }
+                if c == q { quote = nil }
+                i += 1; continue
+            }
+            switch c {
+            case "\"", "'": quote = c
+            case ";":
+                items.append(.declarations(String(chars[start..<i]))); start = i + 1
+            case "{":
+                let prelude = String(chars[start..<i])
+                var depth = 1, j = i + 1, q: Character?
+                while j < chars.count, depth > 0 {
+                    let d = chars[j]
+                    if let qq = q { if d == "\\" { j += 1 } else if d == qq { q = nil } }
+                    else if d == "\"" || d == "'" { q = d }
+                    else if d == "{" { depth += 1 }
+                    else if d == "}" { depth -= 1 }
+                    j += 1
+                }
+                // A prelude after declarations in the same run (`color: red; @top-left {`):
+                // only its part after the last `;` is the block's.
+                items.append(.block(Block(prelude: prelude, body: String(chars[(i + 1)..<max(i + 1, j - 1)]))))
+                i = j; start = j; continue
+            default: break
+            }
+            i += 1
+        }
+        if start < chars.count { items.append(.declarations(String(chars[start...]))) }
+        return items
+    }
+
+    static func blocks(in text: String) -> [Block] {
+        items(in: text).compactMap { if case .block(let b) = $0 { b } else { nil } }
+    }
+
+    /// `name: value` pairs, names in lower case, `!important` dropped; later ones win.
+    static func declarations(_ text: String) -> [String: String] {
+        var result: [String: String] = [:]
+        for part in split(text, on: ";") {
+            guard let colon = part.firstIndex(of: ":") else { continue }
+            let name = part[..<colon].trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
+            var value = part[part.index(after: colon)...].trimmingCharacters(in: .whitespacesAndNewlines)
+            if let bang = value.range(of: "!important", options: [.caseInsensitive, .backwards]) {
+                value = value[..<bang.lowerBound].trimmingCharacters(in: .whitespaces)
+            }
+            if !name.isEmpty { result[name] = value }
+        }
+        return result
+    }
+
+    /// `text` split at `separator` outside strings and parentheses.
+    static func split(_ text: String, on separator: Character) -> [String] {
+        var parts: [String] = [], current = "", depth = 0, quote: Character?, escaped = false
+        for c in text {
+            if let q = quote {
+                current.append(c)
+                if escaped { escaped = false } else if c == "\\" { escaped = true } else if c == q { quote = nil }
+                continue
+            }
+            switch c {
+            case "\"", "'": quote = c; current.append(c)
+            case "(": depth += 1; current.append(c)
+            case ")": depth -= 1; current.append(c)
+            case separator where depth == 0: parts.append(current); current = ""
+            default: current.append(c)
+            }
+        }
+        if !current.trimmingCharacters(in: .whitespaces).isEmpty { parts.append(current) }
+        return parts
+    }
+
+    /// A value's strings (escapes read: `\A` a line break, `\"` a quote), identifiers and
+    /// functions with their arguments.
+    static func tokens(_ value: String) -> [Token] {
+        var tokens: [Token] = [], chars = Array(value), i = 0
+        while i < chars.count {
+            let c = chars[i]
+            if c.isWhitespace { i += 1; continue }
+            if c == "\"" || c == "'" {
+                var s = "", j = i + 1
+                while j < chars.count, chars[j] != c {
+                    if chars[j] == "\\", j + 1 < chars.count {
+                        var hex = "", k = j + 1
+                        while k < chars.count, hex.count < 6, chars[k].isHexDigit { hex.append(chars[k]); k += 1 }
+                        if !hex.isEmpty, let v = UInt32(hex, radix: 16), let scalar = Unicode.Scalar(v) {
+                            s.unicodeScalars.append(scalar)
+                            if k < chars.count, chars[k] == " " { k += 1 }
+                            j = k; continue
+                        }
+                        s.append(chars[j + 1]); j += 2; continue
+                    }
+                    s.append(chars[j]); j += 1
+                }
+                tokens.append(.string(s)); i = j + 1; continue
+            }
+            var word = ""
+            while i < chars.count, !chars[i].isWhitespace, chars[i] != "(", chars[i] != "\"", chars[i] != "'" { word.append(chars[i]); i += 1 }
+            if i < chars.count, chars[i] == "(" {
+                var depth = 1, j = i + 1, inner = ""
+                while j < chars.count, depth > 0 {
+                    if chars[j] == "(" { depth += 1 } else if chars[j] == ")" { depth -= 1; if depth == 0 { break } }
+                    inner.append(chars[j]); j += 1
+                }
+                let args = split(inner, on: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+                tokens.append(.function(word.lowercased(), args)); i = j + 1; continue
+            }
+            if !word.isEmpty { tokens.append(word.first!.isLetter || word.first! == "-" ? .identifier(word) : .other(word)) }
+            else { i += 1 }
+        }
+        return tokens
+    }
+}

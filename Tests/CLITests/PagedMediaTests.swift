@@ -1,0 +1,134 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// CSS Paged Media beyond WebKit: page-margin boxes with counters and running headers
+/// (`string-set`), checked against WeasyPrint, which implements them, under the same fonts.
+@Suite(.serialized, .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/weasyprint"), "needs weasyprint"))
+struct PagedMediaTests {
+    /// A small book: a title page, then chapters that each start a page (so that both engines
+    /// break pages in the same places), sections that set a running string, all 16 boxes, a
+    /// `:first` page of its own, `:left` and `:right` boxes, counters in three styles, every
+    /// `string()` policy but `start`, and a string taken from an attribute. Boxes in DejaVu Sans.
+    static let book = """
+        <html><head><title>Paged media book</title><style>
+        @page { size: A4; margin: 25mm 20mm; font-family: "DejaVu Sans"; font-size: 8pt;
+          @top-left-corner { content: "TLC" } @top-left { content: string(book) } @top-center { content: string(chapter) }
+          @top-right { content: string(section, last) } @top-right-corner { content: "TRC" }
+          @right-top { content: "RT" } @right-middle { content: "RM" } @right-bottom { content: string(section, first-except) }
+          @bottom-right-corner { content: "BRC" } @bottom-center { content: "Page " counter(page) " of " counter(pages) }
+          @bottom-left-corner { content: "BLC" } @left-bottom { content: "LB" } @left-middle { content: "LM" }
+          @left-top { content: "LT" } }
+        @page :first { @top-center { content: "Title page"; color: #c00; font-size: 12pt } @top-left { content: none } }
+        @page :left { @bottom-left { content: "Left " counter(page, lower-roman); text-align: left } }
+        @page :right { @bottom-right { content: "Right " counter(page, upper-roman); border: 1px solid black; background: #eee } }
+        body { font-family: "DejaVu Serif"; font-size: 11pt; margin: 0 }
+        .book { string-set: book content() }
+        h1 { string-set: chapter content(); break-before: page; font-size: 16pt; margin: 0 }
+        h2 { string-set: section "Sec. " content(); font-size: 12pt }
+        h1.first { break-before: auto }
+        .note { string-set: chapter attr(data-title) }
+        </style></head><body>
+        <h1 class="first book">Handbook</h1><p>Short.</p>
+        <h1>Chapter Alpha</h1><h2>One</h2><p>Alpha text.</p><h2>Two</h2><p>More.</p>
+        <h1>Chapter Beta</h1><p>Beta text, no sections.</p>
+        <h1>Chapter Gamma</h1><h2>Three</h2><p class="note" data-title="Gamma notes">Gamma text.</p>
+        </body></html>
+        """
+
+    typealias Word = (word: String, xMin: Double, yMin: Double, xMax: Double, yMax: Double)
+
+    /// The words of `page` in the page margins (outside the 25 × 20 mm margins of an A4 page):
+    /// the margin boxes' text.
+    static func marginWords(_ pdf: String, page: Int) throws -> [Word] {
+        let top = 25 * 72 / 25.4, side = 20 * 72 / 25.4
+        return try PDF.words(pdf, page: page).filter { w in
+            let x = (w.xMin + w.xMax) / 2, y = (w.yMin + w.yMax) / 2
+            return y < top || y > 841.89 - top || x < side || x > 595.28 - side
+        }
+    }
+
+    /// The margin boxes' text on each page, as people read it.
+    static func marginText(_ words: [Word]) -> String { words.map(\.word).sorted().joined(separator: " ") }
+
+    @Test func marginBoxesSitWhereWeasyPrintPutsThem() throws {
+        let dir = try temporaryDirectory()
+        try Self.book.write(toFile: dir + "/book.html", atomically: false, encoding: .utf8)
+        let ours = dir + "/ours.pdf", theirs = dir + "/theirs.pdf"
+        let r = try swiftprint(["convert", dir + "/book.html", "-o", ours])
+        #expect(r.status == 0, "\(r.stderr)")
+        let w = try Tool.run("weasyprint", [dir + "/book.html", theirs])
+        #expect(w.status == 0, "\(w.stderr)")
+        let pages = try PDF.pageCount(ours)
+        let theirPages = try PDF.pageCount(theirs)
+        #expect(pages == 4 && theirPages == 4)
+
+        // What the boxes say, page by page (in any order): counters, the :first and :left/:right boxes, and
+        // the named strings (first, last, first-except, carried from an earlier page).
+        let expected = [
+            "1 4 BLC BRC I LB LM LT Page RM RT Right TLC TRC Title of page",
+            "2 4 BLC BRC Chapter Alpha Handbook LB LM LT Left Page RM RT Sec. TLC TRC Two ii of",
+            "3 4 BLC BRC Beta Chapter Handbook III LB LM LT Page RM RT Right Sec. Sec. TLC TRC Two Two of",
+            "4 4 BLC BRC Chapter Gamma Handbook LB LM LT Left Page RM RT Sec. TLC TRC Three iv of",
+        ]
+        var worst = 0.0
+        for page in 1...pages {
+            let mine = try Self.marginWords(ours, page: page), reference = try Self.marginWords(theirs, page: page)
+            #expect(Self.marginText(mine) == expected[page - 1].split(separator: " ").sorted().joined(separator: " "), "page \(page)")
+            #expect(Self.marginText(mine) == Self.marginText(reference), "page \(page): WeasyPrint's boxes say otherwise")
+            // Each word where WeasyPrint puts it, to within a point and a half: the engines'
+            // line heights differ by less than that under the same font.
+            var unmatched = reference
+            for word in mine {
+                guard let i = unmatched.indices.filter({ unmatched[$0].word == word.word })
+                    .min(by: { abs(unmatched[$0].xMin - word.xMin) + abs(unmatched[$0].yMin - word.yMin)
+                        < abs(unmatched[$1].xMin - word.xMin) + abs(unmatched[$1].yMin - word.yMin) }) else { continue }
+                let other = unmatched.remove(at: i)
+                let d = max(abs(other.xMin - word.xMin), abs(other.yMin - word.yMin), abs(other.xMax - word.xMax), abs(other.yMax - word.yMax))
+                worst = max(worst, d)
+                #expect(d <= 1.5, "page \(page): \(word.word) at \(word.xMin), \(word.yMin); WeasyPrint's at \(other.xMin), \(other.yMin)")
+            }
+        }
+        #expect(worst > 0, "the comparison compared something")
+    }
+
+    /// The right-hand pages' bottom-right box has a border and a background: drawn around its
+    /// text as WeasyPrint draws it (as wide as the text, as tall as the margin).
+    @Test func aBoxWithABorderIsAsWideAsItsText() throws {
+        let dir = try temporaryDirectory()
+        try Self.book.write(toFile: dir + "/book.html", atomically: false, encoding: .utf8)
+        let ours = dir + "/ours.pdf", theirs = dir + "/theirs.pdf"
+        #expect(try swiftprint(["convert", dir + "/book.html", "-o", ours]).status == 0)
+        #expect(try Tool.run("weasyprint", [dir + "/book.html", theirs]).status == 0)
+        // Grey background columns in the bottom margin of page 1, at 72 dpi.
+        func greyColumns(_ pdf: String) throws -> [Int] {
+            let (w, h, pixels) = try PDF.grayPixels(pdf, page: 1, dpi: 72)
+            let row = h - 20
+            return (0..<w).filter { (200...250).contains(pixels[row * w + $0]) }
+        }
+        let mine = try greyColumns(ours), reference = try greyColumns(theirs)
+        #expect(!mine.isEmpty && mine.count < 60, "\(mine.count) grey columns")
+        #expect(abs((mine.first ?? 0) - (reference.first ?? 0)) <= 2 && abs((mine.last ?? 0) - (reference.last ?? 0)) <= 2,
+                "ours \(mine.first ?? -1)…\(mine.last ?? -1), WeasyPrint's \(reference.first ?? -1)…\(reference.last ?? -1)")
+    }
+
+    /// What flows from the document into a box is text: markup in an attribute or a heading is
+    /// printed as its characters, never read as Pango's markup.
+    @Test func stringsFromTheDocumentStayText() throws {
+        let dir = try temporaryDirectory()
+        try """
+            <html><head><style>@page { margin: 20mm; @top-center { content: string(t, last); font: 9pt "DejaVu Sans" } }
+            h1 { string-set: t attr(data-t) " " content() }</style></head>
+            <body><h1 data-t="<b>bold</b> &amp; &lt;span foreground='red'&gt;">x &lt;i&gt;y&lt;/i&gt;</h1></body></html>
+            """.write(toFile: dir + "/s.html", atomically: false, encoding: .utf8)
+        let out = dir + "/s.pdf"
+        let r = try swiftprint(["convert", dir + "/s.html", "-o", out])
+        #expect(r.status == 0, "\(r.stderr)")
+        // (pdftotext's -bbox output escapes XML's five characters.)
+        let header = try Self.marginWords(out, page: 1).map(\.word).joined(separator: " ")
+            .replacingOccurrences(of: "&lt;", with: "<").replacingOccurrences(of: "&gt;", with: ">")
+            .replacingOccurrences(of: "&apos;", with: "'").replacingOccurrences(of: "&quot;", with: "\"")
+            .replacingOccurrences(of: "&amp;", with: "&")
+        #expect(header == "<b>bold</b> & <span foreground='red'> x <i>y</i>", "\(header)")
+    }
+}
