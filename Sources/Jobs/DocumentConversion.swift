@@ -71,11 +71,19 @@ public struct DocumentConversion {
         }
         let paper = settings.paper(document: setup)
         let date = DocumentMetadata.fromEnvironment(title: nil).creationDate ?? Date()
+        // The one rule between headers and a document's own page-margin boxes (HTML's): the
+        // job's header or footer replaces the document's boxes on its edge; the queue's default
+        // gives way to them.
+        let documentEdges = formatters.reduce(PageMarginEdges()) { $0.union($1.documentMarginEdges) }
+        let header = settings.headerIsQueueDefault && documentEdges.contains(.top) ? nil : settings.header
+        let footer = settings.footerIsQueueDefault && documentEdges.contains(.bottom) ? nil : settings.footer
+        let taken: PageMarginEdges = [header == nil ? [] : .top, footer == nil ? [] : .bottom]
+        for formatter in formatters { formatter.marginEdgesTakenByJob = taken }
         let renderer = TemplatePageRenderer(
-            header: settings.header, footer: settings.footer, font: Font("Sans 9")!,
+            header: header, footer: footer, font: Font("Sans 9")!,
             values: .init(title: info.jobName ?? first.displayName, file: first.displayName, date: date,
                           user: settings.user ?? ProcessInfo.processInfo.userName),
-            onSheet: settings.headerOnSheet && (settings.header != nil || settings.footer != nil))
+            onSheet: settings.headerOnSheet && (header != nil || footer != nil))
         renderer.addPrintFormatter(formatters.count == 1 ? formatters[0] : PrintItemsFormatter(formatters), startingAtPageAt: 0)
         let job = PrintJob(renderer: renderer, info: info, paper: paper)
         job.imposition = settings.imposition

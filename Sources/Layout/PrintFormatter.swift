@@ -2,6 +2,14 @@ import Foundation
 import PrintGraphics
 import PrintModel
 
+/// The top and bottom edges of a page, where headers and footers go.
+public struct PageMarginEdges: OptionSet, Sendable, Hashable {
+    public let rawValue: Int
+    public init(rawValue: Int) { self.rawValue = rawValue }
+    public static let top = PageMarginEdges(rawValue: 1)
+    public static let bottom = PageMarginEdges(rawValue: 2)
+}
+
 /// One laid-out page of a formatter's content, ready to draw.
 public protocol FormattedPage {
     /// Draws the page's content into `rect` (the formatter's rect on that page).
@@ -54,6 +62,12 @@ open class PrintFormatter {
     /// The document's own page setup (HTML's `@page`), for the job's paper; nil for most content.
     /// It may have to read the document first, so it can fail and is asked for only when needed.
     open func documentPageSetup() throws -> DocumentPageSetup? { nil }
+    /// The page edges whose margin the document itself fills (HTML's page-margin boxes); the
+    /// job then leaves a header or footer that is only the queue's default off those edges.
+    open var documentMarginEdges: PageMarginEdges { [] }
+    /// The page edges the job prints its own header or footer on: a document's page-margin
+    /// boxes there are left out (an explicit header replaces the document's).
+    public var marginEdgesTakenByJob: PageMarginEdges = []
     /// The renderer this formatter draws for, set by `PrintPageRenderer.addPrintFormatter`.
     public internal(set) weak var printPageRenderer: PrintPageRenderer?
 

@@ -38,6 +38,10 @@ public struct JobSettings: Sendable, Equatable, Codable {
     public var printerMargins = PrinterMargins()
     /// What a document may read besides itself.
     public var localFiles = LocalFiles.documentFolder
+    /// Whether `header` and `footer` are the queue's defaults rather than the job's own: a
+    /// document's own page-margin boxes rank above the queue's, below the job's.
+    public var headerIsQueueDefault = false
+    public var footerIsQueueDefault = false
 
     public enum ColorMode: String, Sendable, Codable, CaseIterable, OptionValue {
         case color, monochrome

@@ -131,4 +131,21 @@ struct PagedMediaTests {
             .replacingOccurrences(of: "&amp;", with: "&")
         #expect(header == "<b>bold</b> & <span foreground='red'> x <i>y</i>", "\(header)")
     }
+
+    /// The job's own header replaces the document's top boxes (the footer boxes stay); its own
+    /// footer replaces the bottom ones.
+    @Test func anExplicitHeaderReplacesTheDocumentsTopBoxes() throws {
+        let dir = try temporaryDirectory()
+        try Self.book.write(toFile: dir + "/book.html", atomically: false, encoding: .utf8)
+        let out = dir + "/h.pdf"
+        let r = try swiftprint(["convert", dir + "/book.html", "-o", out, "--header", "JOBHEADER"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let page2 = try PDF.words(out, page: 2).map(\.word)
+        #expect(page2.contains("JOBHEADER") && !page2.contains("TLC") && !page2.contains("TRC") && !page2.contains("Handbook"), "\(page2)")
+        #expect(page2.contains("BRC") && page2.contains("Page") && page2.contains("LT"), "the other edges keep their boxes: \(page2)")
+        let footed = dir + "/f.pdf"
+        #expect(try swiftprint(["convert", dir + "/book.html", "-o", footed, "--footer", "JOBFOOTER"]).status == 0)
+        let words = try PDF.words(footed, page: 2).map(\.word)
+        #expect(words.contains("JOBFOOTER") && !words.contains("BRC") && !words.contains("Page") && words.contains("TLC"), "\(words)")
+    }
 }

@@ -57,10 +57,12 @@ struct FilterAndBackendTests {
         try ppd.write(toFile: path, atomically: false, encoding: .utf8)
         let o = try PrintFilter.settings(arguments: ["swiftprint", "1", "u", "t", "1", ""], environment: ["PPD": path])
         #expect(o.queueMedia?.pwgName == "na_letter_8.5x11in")
-        #expect(o.header == "{title}||{page}/{pages}")
+        #expect(o.header == "{title}||{page}/{pages}" && o.headerIsQueueDefault && !o.footerIsQueueDefault)
         // The job's own option wins over the queue's default.
         let job = try PrintFilter.settings(arguments: ["swiftprint", "1", "u", "t", "1", "swiftprint-header=None media=A4"], environment: ["PPD": path])
         #expect(job.header == nil)
+        let own = try PrintFilter.settings(arguments: ["swiftprint", "1", "u", "t", "1", "header={title}"], environment: ["PPD": path])
+        #expect(own.header == "{title}" && !own.headerIsQueueDefault, "the job's own header ranks above a document's boxes")
         #expect(job.paper().media.pwgName == "iso_a4_210x297mm")
     }
 
@@ -84,7 +86,11 @@ struct FilterAndBackendTests {
             let path = folder + "/\(choice.keyword).ppd"
             try ppd.replacingOccurrences(of: "*Default\(name): \(presentation.defaultKeyword)", with: "*Default\(name): \(choice.keyword)")
                 .write(toFile: path, atomically: false, encoding: .utf8)
-            let fromQueue = try PrintFilter.settings(arguments: ["swiftprint", "1", "u", "t", "1", ""], environment: ["PPD": path])
+            var fromQueue = try PrintFilter.settings(arguments: ["swiftprint", "1", "u", "t", "1", ""], environment: ["PPD": path])
+            // Where a header came from is not what it means (it decides only whether a
+            // document's own margin boxes replace it).
+            fromQueue.headerIsQueueDefault = false
+            fromQueue.footerIsQueueDefault = false
             let fromJob = try PrintFilter.settings(arguments: ["swiftprint", "1", "u", "t", "1", "\(name)=\(choice.keyword)"],
                                                   environment: ["PPD": queue])
             #expect(fromQueue == fromJob, "\(name)=\(choice.keyword)")

@@ -73,3 +73,24 @@ import Testing
         }
     }
 }
+
+/// The queue's default header gives way to a document's own top boxes; without them it prints.
+@Suite struct QueueHeaderPrecedenceTests {
+    func convert(_ html: String, queueHeader: String) throws -> [String] {
+        let dir = try temporaryDirectory()
+        try html.write(toFile: dir + "/d.html", atomically: false, encoding: .utf8)
+        var settings = JobSettings()
+        settings.header = queueHeader
+        settings.headerIsQueueDefault = true
+        let out = dir + "/d.pdf"
+        _ = try DocumentConversion(settings: settings, dispatcher: .standard).run([PrintInput(path: dir + "/d.html")], to: .file(out))
+        return try PDF.words(out, page: 1).map(\.word)
+    }
+
+    @Test func theDocumentsBoxesRankAboveTheQueuesHeader() throws {
+        let boxed = try convert("<style>@page { @top-center { content: 'DOCBOX' } }</style><p>body</p>", queueHeader: "QUEUEHEADER")
+        #expect(boxed.contains("DOCBOX") && !boxed.contains("QUEUEHEADER"), "\(boxed)")
+        let plain = try convert("<p>body</p>", queueHeader: "QUEUEHEADER")
+        #expect(plain.contains("QUEUEHEADER"), "\(plain)")
+    }
+}

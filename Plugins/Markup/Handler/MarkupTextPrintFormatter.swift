@@ -42,6 +42,18 @@ public final class MarkupTextPrintFormatter: PrintFormatter {
 
     public override func documentPageSetup() throws -> DocumentPageSetup? { try loadPageStyle().setup }
 
+    /// The edges the document's margin boxes fill (known once its page style is read).
+    public override var documentMarginEdges: PageMarginEdges {
+        var edges: PageMarginEdges = []
+        for rule in pagedMedia.pageRules {
+            for (position, declarations) in rule.boxes where declarations["content"].flatMap(MarginBoxContent.parse) != nil {
+                if position.isOnTopEdge { edges.insert(.top) }
+                if position.isOnBottomEdge { edges.insert(.bottom) }
+            }
+        }
+        return edges
+    }
+
     /// A formatter for `markupText` (HTML).
     public convenience init(markupText: String) {
         self.init(markupText: markupText, madeFrom: nil)
@@ -236,7 +248,7 @@ public final class MarkupTextPrintFormatter: PrintFormatter {
             guard let document, next < document.document.pageCount else { return nil }
             defer { next += 1 }
             return MarkupPage(content: try PlacedContent(page: next, of: document.document), size: document.pageSize,
-                              index: next, decorations: decorations)
+                              index: next, decorations: decorations, edgesTaken: formatter.marginEdgesTakenByJob)
         }
 
         var fractionDone: Double? {
@@ -250,6 +262,8 @@ public final class MarkupTextPrintFormatter: PrintFormatter {
         /// The page's place in its document (from 0), and the document's margin boxes.
         let index: Int
         let decorations: PageDecorations?
+        /// Edges the job's own header or footer takes: the document's boxes there are left out.
+        let edgesTaken: PageMarginEdges
 
         func draw(in context: GraphicsContext, rect: CGRect) throws {
             // Bottom-aligned: on the first page the blank inset rises above the shorter rect.
@@ -257,7 +271,10 @@ public final class MarkupTextPrintFormatter: PrintFormatter {
             try context.place(content, in: area)
             // The margin boxes fill the paper around the page area, drawn as text.
             guard let decorations, let paper = context.paperRect else { return }
-            let boxes = MarginBoxLayout.place(decorations.boxes(forPage: index), paper: paper, area: area) {
+            let generated = decorations.boxes(forPage: index).filter { position, _ in
+                !(edgesTaken.contains(.top) && position.isOnTopEdge) && !(edgesTaken.contains(.bottom) && position.isOnBottomEdge)
+            }
+            let boxes = MarginBoxLayout.place(generated, paper: paper, area: area) {
                 context.size(of: $0, font: $1)
             }
             for box in boxes { box.draw(in: context) }

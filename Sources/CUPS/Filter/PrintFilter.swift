@@ -73,6 +73,9 @@ public enum PrintFilter {
         }
         let jobOptions = try CUPSOptions.parse(arguments[5])
         for (name, value) in jobOptions { try settings.apply(name: name, value: value, from: .printJob) }
+        // A header or footer the job did not ask for is the queue's.
+        settings.headerIsQueueDefault = settings.header != nil && !jobOptions.contains { PaperOptions.header.answers(to: $0.name) }
+        settings.footerIsQueueDefault = settings.footer != nil && !jobOptions.contains { PaperOptions.footer.answers(to: $0.name) }
         // cupsd says utf-8 unless the sender named a charset (document-format=text/plain;charset=…):
         // only a named one overrides swiftprint's own detection.
         if let charset = environment["CHARSET"], !charset.isEmpty, charset.lowercased() != "utf-8",

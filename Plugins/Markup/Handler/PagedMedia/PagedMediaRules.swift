@@ -132,6 +132,10 @@ public enum MarginBoxPosition: String, CaseIterable, Hashable, Sendable {
         }
     }
 
+    /// The boxes of the top margin, corners included: those a header replaces.
+    var isOnTopEdge: Bool { [.topLeftCorner, .topLeft, .topCenter, .topRight, .topRightCorner].contains(self) }
+    var isOnBottomEdge: Bool { [.bottomLeftCorner, .bottomLeft, .bottomCenter, .bottomRight, .bottomRightCorner].contains(self) }
+
     /// Where its text sits by default (css-page-3's table of initial values).
     var defaultTextAlign: TextAlignment {
         switch self {
