@@ -109,13 +109,30 @@ package struct PageStyleReport: Codable, Sendable {
     package var elements: [Element]?
     package var elementsSelector: String?
 
-    /// The script that answers a describeElements request.
+    /// The elements that must start on a given side of the sheet carry this attribute while
+    /// the document is loaded: `left`, `right`, `recto` or `verso`, from their own
+    /// `break-before` or the `break-after` of the element before them. The describe script
+    /// sets it; `sideSelector` finds them.
+    package static let sideAttribute = "data-swiftprint-side"
+    package static let sideSelector = "[data-swiftprint-side]"
+
+    /// The script that answers a describeElements request (it first marks the elements that
+    /// must start on a side).
     package static func describeScript(ruleSelectors: [String], attributeNames: [String]) -> String {
         let selectors = String(decoding: (try? JSONEncoder().encode(ruleSelectors)) ?? Data("[]".utf8), as: UTF8.self)
         let attributes = String(decoding: (try? JSONEncoder().encode(attributeNames)) ?? Data("[]".utf8), as: UTF8.self)
         return """
             (() => {
               const all = \(selectors), names = \(attributes);
+              const sides = ["left", "right", "recto", "verso"];
+              let pending = null;
+              for (const e of document.body ? document.body.querySelectorAll("*") : []) {
+                const style = getComputedStyle(e);
+                let side = sides.includes(style.breakBefore) ? style.breakBefore : null;
+                if (pending && !pending.element.contains(e)) { side = side || pending.side; pending = null; }
+                if (side && style.display !== "none") e.setAttribute("\(sideAttribute)", side); else e.removeAttribute("\(sideAttribute)");
+                if (sides.includes(style.breakAfter)) pending = {element: e, side: style.breakAfter};
+              }
               const valid = all.map((s, i) => [s, i]).filter(([s]) => { try { document.querySelector(s); return true; } catch (e) { return false; } });
               const union = valid.map(([s]) => s).join(", ");
               const found = union ? Array.from(document.querySelectorAll(union)) : [];

@@ -38,14 +38,44 @@ struct PagedMediaTests {
 
     typealias Word = (word: String, xMin: Double, yMin: Double, xMax: Double, yMax: Double)
 
-    /// The words of `page` in the page margins (outside the 25 × 20 mm margins of an A4 page):
-    /// the margin boxes' text.
-    static func marginWords(_ pdf: String, page: Int) throws -> [Word] {
-        let top = 25 * 72 / 25.4, side = 20 * 72 / 25.4
+    /// The words of `page` in the page margins (outside margins of `top` and `side` mm, A4
+    /// unless `paper` says otherwise): the margin boxes' text.
+    static func marginWords(_ pdf: String, page: Int, top: Double = 25, side: Double = 20,
+                            paper: (width: Double, height: Double) = (595.28, 841.89)) throws -> [Word] {
+        let top = top * 72 / 25.4, side = side * 72 / 25.4
         return try PDF.words(pdf, page: page).filter { w in
             let x = (w.xMin + w.xMax) / 2, y = (w.yMin + w.yMax) / 2
-            return y < top || y > 841.89 - top || x < side || x > 595.28 - side
+            return y < top || y > paper.height - top || x < side || x > paper.width - side
         }
+    }
+
+    /// Converts `html` with swiftprint and with WeasyPrint; the two PDFs.
+    static func bothEngines(_ html: String) throws -> (ours: String, theirs: String) {
+        let dir = try temporaryDirectory()
+        try html.write(toFile: dir + "/doc.html", atomically: false, encoding: .utf8)
+        let ours = dir + "/ours.pdf", theirs = dir + "/theirs.pdf"
+        let r = try swiftprint(["convert", dir + "/doc.html", "-o", ours])
+        #expect(r.status == 0, "\(r.stderr)")
+        let w = try Tool.run("weasyprint", [dir + "/doc.html", theirs])
+        #expect(w.status == 0, "\(w.stderr)")
+        return (ours, theirs)
+    }
+
+    /// Each of `mine` where WeasyPrint has the same word, to within a point and a half (the
+    /// engines' line heights differ by less than that under the same font); the largest gap.
+    @discardableResult
+    static func expectSamePlaces(_ mine: [Word], _ reference: [Word], page: Int) -> Double {
+        var unmatched = reference, worst = 0.0
+        for word in mine {
+            guard let i = unmatched.indices.filter({ unmatched[$0].word == word.word })
+                .min(by: { abs(unmatched[$0].xMin - word.xMin) + abs(unmatched[$0].yMin - word.yMin)
+                    < abs(unmatched[$1].xMin - word.xMin) + abs(unmatched[$1].yMin - word.yMin) }) else { continue }
+            let other = unmatched.remove(at: i)
+            let d = max(abs(other.xMin - word.xMin), abs(other.yMin - word.yMin), abs(other.xMax - word.xMax), abs(other.yMax - word.yMax))
+            worst = max(worst, d)
+            #expect(d <= 1.5, "page \(page): \(word.word) at \(word.xMin), \(word.yMin); WeasyPrint's at \(other.xMin), \(other.yMin)")
+        }
+        return worst
     }
 
     /// The margin boxes' text on each page, as people read it.
@@ -76,18 +106,7 @@ struct PagedMediaTests {
             let mine = try Self.marginWords(ours, page: page), reference = try Self.marginWords(theirs, page: page)
             #expect(Self.marginText(mine) == expected[page - 1].split(separator: " ").sorted().joined(separator: " "), "page \(page)")
             #expect(Self.marginText(mine) == Self.marginText(reference), "page \(page): WeasyPrint's boxes say otherwise")
-            // Each word where WeasyPrint puts it, to within a point and a half: the engines'
-            // line heights differ by less than that under the same font.
-            var unmatched = reference
-            for word in mine {
-                guard let i = unmatched.indices.filter({ unmatched[$0].word == word.word })
-                    .min(by: { abs(unmatched[$0].xMin - word.xMin) + abs(unmatched[$0].yMin - word.yMin)
-                        < abs(unmatched[$1].xMin - word.xMin) + abs(unmatched[$1].yMin - word.yMin) }) else { continue }
-                let other = unmatched.remove(at: i)
-                let d = max(abs(other.xMin - word.xMin), abs(other.yMin - word.yMin), abs(other.xMax - word.xMax), abs(other.yMax - word.yMax))
-                worst = max(worst, d)
-                #expect(d <= 1.5, "page \(page): \(word.word) at \(word.xMin), \(word.yMin); WeasyPrint's at \(other.xMin), \(other.yMin)")
-            }
+            worst = max(worst, Self.expectSamePlaces(mine, reference, page: page))
         }
         #expect(worst > 0, "the comparison compared something")
     }
@@ -147,5 +166,37 @@ struct PagedMediaTests {
         #expect(try swiftprint(["convert", dir + "/book.html", "-o", footed, "--footer", "JOBFOOTER"]).status == 0)
         let words = try PDF.words(footed, page: 2).map(\.word)
         #expect(words.contains("JOBFOOTER") && !words.contains("BRC") && !words.contains("Page") && words.contains("TLC"), "\(words)")
+    }
+
+    /// Chapters that must start on a right-hand page (and one on a left-hand page) get a
+    /// blank page before them where needed, as WeasyPrint does; the blank pages take their
+    /// `@page :blank` boxes and are counted.
+    @Test func blankPagesPutRectoAndVersoChaptersOnTheirSides() throws {
+        let html = """
+            <html><head><style>
+            @page { size: A5; margin: 20mm; @bottom-center { content: counter(page) " / " counter(pages); font: 9pt "DejaVu Sans" } }
+            @page :blank { @top-center { content: "Blank"; font: 9pt "DejaVu Sans" } @bottom-center { content: none } }
+            body { font: 11pt "DejaVu Serif"; margin: 0 }
+            h1 { break-before: right; margin: 0 } h1.v { break-before: verso } .end { break-after: verso }
+            </style></head><body>
+            <p>Cover.</p><h1>One</h1><p>a</p><h1 class=v>Two</h1><p class=end>b</p><h2>Three</h2><p>c</p>
+            <h2 style="break-before: page">Four</h2>
+            </body></html>
+            """
+        let (ours, theirs) = try Self.bothEngines(html)
+        let pages = try PDF.pageCount(ours)
+        let theirPages = try PDF.pageCount(theirs)
+        #expect(pages == theirPages && pages == 7, "\(pages) pages, WeasyPrint's \(theirPages)")
+        let a5 = (width: 419.53, height: 595.28)
+        for page in 1...pages {
+            let mine = try Self.marginWords(ours, page: page, top: 20, side: 20, paper: a5)
+            let reference = try Self.marginWords(theirs, page: page, top: 20, side: 20, paper: a5)
+            #expect(Self.marginText(mine) == Self.marginText(reference), "page \(page)")
+            #expect(try PDF.text(ours, first: page, last: page).filter { !$0.isWhitespace }
+                    == (try PDF.text(theirs, first: page, last: page)).filter { !$0.isWhitespace }, "page \(page)'s text")
+            Self.expectSamePlaces(mine, reference, page: page)
+        }
+        // Blank before One (a right-hand page), and before Three (after Two's `break-after: verso`).
+        #expect(try PDF.text(ours, first: 2, last: 2).contains("Blank") && PDF.text(ours, first: 5, last: 5).contains("Blank"))
     }
 }

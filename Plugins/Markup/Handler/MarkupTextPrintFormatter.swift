@@ -201,36 +201,65 @@ public final class MarkupTextPrintFormatter: PrintFormatter {
         return MarkupPageStream(formatter: self)
     }
 
-    /// The margin boxes of a rendered document's pages, their named strings placed by the
-    /// page map (which costs two more prints, made only when a box shows a named string).
-    func decorations(for rendered: RenderedDocument) throws -> PageDecorations {
+    /// The pages a rendered document prints as: WebKit's, with a blank page before each that
+    /// must start on the other side (`break-before`/`break-after: left | right | recto |
+    /// verso`, which WebKit prints as plain page breaks), and their margin boxes.
+    struct PagePlan {
+        /// Each page of the job's document: a page of WebKit's (its index), or nil for a blank one.
+        var slots: [Int?]
+        var decorations: PageDecorations?
+    }
+
+    /// Plans the pages of `rendered`. Where elements start is asked of the page map (two more
+    /// prints) only when an element needs a side or a box shows a named string.
+    func plan(for rendered: RenderedDocument) throws -> PagePlan {
         let count = rendered.document.pageCount
-        guard PageDecorations.usesStrings(pagedMedia), !pagedMedia.stringSets.isEmpty else {
-            return PageDecorations(rules: pagedMedia, pageCount: count)
-        }
-        let sets = pagedMedia.stringSets
+        let sets = PageDecorations.usesStrings(pagedMedia) ? pagedMedia.stringSets : []
         let attributes = Set(sets.flatMap { $0.assignments.flatMap { $0.value.compactMap { part -> String? in
             if case .attribute(let name) = part { name } else { nil }
         } } })
         let reply = try renderer(.describeElements) {
-            $0.task.ruleSelectors = sets.map(\.selector)
-            $0.task.attributeNames = attributes.sorted()
+            $0.task.ruleSelectors = sets.map(\.selector) + [PageStyleReport.sideSelector]
+            $0.task.attributeNames = attributes.sorted() + [PageStyleReport.sideAttribute]
         }
-        guard let elements = reply.answer?.elements, !elements.isEmpty, let union = reply.answer?.elementsSelector, !union.isEmpty else {
-            return PageDecorations(rules: pagedMedia, pageCount: count)
+        let elements = reply.answer?.elements ?? []
+        guard !elements.isEmpty, let union = reply.answer?.elementsSelector, !union.isEmpty else {
+            return PagePlan(slots: Array(0..<count), decorations: pagedMedia.hasMarginBoxes ? PageDecorations(rules: pagedMedia, pageCount: count) : nil)
         }
         let map = try elementPages(matching: union, pageSize: rendered.pageSize, firstPageTopInset: rendered.firstPageTopInset)
         guard map.pageCount == count else {
-            throw PrintError(.renderingFailed, path: errorPath, "WebKit printed \(map.pageCount) pages when placing its named strings, \(count) before")
+            throw PrintError(.renderingFailed, path: errorPath, "WebKit printed \(map.pageCount) pages when placing its elements, \(count) before")
         }
-        return PageDecorations(rules: pagedMedia, pageCount: count,
-                               assignments: PageDecorations.assignments(rules: sets, elements: elements, pages: map.pages, pageCount: count))
+        // The side each of WebKit's pages must start on: that of the first element on it that asks.
+        var sides: [Int: String] = [:]
+        for (i, element) in elements.enumerated() where element.rules.contains(sets.count) {
+            guard i < map.pages.count, let page = map.pages[i], sides[page] == nil else { continue }
+            sides[page] = element.attributes[PageStyleReport.sideAttribute]
+        }
+        var slots: [Int?] = []
+        for page in 0..<count {
+            // The first page is a right-hand one (left to right).
+            let wantsRight: Bool? = switch sides[page] {
+            case "right"?, "recto"?: true
+            case "left"?, "verso"?: false
+            default: nil
+            }
+            if let wantsRight, (slots.count % 2 == 0) != wantsRight { slots.append(nil) }
+            slots.append(page)
+        }
+        var position: [Int: Int] = [:]
+        for (index, slot) in slots.enumerated() { if let slot { position[slot] = index } }
+        guard pagedMedia.hasMarginBoxes else { return PagePlan(slots: slots, decorations: nil) }
+        let pages = map.pages.map { $0.flatMap { position[$0] } }
+        let assignments = PageDecorations.assignments(rules: sets, elements: elements, pages: pages, pageCount: slots.count)
+        let blank = Set(slots.indices.filter { slots[$0] == nil })
+        return PagePlan(slots: slots, decorations: PageDecorations(rules: pagedMedia, pageCount: slots.count, assignments: assignments, blankPages: blank))
     }
 
     final class MarkupPageStream: FormattedPageStream, ProgressEstimating {
         let formatter: MarkupTextPrintFormatter
         var document: RenderedDocument?
-        var decorations: PageDecorations?
+        var plan: PagePlan?
         var next = 0
 
         init(formatter: MarkupTextPrintFormatter) { self.formatter = formatter }
@@ -243,21 +272,23 @@ public final class MarkupTextPrintFormatter: PrintFormatter {
                 let rendered = try formatter.render(pageSize: CGSize(width: size.width, height: height),
                                                     firstPageTopInset: height - size.height)
                 document = rendered
-                if formatter.pagedMedia.hasMarginBoxes { decorations = try formatter.decorations(for: rendered) }
+                plan = try formatter.plan(for: rendered)
             }
-            guard let document, next < document.document.pageCount else { return nil }
+            guard let document, let plan, next < plan.slots.count else { return nil }
             defer { next += 1 }
-            return MarkupPage(content: try PlacedContent(page: next, of: document.document), size: document.pageSize,
-                              index: next, decorations: decorations, edgesTaken: formatter.marginEdgesTakenByJob)
+            return MarkupPage(content: try plan.slots[next].map { try PlacedContent(page: $0, of: document.document) },
+                              size: document.pageSize, index: next, decorations: plan.decorations,
+                              edgesTaken: formatter.marginEdgesTakenByJob)
         }
 
         var fractionDone: Double? {
-            document.map { Double(next) / Double(max(1, $0.document.pageCount)) }
+            plan.map { Double(next) / Double(max(1, $0.slots.count)) }
         }
     }
 
     struct MarkupPage: FormattedPage {
-        let content: PlacedContent
+        /// WebKit's page; nil for a blank page put in so that the next starts on its side.
+        let content: PlacedContent?
         let size: CGSize
         /// The page's place in its document (from 0), and the document's margin boxes.
         let index: Int
@@ -268,7 +299,7 @@ public final class MarkupTextPrintFormatter: PrintFormatter {
         func draw(in context: GraphicsContext, rect: CGRect) throws {
             // Bottom-aligned: on the first page the blank inset rises above the shorter rect.
             let area = CGRect(x: rect.minX, y: rect.maxY - size.height, width: size.width, height: size.height)
-            try context.place(content, in: area)
+            if let content { try context.place(content, in: area) }
             // The margin boxes fill the paper around the page area, drawn as text.
             guard let decorations, let paper = context.paperRect else { return }
             let generated = decorations.boxes(forPage: index).filter { position, _ in

@@ -8,11 +8,14 @@ struct PageDecorations: Sendable {
     let pageCount: Int
     /// Each page's `string-set` assignments, in document order.
     let assignments: [[(name: String, value: String)]]
+    /// The blank pages put in before a page that must start on the other side (`:blank`).
+    let blankPages: Set<Int>
 
-    init(rules: PagedMediaRules, pageCount: Int, assignments: [[(name: String, value: String)]] = []) {
+    init(rules: PagedMediaRules, pageCount: Int, assignments: [[(name: String, value: String)]] = [], blankPages: Set<Int> = []) {
         self.rules = rules
         self.pageCount = pageCount
         self.assignments = assignments
+        self.blankPages = blankPages
     }
 
     /// Whether any box shows a named string: then the elements that set them must be placed.
@@ -25,7 +28,7 @@ struct PageDecorations: Sendable {
     /// The generated boxes of page `index` (from 0): text and style.
     func boxes(forPage index: Int) -> [MarginBoxPosition: (text: String, style: MarginBoxStyle)] {
         // The rules for this page, the more specific later, in source order otherwise.
-        let applying = rules.pageRules.enumerated().filter { $0.element.applies(toPage: index) }
+        let applying = rules.pageRules.enumerated().filter { $0.element.applies(toPage: index, isBlank: blankPages.contains(index)) }
             .sorted { ($0.element.specificity, $0.offset) < ($1.element.specificity, $1.offset) }.map(\.element)
         var page: [String: String] = [:]
         var boxes: [MarginBoxPosition: [String: String]] = [:]
