@@ -67,6 +67,8 @@ package struct MarkupTask: Codable, Sendable {
     /// describeElements: the selectors of the rules that set strings, and the attributes they read.
     package var ruleSelectors: [String]?
     package var attributeNames: [String]?
+    /// describeElements: the rules that put elements on named pages, as [selector, name].
+    package var pageNames: [[String]]?
 
     package init(operation: Operation, timeout: Double) {
         self.operation = operation
@@ -115,15 +117,43 @@ package struct PageStyleReport: Codable, Sendable {
     /// sets it; `sideSelector` finds them.
     package static let sideAttribute = "data-swiftprint-side"
     package static let sideSelector = "[data-swiftprint-side]"
+    /// An element that resets the page counter (`counter-reset: page N`): N.
+    package static let pageResetAttribute = "data-swiftprint-page-reset"
+    package static let pageResetSelector = "[data-swiftprint-page-reset]"
+    /// The first element of each run of elements on one named page (`page: wide`): the name,
+    /// empty for unnamed pages. Each but the document's first gets a forced page break, as
+    /// css-page-3 wants between pages of different names and WebKit does not do.
+    package static let pageNameAttribute = "data-swiftprint-page-name"
+    package static let pageNameSelector = "[data-swiftprint-page-name]"
 
     /// The script that answers a describeElements request (it first marks the elements that
     /// must start on a side).
-    package static func describeScript(ruleSelectors: [String], attributeNames: [String]) -> String {
-        let selectors = String(decoding: (try? JSONEncoder().encode(ruleSelectors)) ?? Data("[]".utf8), as: UTF8.self)
-        let attributes = String(decoding: (try? JSONEncoder().encode(attributeNames)) ?? Data("[]".utf8), as: UTF8.self)
+    package static func describeScript(ruleSelectors: [String], attributeNames: [String], pageNames: [[String]] = []) -> String {
+        func json<T: Encodable>(_ value: T) -> String { String(decoding: (try? JSONEncoder().encode(value)) ?? Data("[]".utf8), as: UTF8.self) }
+        let selectors = json(ruleSelectors), attributes = json(attributeNames), nameRules = json(pageNames)
         return """
             (() => {
               const all = \(selectors), names = \(attributes);
+              const rendered = (e) => e.checkVisibility ? e.checkVisibility() : getComputedStyle(e).display !== "none";
+              const nameRules = \(nameRules).filter(([s]) => { try { document.querySelector(s); return true; } catch (e) { return false; } });
+              const effective = new Map();
+              let current = "", first = true;
+              for (const e of document.body ? document.body.querySelectorAll("*") : []) {
+                const reset = /(?:^|\\s)page(?:\\s+(-?\\d+))?(?:\\s|$)/.exec(getComputedStyle(e).counterReset || "");
+                if (reset && rendered(e)) e.setAttribute("\(pageResetAttribute)", reset[1] || "0"); else e.removeAttribute("\(pageResetAttribute)");
+                e.removeAttribute("\(pageNameAttribute)");
+                if (!rendered(e)) continue;
+                let own = null;
+                for (const [s, name] of nameRules) if (e.matches(s)) own = name;
+                const name = own !== null && own !== "auto" ? own : (effective.get(e.parentElement) ?? "");
+                effective.set(e, name);
+                if (name !== current) {
+                  e.setAttribute("\(pageNameAttribute)", name);
+                  if (!first) e.style.setProperty("break-before", "page", "important");
+                  current = name;
+                }
+                first = false;
+              }
               const sides = ["left", "right", "recto", "verso"];
               let pending = null;
               for (const e of document.body ? document.body.querySelectorAll("*") : []) {

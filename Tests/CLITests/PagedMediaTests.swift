@@ -199,4 +199,68 @@ struct PagedMediaTests {
         // Blank before One (a right-hand page), and before Three (after Two's `break-after: verso`).
         #expect(try PDF.text(ours, first: 2, last: 2).contains("Blank") && PDF.text(ours, first: 5, last: 5).contains("Blank"))
     }
+
+    /// A named page (`page: main`) takes its own `@page main` boxes, `:left` ones too, and
+    /// starts on a page of its own, as in WeasyPrint.
+    static let namedPages = """
+        <html><head><style>
+        @page { size: A5; margin: 20mm; @bottom-center { content: "front " counter(page, lower-roman); font: 9pt "DejaVu Sans" } }
+        @page main { @bottom-center { content: "main " counter(page); font: 9pt "DejaVu Sans" } @top-right { content: "MAIN"; font: 9pt "DejaVu Sans" } }
+        @page main:left { @bottom-left { content: "ML"; font: 9pt "DejaVu Sans" } }
+        body { font: 11pt "DejaVu Serif"; margin: 0 }
+        .main { page: main }
+        h1 { break-before: page; margin: 0 }
+        </style></head><body>
+        <p>Title</p><h1>Preface</h1><p>x</p>
+        <div class=main><p>Start of main, no break of its own.</p><h1>One</h1><p>a</p><h1>Two</h1></div>
+        <p class=back style="break-before: page">Back matter.</p>
+        </body></html>
+        """
+
+    @Test func namedPagesTakeTheirOwnBoxes() throws {
+        let (ours, theirs) = try Self.bothEngines(Self.namedPages)
+        let pages = try PDF.pageCount(ours)
+        let theirPages = try PDF.pageCount(theirs)
+        #expect(pages == 6 && theirPages == 6, "\(pages) pages, WeasyPrint's \(theirPages)")
+        let a5 = (width: 419.53, height: 595.28)
+        for page in 1...min(pages, theirPages) {
+            let mine = try Self.marginWords(ours, page: page, top: 20, side: 20, paper: a5)
+            let reference = try Self.marginWords(theirs, page: page, top: 20, side: 20, paper: a5)
+            #expect(Self.marginText(mine) == Self.marginText(reference), "page \(page)")
+            Self.expectSamePlaces(mine, reference, page: page)
+        }
+        #expect(try PDF.text(ours, first: 3, last: 3).contains("main 3") && PDF.text(ours, first: 4, last: 4).contains("ML"))
+        #expect(try PDF.text(ours, first: 6, last: 6).contains("front vi"))
+    }
+
+    /// Leaving a named page breaks the page too (css-page-3: the `page` values of the two
+    /// siblings differ), with no `break-before` of its own. WeasyPrint 57 keeps the next
+    /// element on the named page's last page: here swiftprint follows the specification.
+    @Test func leavingANamedPageStartsANewPage() throws {
+        let dir = try temporaryDirectory()
+        try Self.namedPages.replacingOccurrences(of: "<p class=back style=\"break-before: page\">", with: "<p class=back>")
+            .write(toFile: dir + "/n.html", atomically: false, encoding: .utf8)
+        let out = dir + "/n.pdf"
+        #expect(try swiftprint(["convert", dir + "/n.html", "-o", out]).status == 0)
+        #expect(try PDF.pageCount(out) == 6)
+        let last = try PDF.text(out, first: 6, last: 6)
+        #expect(last.contains("Back matter.") && last.contains("front vi") && !last.contains("MAIN"), "\(last)")
+    }
+
+    /// `counter-reset: page N` on an element numbers the page it starts on N, the next ones
+    /// on from there: front matter in roman numerals, the body from 1. (WeasyPrint 57 resets
+    /// the page counter only in `@page` rules, so this is checked against the numbers
+    /// themselves; Prince numbers pages the same way.)
+    @Test func anElementResetsThePageNumber() throws {
+        let dir = try temporaryDirectory()
+        try Self.namedPages.replacingOccurrences(of: ".main { page: main }", with: ".main { page: main; counter-reset: page 1 }")
+            .write(toFile: dir + "/r.html", atomically: false, encoding: .utf8)
+        let out = dir + "/r.pdf"
+        #expect(try swiftprint(["convert", dir + "/r.html", "-o", out]).status == 0)
+        let footers = try (1...6).map { page in
+            try PDF.text(out, first: page, last: page).split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+                .first { $0.hasPrefix("front ") || $0.hasPrefix("main ") } ?? ""
+        }
+        #expect(footers == ["front i", "front ii", "main 1", "main 2", "main 3", "front iv"], "\(footers)")
+    }
 }

@@ -35,6 +35,39 @@ public final class MarkupTextPrintFormatter: PrintFormatter {
     private(set) var pageStyle: PageStyle?
     /// The document's margin boxes and named strings (read with the page style).
     private(set) var pagedMedia = PagedMediaRules()
+    /// The elements that set strings, start a side, reset the page number or start a named
+    /// page, found before the first print.
+    private var described: Described?
+
+    struct Described {
+        var elements: [PageStyleReport.Element]
+        /// The selector that finds them all, in document order.
+        var selector: String
+        /// Where the rules sit in each element's `rules`: the string sets first, then the page
+        /// names, then the side, page reset and page name marks.
+        var stringSets: [StringSetRule]
+        var pageNameRules: Int
+        var sideRule: Int { stringSets.count + pageNameRules }
+        var resetRule: Int { sideRule + 1 }
+        var nameRule: Int { sideRule + 2 }
+    }
+
+    private func describeElements() throws -> Described {
+        let sets = PageDecorations.usesStrings(pagedMedia) ? pagedMedia.stringSets : []
+        let attributes = Set(sets.flatMap { $0.assignments.flatMap { $0.value.compactMap { part -> String? in
+            if case .attribute(let name) = part { name } else { nil }
+        } } })
+        let names = pagedMedia.pageNames
+        let reply = try renderer(.describeElements) {
+            $0.task.ruleSelectors = sets.map(\.selector) + names.map(\.selector)
+                + [PageStyleReport.sideSelector, PageStyleReport.pageResetSelector, PageStyleReport.pageNameSelector]
+            $0.task.attributeNames = attributes.sorted()
+                + [PageStyleReport.sideAttribute, PageStyleReport.pageResetAttribute, PageStyleReport.pageNameAttribute]
+            $0.task.pageNames = names.map { [$0.selector, $0.name] }
+        }
+        return Described(elements: reply.answer?.elements ?? [], selector: reply.answer?.elementsSelector ?? "",
+                         stringSets: sets, pageNameRules: names.count)
+    }
     private static let logger = Logger(label: "swiftprint.markup")
     private var rendered: RenderedDocument?
 
@@ -170,6 +203,9 @@ public final class MarkupTextPrintFormatter: PrintFormatter {
     func render(pageSize: CGSize, firstPageTopInset: Double) throws -> RenderedDocument {
         if let rendered, rendered.pageSize == pageSize, rendered.firstPageTopInset == firstPageTopInset { return rendered }
         try loadPageStyle()
+        // Marks the elements that start a side, a page number or a named page (and breaks the
+        // page before each change of name) before anything is printed.
+        if described == nil { described = try describeElements() }
         let scratch = try OutputFile.scratch(prefix: "swiftprint-markup-")
         defer { scratch.removeScratch() }
         try scratch.commit()
@@ -211,31 +247,27 @@ public final class MarkupTextPrintFormatter: PrintFormatter {
     }
 
     /// Plans the pages of `rendered`. Where elements start is asked of the page map (two more
-    /// prints) only when an element needs a side or a box shows a named string.
+    /// prints) only when some element sets a string, needs a side, resets the page number or
+    /// starts a named page.
     func plan(for rendered: RenderedDocument) throws -> PagePlan {
         let count = rendered.document.pageCount
-        let sets = PageDecorations.usesStrings(pagedMedia) ? pagedMedia.stringSets : []
-        let attributes = Set(sets.flatMap { $0.assignments.flatMap { $0.value.compactMap { part -> String? in
-            if case .attribute(let name) = part { name } else { nil }
-        } } })
-        let reply = try renderer(.describeElements) {
-            $0.task.ruleSelectors = sets.map(\.selector) + [PageStyleReport.sideSelector]
-            $0.task.attributeNames = attributes.sorted() + [PageStyleReport.sideAttribute]
-        }
-        let elements = reply.answer?.elements ?? []
-        guard !elements.isEmpty, let union = reply.answer?.elementsSelector, !union.isEmpty else {
+        guard let described, !described.elements.isEmpty, !described.selector.isEmpty else {
             return PagePlan(slots: Array(0..<count), decorations: pagedMedia.hasMarginBoxes ? PageDecorations(rules: pagedMedia, pageCount: count) : nil)
         }
-        let map = try elementPages(matching: union, pageSize: rendered.pageSize, firstPageTopInset: rendered.firstPageTopInset)
+        let elements = described.elements
+        let map = try elementPages(matching: described.selector, pageSize: rendered.pageSize, firstPageTopInset: rendered.firstPageTopInset)
         guard map.pageCount == count else {
             throw PrintError(.renderingFailed, path: errorPath, "WebKit printed \(map.pageCount) pages when placing its elements, \(count) before")
         }
+        func marked(_ rule: Int, _ attribute: String) -> [(page: Int, value: String)] {
+            elements.indices.compactMap { i in
+                guard elements[i].rules.contains(rule), i < map.pages.count, let page = map.pages[i] else { return nil }
+                return (page, elements[i].attributes[attribute] ?? "")
+            }
+        }
         // The side each of WebKit's pages must start on: that of the first element on it that asks.
         var sides: [Int: String] = [:]
-        for (i, element) in elements.enumerated() where element.rules.contains(sets.count) {
-            guard i < map.pages.count, let page = map.pages[i], sides[page] == nil else { continue }
-            sides[page] = element.attributes[PageStyleReport.sideAttribute]
-        }
+        for (page, side) in marked(described.sideRule, PageStyleReport.sideAttribute) where sides[page] == nil { sides[page] = side }
         var slots: [Int?] = []
         for page in 0..<count {
             // The first page is a right-hand one (left to right).
@@ -250,10 +282,26 @@ public final class MarkupTextPrintFormatter: PrintFormatter {
         var position: [Int: Int] = [:]
         for (index, slot) in slots.enumerated() { if let slot { position[slot] = index } }
         guard pagedMedia.hasMarginBoxes else { return PagePlan(slots: slots, decorations: nil) }
+        // Page numbers: one more each page, blank ones too; an element's reset gives its page N.
+        var resets: [Int: Int] = [:]
+        for (page, value) in marked(described.resetRule, PageStyleReport.pageResetAttribute) {
+            if let at = position[page], let n = Int(value) { resets[at] = n }
+        }
+        var numbers: [Int] = [], n = 0
+        for index in slots.indices { n = resets[index] ?? (n + 1); numbers.append(n) }
+        // Page names: that of the run the page starts in; a blank page takes the page's before it.
+        var nameStarts: [Int: String] = [:]
+        for (page, name) in marked(described.nameRule, PageStyleReport.pageNameAttribute) { if let at = position[page] { nameStarts[at] = name } }
+        var names: [String?] = [], current: String?
+        for index in slots.indices {
+            if let name = nameStarts[index] { current = name.isEmpty ? nil : name }
+            names.append(current)
+        }
         let pages = map.pages.map { $0.flatMap { position[$0] } }
-        let assignments = PageDecorations.assignments(rules: sets, elements: elements, pages: pages, pageCount: slots.count)
+        let assignments = PageDecorations.assignments(rules: described.stringSets, elements: elements, pages: pages, pageCount: slots.count)
         let blank = Set(slots.indices.filter { slots[$0] == nil })
-        return PagePlan(slots: slots, decorations: PageDecorations(rules: pagedMedia, pageCount: slots.count, assignments: assignments, blankPages: blank))
+        return PagePlan(slots: slots, decorations: PageDecorations(rules: pagedMedia, pageCount: slots.count, assignments: assignments,
+                                                                   blankPages: blank, pageNumbers: numbers, pageNames: names))
     }
 
     final class MarkupPageStream: FormattedPageStream, ProgressEstimating {

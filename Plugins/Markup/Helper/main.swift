@@ -101,7 +101,8 @@ func handle(_ request: HelperRequest<MarkupTask>, with renderer: WebRenderer) th
         return HelperReply(answer: report)
     case .describeElements:
         if loadedKey != key(request) { try load(request, with: renderer) }
-        let script = PageStyleReport.describeScript(ruleSelectors: task.ruleSelectors ?? [], attributeNames: task.attributeNames ?? [])
+        let script = PageStyleReport.describeScript(ruleSelectors: task.ruleSelectors ?? [], attributeNames: task.attributeNames ?? [],
+                                                    pageNames: task.pageNames ?? [])
         let json = try renderer.evaluate(script, timeout: task.timeout)
         do { return HelperReply(answer: try decoder.decode(PageStyleReport.self, from: json)) } catch {
             throw RenderFailure(.scriptFailed, "the page's elements are not readable: \(error)")

@@ -10,12 +10,20 @@ struct PageDecorations: Sendable {
     let assignments: [[(name: String, value: String)]]
     /// The blank pages put in before a page that must start on the other side (`:blank`).
     let blankPages: Set<Int>
+    /// Each page's number (`counter(page)`): one more than the page before, or what an
+    /// element's `counter-reset: page N` on it says.
+    let pageNumbers: [Int]
+    /// Each page's name (`page: wide`), nil for unnamed pages.
+    let pageNames: [String?]
 
-    init(rules: PagedMediaRules, pageCount: Int, assignments: [[(name: String, value: String)]] = [], blankPages: Set<Int> = []) {
+    init(rules: PagedMediaRules, pageCount: Int, assignments: [[(name: String, value: String)]] = [], blankPages: Set<Int> = [],
+         pageNumbers: [Int]? = nil, pageNames: [String?]? = nil) {
         self.rules = rules
         self.pageCount = pageCount
         self.assignments = assignments
         self.blankPages = blankPages
+        self.pageNumbers = pageNumbers ?? Array(1...max(1, pageCount))
+        self.pageNames = pageNames ?? Array(repeating: nil, count: pageCount)
     }
 
     /// Whether any box shows a named string: then the elements that set them must be placed.
@@ -28,7 +36,8 @@ struct PageDecorations: Sendable {
     /// The generated boxes of page `index` (from 0): text and style.
     func boxes(forPage index: Int) -> [MarginBoxPosition: (text: String, style: MarginBoxStyle)] {
         // The rules for this page, the more specific later, in source order otherwise.
-        let applying = rules.pageRules.enumerated().filter { $0.element.applies(toPage: index, isBlank: blankPages.contains(index)) }
+        let name = index < pageNames.count ? pageNames[index] : nil
+        let applying = rules.pageRules.enumerated().filter { $0.element.applies(toPage: index, isBlank: blankPages.contains(index), pageName: name) }
             .sorted { ($0.element.specificity, $0.offset) < ($1.element.specificity, $1.offset) }.map(\.element)
         var page: [String: String] = [:]
         var boxes: [MarginBoxPosition: [String: String]] = [:]
@@ -48,7 +57,7 @@ struct PageDecorations: Sendable {
     private func text(of part: MarginBoxContent, page index: Int) -> String {
         switch part {
         case .text(let s): return s
-        case .pageCounter(let style): return Self.format(index + 1, style)
+        case .pageCounter(let style): return Self.format(index < pageNumbers.count ? pageNumbers[index] : index + 1, style)
         case .pagesCounter(let style): return Self.format(pageCount, style)
         case .string(let name, let which): return string(name, which, page: index)
         }

@@ -12,10 +12,17 @@ import HandlerSupport
 /// colour, which the boxes inherit. `string-set` on any style rule: names with strings,
 /// `content()` and `attr()`.
 public struct PagedMediaRules: Equatable, Sendable {
+    public static func == (a: PagedMediaRules, b: PagedMediaRules) -> Bool {
+        a.pageRules == b.pageRules && a.stringSets == b.stringSets && a.pageNames.map(\.selector) == b.pageNames.map(\.selector)
+            && a.pageNames.map(\.name) == b.pageNames.map(\.name)
+    }
+
     /// The `@page` rules in source order.
     public var pageRules: [PageRule] = []
     /// The style rules that set named strings, in source order.
     public var stringSets: [StringSetRule] = []
+    /// The style rules that put elements on named pages (`page: wide`), in source order.
+    public var pageNames: [(selector: String, name: String)] = []
 
     public init() {}
 
@@ -42,6 +49,10 @@ public struct PagedMediaRules: Equatable, Sendable {
                 if let value = declarations["string-set"], let rule = StringSetRule(selector: prelude, value: value) {
                     stringSets.append(rule)
                 }
+                if let value = declarations["page"]?.trimmingCharacters(in: .whitespaces).lowercased(), !value.isEmpty,
+                   value.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" }) {
+                    pageNames.append((prelude.trimmingCharacters(in: .whitespacesAndNewlines), value))
+                }
             }
         }
     }
@@ -56,16 +67,21 @@ public enum PageSelector: Hashable, Sendable {
 public struct PageRule: Equatable, Sendable {
     /// All of these must hold for a page (empty: every page).
     public var selectors: Set<PageSelector>
+    /// The named page the rule is for (`@page wide`), nil for every page.
+    public var name: String?
     public var declarations: [String: String]
     public var boxes: [MarginBoxPosition: [String: String]]
 
-    /// Nil for a rule this reader does not take (a named page).
+    /// Nil for a rule this reader does not take (several selectors, an unknown pseudo-class).
     init?(selectorText: String, body: String) {
         var selectors = Set<PageSelector>()
-        let text = selectorText.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
+        var text = selectorText.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
+        guard !text.contains(",") else { return nil }
+        // `wide`, `wide:first`: a name before the pseudo-classes is a named page.
+        let name = text.prefix { $0 != ":" }.trimmingCharacters(in: .whitespaces)
+        self.name = name.isEmpty ? nil : name
+        text = String(text.drop { $0 != ":" })
         if !text.isEmpty {
-            // `:first`, `:left:first`; a name before the pseudo-classes is a named page.
-            guard text.hasPrefix(":") else { return nil }
             for part in text.split(separator: ":") {
                 switch part.trimmingCharacters(in: .whitespaces) {
                 case "first": selectors.insert(.first)
@@ -92,10 +108,11 @@ public struct PageRule: Equatable, Sendable {
         self.boxes = boxes
     }
 
-    /// Whether the rule applies to page `index` (from 0) of a document read left to right:
-    /// the first page is a right-hand page.
-    func applies(toPage index: Int, isBlank: Bool = false) -> Bool {
-        selectors.allSatisfy {
+    /// Whether the rule applies to page `index` (from 0) of a document read left to right (the
+    /// first page is a right-hand page), named `pageName`.
+    func applies(toPage index: Int, isBlank: Bool = false, pageName: String? = nil) -> Bool {
+        if let name, name != pageName { return false }
+        return selectors.allSatisfy {
             switch $0 {
             case .first: index == 0
             case .right: index % 2 == 0
@@ -105,10 +122,10 @@ public struct PageRule: Equatable, Sendable {
         }
     }
 
-    /// How specific the rule is, for the cascade (css-page-3: `:first` and `:blank` weigh more
-    /// than `:left` and `:right`).
+    /// How specific the rule is, for the cascade (css-page-3: a page name weighs most, then
+    /// `:first` and `:blank`, then `:left` and `:right`).
     var specificity: Int {
-        selectors.reduce(0) { $0 + ($1 == .first || $1 == .blank ? 10 : 1) }
+        (name == nil ? 0 : 100) + selectors.reduce(0) { $0 + ($1 == .first || $1 == .blank ? 10 : 1) }
     }
 }
 
