@@ -5,7 +5,8 @@ import HandlerSupport
 /// API does not tell, and what running headers (`string-set`), page-based counters, recto and
 /// verso breaks and an outline need.
 ///
-/// How: the document is printed twice at the same page size, once as it is and once with each
+/// How: the document is printed twice at the same page size (the job's own print is the first,
+/// when there is one), once as it is and once with each
 /// element marked where it starts (`ElementPageMarks`: a 1 px token out of the flow), and poppler
 /// reads on which page each token is. The map is kept only when it is exact: every page of the
 /// marked print must hold the same text as the plain one, token aside, or it throws — a mark
@@ -52,13 +53,20 @@ extension MarkupTextPrintFormatter {
     /// `pageSize` points (the first `firstPageTopInset` further down), as the formatter prints
     /// them. Elements past the last one found are missing from `pages`.
     public func elementPages(matching selector: String, pageSize: CGSize, firstPageTopInset: Double = 0) throws -> ElementPageMap {
+        try elementPages(matching: selector, pageSize: pageSize, firstPageTopInset: firstPageTopInset, plainPrint: nil)
+    }
+
+    /// The same, with `plainPrint` the document's own print at that size when there is one
+    /// already (the print the job places): then only the marked one is printed.
+    func elementPages(matching selector: String, pageSize: CGSize, firstPageTopInset: Double, plainPrint: String?) throws -> ElementPageMap {
         try loadPageStyle()
         let plain = try OutputFile.scratch(prefix: "swiftprint-markup-plain-")
         let marked = try OutputFile.scratch(prefix: "swiftprint-markup-marked-")
         defer { plain.removeScratch(); marked.removeScratch() }
         try plain.commit()
         try marked.commit()
-        for (scratch, mark) in [(plain, nil), (marked, selector)] as [(OutputFile, String?)] {
+        let prints: [(OutputFile, String?)] = plainPrint == nil ? [(plain, nil), (marked, selector)] : [(marked, selector)]
+        for (scratch, mark) in prints {
             _ = try renderer(.print) {
                 $0.output = scratch.scratchPath!
                 $0.task.pageWidth = pageSize.width
@@ -67,6 +75,6 @@ extension MarkupTextPrintFormatter {
                 $0.task.markSelector = mark
             }
         }
-        return try ElementPageMap(plain: plain.scratchPath!, marked: marked.scratchPath!, path: errorPath)
+        return try ElementPageMap(plain: plainPrint ?? plain.scratchPath!, marked: marked.scratchPath!, path: errorPath)
     }
 }

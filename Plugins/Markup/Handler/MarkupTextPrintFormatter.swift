@@ -192,12 +192,22 @@ public final class MarkupTextPrintFormatter: PrintFormatter {
 
     // MARK: Pages
 
+    /// A scratch file removed when the last holder lets it go.
+    final class KeptScratch {
+        let file: OutputFile
+        init(_ file: OutputFile) { self.file = file }
+        var path: String? { file.scratchPath }
+        deinit { file.removeScratch() }
+    }
+
     /// The document printed by WebKit for pages of `pageSize` points, the first of which starts
     /// `firstPageTopInset` further down.
     struct RenderedDocument {
         let pageSize: CGSize
         let firstPageTopInset: Double
         let document: QPDFDocument
+        /// WebKit's PDF as it printed it, kept while the page map may need it as its plain print.
+        let print: KeptScratch?
     }
 
     func render(pageSize: CGSize, firstPageTopInset: Double) throws -> RenderedDocument {
@@ -207,7 +217,9 @@ public final class MarkupTextPrintFormatter: PrintFormatter {
         // page before each change of name) before anything is printed.
         if described == nil { described = try describeElements() }
         let scratch = try OutputFile.scratch(prefix: "swiftprint-markup-")
-        defer { scratch.removeScratch() }
+        // The page map reads this print again when elements are to be placed; else it goes.
+        let keep = described?.elements.isEmpty == false
+        defer { if !keep { scratch.removeScratch() } }
         try scratch.commit()
         _ = try renderer(.print) {
             $0.output = scratch.scratchPath!
@@ -224,7 +236,8 @@ public final class MarkupTextPrintFormatter: PrintFormatter {
         let why = fonts.keptWhole.map { "; all kept whole: \($0)" } ?? ""
         Self.logger.debug(
             "\(fonts.fonts) fonts subset, \(fonts.bytesBefore) -> \(fonts.bytesAfter) bytes in \(ContinuousClock.now - started)\(why)")
-        let result = RenderedDocument(pageSize: pageSize, firstPageTopInset: firstPageTopInset, document: document)
+        let result = RenderedDocument(pageSize: pageSize, firstPageTopInset: firstPageTopInset, document: document,
+                                      print: keep ? KeptScratch(scratch) : nil)
         rendered = result
         return result
     }
@@ -255,7 +268,8 @@ public final class MarkupTextPrintFormatter: PrintFormatter {
             return PagePlan(slots: Array(0..<count), decorations: pagedMedia.hasMarginBoxes ? PageDecorations(rules: pagedMedia, pageCount: count) : nil)
         }
         let elements = described.elements
-        let map = try elementPages(matching: described.selector, pageSize: rendered.pageSize, firstPageTopInset: rendered.firstPageTopInset)
+        let map = try elementPages(matching: described.selector, pageSize: rendered.pageSize, firstPageTopInset: rendered.firstPageTopInset,
+                                   plainPrint: rendered.print?.path)
         guard map.pageCount == count else {
             throw PrintError(.renderingFailed, path: errorPath, "WebKit printed \(map.pageCount) pages when placing its elements, \(count) before")
         }
