@@ -42,6 +42,9 @@ package struct MarkupTask: Codable, Sendable {
         /// Describe the elements `ruleSelectors` match (answer: `PageStyleReport.elements`),
         /// for `string-set`: which rules match each, its text and `attributeNames`' values.
         case describeElements
+        /// Give elements generated content of swiftprint's (`generated`): the page numbers of
+        /// `target-counter()`, which WebKit does not know.
+        case setGeneratedContent
     }
 
     package var operation: Operation
@@ -69,6 +72,10 @@ package struct MarkupTask: Codable, Sendable {
     package var attributeNames: [String]?
     /// describeElements: the rules that put elements on named pages, as [selector, name].
     package var pageNames: [[String]]?
+    /// describeElements: links whose targets are to be marked, as [selector, attribute].
+    package var targetLinks: [[String]]?
+    /// setGeneratedContent: what each rule's elements show, in document order.
+    package var generated: [GeneratedContent]?
 
     package init(operation: Operation, timeout: Double) {
         self.operation = operation
@@ -125,15 +132,31 @@ package struct PageStyleReport: Codable, Sendable {
     /// css-page-3 wants between pages of different names and WebKit does not do.
     package static let pageNameAttribute = "data-swiftprint-page-name"
     package static let pageNameSelector = "[data-swiftprint-page-name]"
+    /// The elements a `target-counter()` link points to.
+    package static let targetAttribute = "data-swiftprint-target"
+    package static let targetSelector = "[data-swiftprint-target]"
 
     /// The script that answers a describeElements request (it first marks the elements that
     /// must start on a side).
-    package static func describeScript(ruleSelectors: [String], attributeNames: [String], pageNames: [[String]] = []) -> String {
+    package static func describeScript(ruleSelectors: [String], attributeNames: [String], pageNames: [[String]] = [],
+                                       targetLinks: [[String]] = []) -> String {
         func json<T: Encodable>(_ value: T) -> String { String(decoding: (try? JSONEncoder().encode(value)) ?? Data("[]".utf8), as: UTF8.self) }
-        let selectors = json(ruleSelectors), attributes = json(attributeNames), nameRules = json(pageNames)
+        let selectors = json(ruleSelectors), attributes = json(attributeNames), nameRules = json(pageNames), links = json(targetLinks)
         return """
             (() => {
               const all = \(selectors), names = \(attributes);
+              document.querySelectorAll("[\(targetAttribute)]").forEach(e => e.removeAttribute("\(targetAttribute)"));
+              for (const [s, a] of \(links)) {
+                let sources = [];
+                try { sources = document.querySelectorAll(s); } catch (e) { continue; }
+                for (const e of sources) {
+                  const value = e.getAttribute(a) || "";
+                  if (!value.startsWith("#")) continue;
+                  let id = value.slice(1);
+                  try { id = decodeURIComponent(id); } catch (x) {}
+                  document.getElementById(id)?.setAttribute("\(targetAttribute)", "");
+                }
+              }
               const rendered = (e) => e.checkVisibility ? e.checkVisibility() : getComputedStyle(e).display !== "none";
               const nameRules = \(nameRules).filter(([s]) => { try { document.querySelector(s); return true; } catch (e) { return false; } });
               const effective = new Map();
@@ -209,6 +232,38 @@ package struct PageStyleReport: Codable, Sendable {
               }
               const styleTexts = Array.from(document.querySelectorAll("style")).map(s => s.textContent || "").concat(\(extra));
               return {title: document.title || "", rules, unreadableSheets: unreadable, styleTexts};
+            })()
+            """
+    }
+}
+
+/// Content swiftprint generates for the elements a selector matches (in document order), as
+/// their `::before` or `::after`.
+package struct GeneratedContent: Codable, Sendable, Equatable {
+    package var selector: String
+    package var pseudo: String
+    package var texts: [String]
+    package init(selector: String, pseudo: String, texts: [String]) { self.selector = selector; self.pseudo = pseudo; self.texts = texts }
+
+    /// The script that sets `contents` (replacing what it set before).
+    package static func script(_ contents: [GeneratedContent]) -> String {
+        let json = String(decoding: (try? JSONEncoder().encode(contents)) ?? Data("[]".utf8), as: UTF8.self)
+        return """
+            (() => {
+              document.getElementById("swiftprint-generated")?.remove();
+              const style = document.createElement("style");
+              style.id = "swiftprint-generated";
+              const rules = [];
+              \(json).forEach((g, k) => {
+                const name = "data-swiftprint-generated-" + k;
+                let elements = [];
+                try { elements = Array.from(document.querySelectorAll(g.selector)); } catch (e) { return; }
+                elements.forEach((e, i) => { if (i < g.texts.length) e.setAttribute(name, g.texts[i]); });
+                rules.push(g.selector + "::" + g.pseudo + " { content: attr(" + name + ") }");
+              });
+              style.textContent = rules.join("\\n");
+              (document.head || document.documentElement).appendChild(style);
+              return true;
             })()
             """
     }

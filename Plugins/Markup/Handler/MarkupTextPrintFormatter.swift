@@ -38,35 +38,55 @@ public final class MarkupTextPrintFormatter: PrintFormatter {
     /// The elements that set strings, start a side, reset the page number or start a named
     /// page, found before the first print.
     private var described: Described?
+    /// The generated content last put into the document.
+    private var appliedGenerated: [GeneratedContent] = []
 
     struct Described {
         var elements: [PageStyleReport.Element]
         /// The selector that finds them all, in document order.
         var selector: String
         /// Where the rules sit in each element's `rules`: the string sets first, then the page
-        /// names, then the side, page reset and page name marks.
+        /// names, the target counters, and the side, page reset, page name and target marks.
         var stringSets: [StringSetRule]
         var pageNameRules: Int
-        var sideRule: Int { stringSets.count + pageNameRules }
+        var targetCounters: [TargetCounterRule]
+        var firstTargetCounter: Int { stringSets.count + pageNameRules }
+        var sideRule: Int { firstTargetCounter + targetCounters.count }
         var resetRule: Int { sideRule + 1 }
         var nameRule: Int { sideRule + 2 }
+        var targetRule: Int { sideRule + 3 }
     }
 
     private func describeElements() throws -> Described {
         let sets = PageDecorations.usesStrings(pagedMedia) ? pagedMedia.stringSets : []
+        let counters = pagedMedia.targetCounters
         let attributes = Set(sets.flatMap { $0.assignments.flatMap { $0.value.compactMap { part -> String? in
             if case .attribute(let name) = part { name } else { nil }
-        } } })
+        } } } + counters.flatMap(\.attributes) + ["id"])
         let names = pagedMedia.pageNames
         let reply = try renderer(.describeElements) {
-            $0.task.ruleSelectors = sets.map(\.selector) + names.map(\.selector)
-                + [PageStyleReport.sideSelector, PageStyleReport.pageResetSelector, PageStyleReport.pageNameSelector]
+            $0.task.ruleSelectors = sets.map(\.selector) + names.map(\.selector) + counters.map(\.selector)
+                + [PageStyleReport.sideSelector, PageStyleReport.pageResetSelector, PageStyleReport.pageNameSelector,
+                   PageStyleReport.targetSelector]
             $0.task.attributeNames = attributes.sorted()
                 + [PageStyleReport.sideAttribute, PageStyleReport.pageResetAttribute, PageStyleReport.pageNameAttribute]
             $0.task.pageNames = names.map { [$0.selector, $0.name] }
+            $0.task.targetLinks = counters.flatMap { rule in rule.parts.compactMap { part -> [String]? in
+                if case .targetPage(let attribute, _) = part { [rule.selector, attribute] } else { nil }
+            } }
         }
         return Described(elements: reply.answer?.elements ?? [], selector: reply.answer?.elementsSelector ?? "",
-                         stringSets: sets, pageNameRules: names.count)
+                         stringSets: sets, pageNameRules: names.count, targetCounters: counters)
+    }
+
+    /// Puts the page numbers a plan found into the document's `target-counter()` content;
+    /// true when that changed what the document shows (it must then be printed again).
+    func applyTargetCounters(_ plan: PagePlan) throws -> Bool {
+        guard let described, !described.targetCounters.isEmpty, plan.generated != appliedGenerated else { return false }
+        _ = try renderer(.setGeneratedContent) { $0.task.generated = plan.generated }
+        appliedGenerated = plan.generated
+        rendered = nil
+        return true
     }
     private static let logger = Logger(label: "swiftprint.markup")
     private var rendered: RenderedDocument?
@@ -257,6 +277,8 @@ public final class MarkupTextPrintFormatter: PrintFormatter {
         /// Each page of the job's document: a page of WebKit's (its index), or nil for a blank one.
         var slots: [Int?]
         var decorations: PageDecorations?
+        /// The content of the document's `target-counter()` rules, with the pages found.
+        var generated: [GeneratedContent] = []
     }
 
     /// Plans the pages of `rendered`. Where elements start is asked of the page map (two more
@@ -295,7 +317,6 @@ public final class MarkupTextPrintFormatter: PrintFormatter {
         }
         var position: [Int: Int] = [:]
         for (index, slot) in slots.enumerated() { if let slot { position[slot] = index } }
-        guard pagedMedia.hasMarginBoxes else { return PagePlan(slots: slots, decorations: nil) }
         // Page numbers: one more each page, blank ones too; an element's reset gives its page N.
         var resets: [Int: Int] = [:]
         for (page, value) in marked(described.resetRule, PageStyleReport.pageResetAttribute) {
@@ -303,6 +324,28 @@ public final class MarkupTextPrintFormatter: PrintFormatter {
         }
         var numbers: [Int] = [], n = 0
         for index in slots.indices { n = resets[index] ?? (n + 1); numbers.append(n) }
+        // target-counter(): each link's text with the number of the page its target starts on.
+        var targetNumbers: [String: Int] = [:]
+        for i in elements.indices where elements[i].rules.contains(described.targetRule) {
+            if i < map.pages.count, let page = map.pages[i], let at = position[page], let id = elements[i].attributes["id"], targetNumbers[id] == nil {
+                targetNumbers[id] = numbers[at]
+            }
+        }
+        let generated = described.targetCounters.enumerated().map { k, rule in
+            GeneratedContent(selector: rule.selector, pseudo: rule.pseudo, texts: elements.filter { $0.rules.contains(described.firstTargetCounter + k) }.map { element in
+                rule.parts.map { part -> String in
+                    switch part {
+                    case .text(let s): s
+                    case .leader: " "
+                    case .attribute(let a): element.attributes[a] ?? ""
+                    case .targetPage(let a, let style):
+                        (element.attributes[a].flatMap { $0.hasPrefix("#") ? targetNumbers[String($0.dropFirst()).removingPercentEncoding ?? ""] : nil })
+                            .map { PageDecorations.format($0, style) } ?? ""
+                    }
+                }.joined()
+            })
+        }
+        guard pagedMedia.hasMarginBoxes else { return PagePlan(slots: slots, decorations: nil, generated: generated) }
         // Page names: that of the run the page starts in; a blank page takes the page's before it.
         var nameStarts: [Int: String] = [:]
         for (page, name) in marked(described.nameRule, PageStyleReport.pageNameAttribute) { if let at = position[page] { nameStarts[at] = name } }
@@ -315,7 +358,8 @@ public final class MarkupTextPrintFormatter: PrintFormatter {
         let assignments = PageDecorations.assignments(rules: described.stringSets, elements: elements, pages: pages, pageCount: slots.count)
         let blank = Set(slots.indices.filter { slots[$0] == nil })
         return PagePlan(slots: slots, decorations: PageDecorations(rules: pagedMedia, pageCount: slots.count, assignments: assignments,
-                                                                   blankPages: blank, pageNumbers: numbers, pageNames: names))
+                                                                   blankPages: blank, pageNumbers: numbers, pageNames: names),
+                        generated: generated)
     }
 
     final class MarkupPageStream: FormattedPageStream, ProgressEstimating {
@@ -331,10 +375,18 @@ public final class MarkupTextPrintFormatter: PrintFormatter {
                 // The first page is shorter by the top inset; WebKit lays out every page at
                 // the later pages' height and leaves the inset blank on the first.
                 let height = min(size.height + formatter.contentInsets.top, formatter.maximumContentHeight)
-                let rendered = try formatter.render(pageSize: CGSize(width: size.width, height: height),
-                                                    firstPageTopInset: height - size.height)
+                let pageSize = CGSize(width: size.width, height: height)
+                var rendered = try formatter.render(pageSize: pageSize, firstPageTopInset: height - size.height)
+                var planned = try formatter.plan(for: rendered)
+                // Page numbers put into the text (a table of contents) may move what follows:
+                // printed again until they hold (three rounds at most).
+                for _ in 0..<3 {
+                    guard try formatter.applyTargetCounters(planned) else { break }
+                    rendered = try formatter.render(pageSize: pageSize, firstPageTopInset: height - size.height)
+                    planned = try formatter.plan(for: rendered)
+                }
                 document = rendered
-                plan = try formatter.plan(for: rendered)
+                plan = planned
             }
             guard let document, let plan, next < plan.slots.count else { return nil }
             defer { next += 1 }

@@ -102,11 +102,15 @@ func handle(_ request: HelperRequest<MarkupTask>, with renderer: WebRenderer) th
     case .describeElements:
         if loadedKey != key(request) { try load(request, with: renderer) }
         let script = PageStyleReport.describeScript(ruleSelectors: task.ruleSelectors ?? [], attributeNames: task.attributeNames ?? [],
-                                                    pageNames: task.pageNames ?? [])
+                                                    pageNames: task.pageNames ?? [], targetLinks: task.targetLinks ?? [])
         let json = try renderer.evaluate(script, timeout: task.timeout)
         do { return HelperReply(answer: try decoder.decode(PageStyleReport.self, from: json)) } catch {
             throw RenderFailure(.scriptFailed, "the page's elements are not readable: \(error)")
         }
+    case .setGeneratedContent:
+        if loadedKey != key(request) { try load(request, with: renderer) }
+        _ = try renderer.evaluate(GeneratedContent.script(task.generated ?? []), timeout: task.timeout)
+        return HelperReply()
     case .print:
         guard let output = request.output, let width = task.pageWidth, let height = task.pageHeight,
               width > 0, height > 0 else {

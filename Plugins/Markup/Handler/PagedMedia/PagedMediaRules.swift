@@ -13,7 +13,8 @@ import HandlerSupport
 /// `content()` and `attr()`.
 public struct PagedMediaRules: Equatable, Sendable {
     public static func == (a: PagedMediaRules, b: PagedMediaRules) -> Bool {
-        a.pageRules == b.pageRules && a.stringSets == b.stringSets && a.pageNames.map(\.selector) == b.pageNames.map(\.selector)
+        a.pageRules == b.pageRules && a.stringSets == b.stringSets && a.targetCounters == b.targetCounters
+            && a.pageNames.map(\.selector) == b.pageNames.map(\.selector)
             && a.pageNames.map(\.name) == b.pageNames.map(\.name)
     }
 
@@ -23,6 +24,9 @@ public struct PagedMediaRules: Equatable, Sendable {
     public var stringSets: [StringSetRule] = []
     /// The style rules that put elements on named pages (`page: wide`), in source order.
     public var pageNames: [(selector: String, name: String)] = []
+    /// The style rules whose generated content shows the page another element is on
+    /// (`a::after { content: target-counter(attr(href), page) }`), in source order.
+    public var targetCounters: [TargetCounterRule] = []
 
     public init() {}
 
@@ -48,6 +52,10 @@ public struct PagedMediaRules: Equatable, Sendable {
                 let declarations = CSSText.declarations(block.body)
                 if let value = declarations["string-set"], let rule = StringSetRule(selector: prelude, value: value) {
                     stringSets.append(rule)
+                }
+                if let content = declarations["content"], content.lowercased().contains("target-counter("),
+                   let rule = TargetCounterRule(selector: prelude, content: content) {
+                    targetCounters.append(rule)
                 }
                 if let value = declarations["page"]?.trimmingCharacters(in: .whitespaces).lowercased(), !value.isEmpty,
                    value.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" }) {
@@ -209,6 +217,57 @@ public struct StringSetRule: Equatable, Sendable {
     public static func == (a: StringSetRule, b: StringSetRule) -> Bool {
         a.selector == b.selector && a.assignments.map(\.name) == b.assignments.map(\.name)
             && a.assignments.map(\.value) == b.assignments.map(\.value)
+    }
+}
+
+/// A style rule whose `::before` or `::after` content shows the page of the element a link
+/// points to: WebKit drops the whole declaration (it knows no `target-counter()`), so swiftprint
+/// puts the numbers in once it knows where the targets print.
+public struct TargetCounterRule: Equatable, Sendable {
+    public enum Part: Equatable, Sendable {
+        case text(String)
+        case attribute(String)
+        /// The page of the element whose id the attribute (`href`, `#id`) names.
+        case targetPage(attribute: String, style: MarginBoxContent.CounterStyle)
+        /// `leader()`: WebKit has no leaders; a space stands in for it.
+        case leader
+    }
+
+    /// The selector of the elements (without the pseudo-element).
+    public var selector: String
+    public var pseudo: String
+    public var parts: [Part]
+
+    init?(selector: String, content: String) {
+        let trimmed = selector.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !trimmed.contains(","), let range = trimmed.range(of: "::?(after|before)$", options: [.regularExpression, .caseInsensitive])
+        else { return nil }
+        self.selector = String(trimmed[..<range.lowerBound])
+        pseudo = trimmed[range].lowercased().hasSuffix("before") ? "before" : "after"
+        parts = []
+        for token in CSSText.tokens(content) {
+            switch token {
+            case .string(let s): parts.append(.text(s))
+            case .function("attr", let args) where args.count == 1: parts.append(.attribute(args[0]))
+            case .function("leader", _): parts.append(.leader)
+            case .function("target-counter", let args) where args.count >= 2 && args[1].lowercased() == "page":
+                guard case .function("attr", let inner)? = CSSText.tokens(args[0]).first, inner.count == 1 else { return nil }
+                let style = args.count > 2 ? MarginBoxContent.CounterStyle(rawValue: args[2].lowercased()) ?? .decimal : .decimal
+                parts.append(.targetPage(attribute: inner[0], style: style))
+            default: break
+            }
+        }
+        guard parts.contains(where: { if case .targetPage = $0 { true } else { false } }) else { return nil }
+    }
+
+    /// The attributes the rule reads.
+    var attributes: [String] {
+        parts.compactMap {
+            switch $0 {
+            case .attribute(let a), .targetPage(let a, _): a
+            default: nil
+            }
+        }
     }
 }
 
