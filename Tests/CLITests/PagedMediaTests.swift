@@ -292,4 +292,15 @@ struct PagedMediaTests {
         #expect(mine == (try lines(theirs)), "WeasyPrint's contents page differs")
         #expect(try PDF.pageCount(ours) == 5)
     }
+
+    /// A named page's own size cannot be kept (WebKit lays the document out at one size): the
+    /// job says so rather than printing it otherwise in silence.
+    @Test func aNamedPagesOwnSizeIsReportedAsNotApplied() throws {
+        let dir = try temporaryDirectory()
+        try Self.namedPages.replacingOccurrences(of: "@page main {", with: "@page main { size: A5 landscape;")
+            .write(toFile: dir + "/w.html", atomically: false, encoding: .utf8)
+        let r = try swiftprint(["convert", dir + "/w.html", "-o", dir + "/w.pdf"])
+        #expect(r.status == 0 && r.stderr.contains("w.html: @page main sets its own size or margins, which are not applied"), "\(r.stderr)")
+        #expect(try PDF.pageSizes(dir + "/w.pdf").allSatisfy { $0.width < $0.height })
+    }
 }

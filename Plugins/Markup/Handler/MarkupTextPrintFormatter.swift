@@ -79,6 +79,11 @@ public final class MarkupTextPrintFormatter: PrintFormatter {
                          stringSets: sets, pageNameRules: names.count, targetCounters: counters)
     }
 
+    /// Whether a plan's `target-counter()` numbers differ from those the document shows.
+    func targetCountersWouldChange(_ plan: PagePlan) -> Bool {
+        described?.targetCounters.isEmpty == false && plan.generated != appliedGenerated
+    }
+
     /// Puts the page numbers a plan found into the document's `target-counter()` content;
     /// true when that changed what the document shows (it must then be printed again).
     func applyTargetCounters(_ plan: PagePlan) throws -> Bool {
@@ -88,7 +93,7 @@ public final class MarkupTextPrintFormatter: PrintFormatter {
         rendered = nil
         return true
     }
-    private static let logger = Logger(label: "swiftprint.markup")
+    static let logger = Logger(label: "swiftprint.markup")
     private var rendered: RenderedDocument?
 
     public override var placesContent: Bool { true }
@@ -150,6 +155,10 @@ public final class MarkupTextPrintFormatter: PrintFormatter {
         let style = PageStyle(rules: reply.answer?.rules ?? [])
         contentInsets.top += style.firstPageExtraTop
         pagedMedia = PagedMediaRules(styleSheets: reply.answer?.styleTexts ?? [])
+        // WebKit lays the whole document out at one page size: a named page's own is not kept.
+        for rule in pagedMedia.pageRules where rule.name != nil && rule.declarations.keys.contains(where: { $0 == "size" || $0.hasPrefix("margin") }) {
+            Self.logger.warning("\(errorPath ?? displayName): @page \(rule.name!) sets its own size or margins, which are not applied: its pages keep the document's")
+        }
         pageStyle = style
         return style
     }
@@ -380,10 +389,15 @@ public final class MarkupTextPrintFormatter: PrintFormatter {
                 var planned = try formatter.plan(for: rendered)
                 // Page numbers put into the text (a table of contents) may move what follows:
                 // printed again until they hold (three rounds at most).
+                var settled = false
                 for _ in 0..<3 {
-                    guard try formatter.applyTargetCounters(planned) else { break }
+                    guard try formatter.applyTargetCounters(planned) else { settled = true; break }
                     rendered = try formatter.render(pageSize: pageSize, firstPageTopInset: height - size.height)
                     planned = try formatter.plan(for: rendered)
+                }
+                if !settled, formatter.targetCountersWouldChange(planned) {
+                    MarkupTextPrintFormatter.logger.warning(
+                        "\(formatter.errorPath ?? formatter.displayName): the page numbers of its target-counter() content did not settle in three prints; some may be a page off")
                 }
                 document = rendered
                 plan = planned
