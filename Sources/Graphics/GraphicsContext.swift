@@ -142,6 +142,18 @@ public final class GraphicsContext {
     package var sheetHeight: Double = 0
     /// The paper of the page being drawn, as its renderer set it (a cell's in a photo grid).
     package var paperRect: CGRect?
+    /// The outline entries (bookmarks) of the sheet being drawn, with their height in PDF space;
+    /// nil when the writer keeps none.
+    package var outline: [(title: String, level: Int, top: Double)]?
+
+    /// Adds an entry to the PDF's outline (a bookmark, as a heading makes): `title` at `level`
+    /// (1 at the top), going to height `y` (in the current coordinates) of this page. Ignored
+    /// by writers that keep no outline (raster output).
+    public func addOutlineEntry(_ title: String, level: Int, at y: Double) {
+        var m = cairo_matrix_t()
+        cairo_get_matrix(raw, &m)
+        outline?.append((title, level, sheetHeight - (m.yy * y + m.y0)))
+    }
 
     /// Places `content` (a page of a PDF, an image stored as it came) stretched over `rect`,
     /// under the current transform. It is written as a reference to the object, never redrawn,

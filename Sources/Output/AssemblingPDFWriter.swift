@@ -15,6 +15,8 @@ package final class AssemblingPDFWriter: SheetWriter {
         var placements: [Placement]
         /// The sheet's page in the scratch PDF of cairo's drawing; nil when nothing was drawn.
         var drawnPage: Int?
+        /// Its outline entries, heights in PDF space.
+        var outline: [(title: String, level: Int, top: Double)] = []
     }
 
     private let output: OutputFile
@@ -53,6 +55,7 @@ package final class AssemblingPDFWriter: SheetWriter {
     package func beginSheet(size: CGSize) -> GraphicsContext {
         let ctx = drawn.beginSheet(size: size)
         ctx.placements = []
+        ctx.outline = []
         current = ctx
         currentSize = size
         return ctx
@@ -60,7 +63,7 @@ package final class AssemblingPDFWriter: SheetWriter {
 
     package func endSheet() throws {
         guard let ctx = current else { return }
-        var sheet = Sheet(size: currentSize, placements: ctx.placements ?? [])
+        var sheet = Sheet(size: currentSize, placements: ctx.placements ?? [], outline: ctx.outline ?? [])
         if ctx.marked {
             try drawn.endSheet()
             sheet.drawnPage = drawnPages
@@ -70,6 +73,7 @@ package final class AssemblingPDFWriter: SheetWriter {
         }
         sheets.append(sheet)
         ctx.placements = nil
+        ctx.outline = nil
         current = nil
     }
 
@@ -95,9 +99,29 @@ package final class AssemblingPDFWriter: SheetWriter {
                 try assembly.document.appendSheet(size: sheet.size, placements: try assembly.placements(of: sheet, by: .identity), grayscale: grayscale)
             }
         }
+        try assembly.document.setOutline(outline(plan: plan))
         try assembly.document.stamp(metadata)
         try assembly.document.write(to: output)
         try output.commit()
+    }
+
+    /// The sheets' outline entries on the output's pages: a sheet's own page, or with an
+    /// imposition the side its page is put on, the height carried there.
+    private func outline(plan: SheetPlan?) -> [OutlineEntry] {
+        var entries: [OutlineEntry] = []
+        for (index, sheet) in sheets.enumerated() {
+            for entry in sheet.outline {
+                guard let plan else {
+                    entries.append(OutlineEntry(title: entry.title, level: entry.level, page: index, top: entry.top))
+                    continue
+                }
+                guard let side = plan.sides.firstIndex(where: { $0.items.contains { $0.page == index } }),
+                      let item = plan.sides[side].items.first(where: { $0.page == index }) else { continue }
+                let top = item.transform.apply(to: CGPoint(x: 0, y: entry.top)).y
+                entries.append(OutlineEntry(title: entry.title, level: entry.level, page: side, top: top))
+            }
+        }
+        return entries
     }
 
     /// Draws the sheet decoration (a header and footer that number sides) on each side of

@@ -152,6 +152,18 @@ package final class QPDFDocument {
         try setInfo("ModDate", date)
     }
 
+    /// Gives the document an outline (bookmarks): entries in order, each under the last one
+    /// before it of a lower level.
+    package func setOutline(_ entries: [OutlineEntry]) throws {
+        guard !entries.isEmpty else { return }
+        let titles = entries.map { strdup($0.title) }
+        defer { titles.forEach { free($0) } }
+        var items = entries.enumerated().map { i, e in
+            SPQOutlineItem(title: UnsafePointer(titles[i]), level: Int32(e.level), page: Int32(e.page), top: e.top ?? -1)
+        }
+        try check { engine.set_outline!(handle, &items, Int32(items.count), &$0) }
+    }
+
     /// Sets a document information entry (Title, Creator, CreationDate …).
     package func setInfo(_ key: String, _ value: String) throws {
         try check { engine.set_info!(handle, key, value, &$0) }
@@ -283,5 +295,17 @@ package struct ImageSampleSink {
         if engine.image_write_alpha!(writer, bytes.bindMemory(to: UInt8.self).baseAddress, bytes.count, &error) != 0 {
             throw PrintError(.renderingFailed, "cannot store the image: \(QPDFDocument.take(error))")
         }
+    }
+}
+
+/// An entry of a PDF's outline: its title, level (1 at the top), the page it goes to (from 0)
+/// and how far up that page (points from its bottom; nil for the page's top).
+package struct OutlineEntry: Equatable, Sendable {
+    package var title: String
+    package var level: Int
+    package var page: Int
+    package var top: Double?
+    package init(title: String, level: Int, page: Int, top: Double?) {
+        self.title = title; self.level = level; self.page = page; self.top = top
     }
 }

@@ -303,4 +303,27 @@ struct PagedMediaTests {
         #expect(r.status == 0 && r.stderr.contains("w.html: @page main sets its own size or margins, which are not applied"), "\(r.stderr)")
         #expect(try PDF.pageSizes(dir + "/w.pdf").allSatisfy { $0.width < $0.height })
     }
+
+    /// The PDF outline: each heading a bookmark to its page, nested by level, as WeasyPrint
+    /// makes it (read with qpdf's JSON).
+    @Test func headingsBecomeTheOutline() throws {
+        let (ours, theirs) = try Self.bothEngines(Self.book)
+        func outline(_ pdf: String) throws -> [String] {
+            let json = try Tool.run("qpdf", ["--json", "--json-key=outlines", pdf]).stdout
+            let root = try #require(try JSONSerialization.jsonObject(with: json) as? [String: Any])
+            var lines: [String] = []
+            func walk(_ items: [[String: Any]], _ depth: Int) {
+                for item in items {
+                    lines.append("\(depth) \(item["title"] as? String ?? "?") p\(item["destpageposfrom1"] as? Int ?? 0)")
+                    walk(item["kids"] as? [[String: Any]] ?? [], depth + 1)
+                }
+            }
+            walk(root["outlines"] as? [[String: Any]] ?? [], 1)
+            return lines
+        }
+        let mine = try outline(ours)
+        #expect(mine == ["1 Handbook p1", "1 Chapter Alpha p2", "2 One p2", "2 Two p2", "1 Chapter Beta p3", "1 Chapter Gamma p4", "2 Three p4"],
+                "\(mine)")
+        #expect(mine == (try outline(theirs)), "WeasyPrint's outline differs")
+    }
 }

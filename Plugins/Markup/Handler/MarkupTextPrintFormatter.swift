@@ -55,6 +55,8 @@ public final class MarkupTextPrintFormatter: PrintFormatter {
         var resetRule: Int { sideRule + 1 }
         var nameRule: Int { sideRule + 2 }
         var targetRule: Int { sideRule + 3 }
+        /// h1 … h6, for the PDF outline: level n is `firstHeadingRule + n - 1`.
+        var firstHeadingRule: Int { sideRule + 4 }
     }
 
     private func describeElements() throws -> Described {
@@ -67,7 +69,7 @@ public final class MarkupTextPrintFormatter: PrintFormatter {
         let reply = try renderer(.describeElements) {
             $0.task.ruleSelectors = sets.map(\.selector) + names.map(\.selector) + counters.map(\.selector)
                 + [PageStyleReport.sideSelector, PageStyleReport.pageResetSelector, PageStyleReport.pageNameSelector,
-                   PageStyleReport.targetSelector]
+                   PageStyleReport.targetSelector] + (1...6).map { "h\($0)" }
             $0.task.attributeNames = attributes.sorted()
                 + [PageStyleReport.sideAttribute, PageStyleReport.pageResetAttribute, PageStyleReport.pageNameAttribute]
             $0.task.pageNames = names.map { [$0.selector, $0.name] }
@@ -288,6 +290,8 @@ public final class MarkupTextPrintFormatter: PrintFormatter {
         var decorations: PageDecorations?
         /// The content of the document's `target-counter()` rules, with the pages found.
         var generated: [GeneratedContent] = []
+        /// The headings that start on each page (by page), for the PDF outline.
+        var headings: [Int: [(title: String, level: Int)]] = [:]
     }
 
     /// Plans the pages of `rendered`. Where elements start is asked of the page map (two more
@@ -354,7 +358,14 @@ public final class MarkupTextPrintFormatter: PrintFormatter {
                 }.joined()
             })
         }
-        guard pagedMedia.hasMarginBoxes else { return PagePlan(slots: slots, decorations: nil, generated: generated) }
+        // The outline: each heading on the page it starts on, at the level of its h1 … h6.
+        var headings: [Int: [(title: String, level: Int)]] = [:]
+        for i in elements.indices where i < map.pages.count {
+            guard let page = map.pages[i], let at = position[page], !elements[i].text.isEmpty,
+                  let rule = elements[i].rules.first(where: { $0 >= described.firstHeadingRule }) else { continue }
+            headings[at, default: []].append((elements[i].text, rule - described.firstHeadingRule + 1))
+        }
+        guard pagedMedia.hasMarginBoxes else { return PagePlan(slots: slots, decorations: nil, generated: generated, headings: headings) }
         // Page names: that of the run the page starts in; a blank page takes the page's before it.
         var nameStarts: [Int: String] = [:]
         for (page, name) in marked(described.nameRule, PageStyleReport.pageNameAttribute) { if let at = position[page] { nameStarts[at] = name } }
@@ -368,7 +379,7 @@ public final class MarkupTextPrintFormatter: PrintFormatter {
         let blank = Set(slots.indices.filter { slots[$0] == nil })
         return PagePlan(slots: slots, decorations: PageDecorations(rules: pagedMedia, pageCount: slots.count, assignments: assignments,
                                                                    blankPages: blank, pageNumbers: numbers, pageNames: names),
-                        generated: generated)
+                        generated: generated, headings: headings)
     }
 
     final class MarkupPageStream: FormattedPageStream, ProgressEstimating {
@@ -406,7 +417,7 @@ public final class MarkupTextPrintFormatter: PrintFormatter {
             defer { next += 1 }
             return MarkupPage(content: try plan.slots[next].map { try PlacedContent(page: $0, of: document.document) },
                               size: document.pageSize, index: next, decorations: plan.decorations,
-                              edgesTaken: formatter.marginEdgesTakenByJob)
+                              edgesTaken: formatter.marginEdgesTakenByJob, headings: plan.headings[next] ?? [])
         }
 
         var fractionDone: Double? {
@@ -423,11 +434,14 @@ public final class MarkupTextPrintFormatter: PrintFormatter {
         let decorations: PageDecorations?
         /// Edges the job's own header or footer takes: the document's boxes there are left out.
         let edgesTaken: PageMarginEdges
+        /// The headings that start on the page: bookmarks to its top.
+        let headings: [(title: String, level: Int)]
 
         func draw(in context: GraphicsContext, rect: CGRect) throws {
             // Bottom-aligned: on the first page the blank inset rises above the shorter rect.
             let area = CGRect(x: rect.minX, y: rect.maxY - size.height, width: size.width, height: size.height)
             if let content { try context.place(content, in: area) }
+            for heading in headings { context.addOutlineEntry(heading.title, level: heading.level, at: area.minY) }
             // The margin boxes fill the paper around the page area, drawn as text.
             guard let decorations, let paper = context.paperRect else { return }
             let generated = decorations.boxes(forPage: index).filter { position, _ in

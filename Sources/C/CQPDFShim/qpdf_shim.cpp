@@ -249,6 +249,55 @@ int set_info(SPQDocument *dst, const char *key, const char *utf8, char **error) 
     });
 }
 
+int set_outline(SPQDocument *dst, const SPQOutlineItem *items, int count, char **error) {
+    return guarded<int>(error, -1, [&]() {
+        auto pages = QPDFPageDocumentHelper(*dst->pdf).getAllPages();
+        auto root = dst->pdf->makeIndirectObject(QPDFObjectHandle::newDictionary());
+        root.replaceKey("/Type", QPDFObjectHandle::newName("/Outlines"));
+        // The open path from the root to the last item: each with its level and how many
+        // items are under it (an open item's /Count).
+        struct Open { QPDFObjectHandle node; int level; QPDFObjectHandle last; int descendants; };
+        std::vector<Open> path{{root, 0, QPDFObjectHandle::newNull(), 0}};
+        auto close = [&]() {
+            auto &done = path.back();
+            if (done.descendants > 0) done.node.replaceKey("/Count", QPDFObjectHandle::newInteger(done.descendants));
+            path.pop_back();
+        };
+        for (int i = 0; i < count; i++) {
+            const auto &item = items[i];
+            if (item.page < 0 || size_t(item.page) >= pages.size() || !item.title) continue;
+            int level = item.level < 1 ? 1 : item.level;
+            while (path.size() > 1 && path.back().level >= level) close();
+            auto node = dst->pdf->makeIndirectObject(QPDFObjectHandle::newDictionary());
+            node.replaceKey("/Title", QPDFObjectHandle::newUnicodeString(item.title));
+            node.replaceKey("/Parent", path.back().node);
+            auto dest = QPDFObjectHandle::newArray();
+            dest.appendItem(pages[size_t(item.page)].getObjectHandle());
+            dest.appendItem(QPDFObjectHandle::newName("/XYZ"));
+            dest.appendItem(QPDFObjectHandle::newNull());
+            dest.appendItem(item.top >= 0 ? QPDFObjectHandle::newReal(item.top, 2) : QPDFObjectHandle::newNull());
+            dest.appendItem(QPDFObjectHandle::newNull());
+            node.replaceKey("/Dest", dest);
+            auto &parent = path.back();
+            if (parent.last.isNull()) {
+                parent.node.replaceKey("/First", node);
+            } else {
+                parent.last.replaceKey("/Next", node);
+                node.replaceKey("/Prev", parent.last);
+            }
+            parent.node.replaceKey("/Last", node);
+            parent.last = node;
+            for (auto &open : path) open.descendants += 1;
+            path.push_back({node, level, QPDFObjectHandle::newNull(), 0});
+        }
+        while (path.size() > 1) close();
+        if (path[0].descendants == 0) return 0;
+        root.replaceKey("/Count", QPDFObjectHandle::newInteger(path[0].descendants));
+        dst->pdf->getRoot().replaceKey("/Outlines", root);
+        return 0;
+    });
+}
+
 int document_write(SPQDocument *dst, spq_write_fn write, void *context, char **error) {
     return guarded<int>(error, -1, [&]() {
         CallbackPipeline out(write, context);
@@ -290,6 +339,7 @@ extern "C" __attribute__((visibility("default"))) const SPQFunctions *spq_functi
         spq::set_info,
         spq::document_write,
         spq::add_drawing,
+        spq::set_outline,
     };
     return &table;
 }

@@ -75,8 +75,16 @@ typedef struct {
 /// Receives output bytes; returns 0 on success, non-zero to stop the write.
 typedef int (*spq_write_fn)(void *context, const uint8_t *data, size_t length);
 
+/// An entry of a document outline: its title (UTF-8), level (1 for the top), page and height.
+typedef struct {
+    const char *title;
+    int level;
+    int page;
+    double top;
+} SPQOutlineItem;
+
 /// Changes whenever the table below changes: a library built from other sources is refused.
-#define SPQ_FUNCTIONS_VERSION 5
+#define SPQ_FUNCTIONS_VERSION 6
 
 /// The engine's functions.
 typedef struct {
@@ -146,6 +154,11 @@ typedef struct {
     /// stream syntax, no resources: lines and fills, such as n-up page borders) and returns its
     /// object number, or -1.
     int64_t (*add_drawing)(SPQDocument *dst, double width, double height, const char *operators, size_t length, char **error);
+    /// Gives `dst` a document outline (bookmarks): `items` in order, each nested under the last
+    /// one before it of a lower level, open; each goes to its page (from 0) at `top` points from
+    /// the page's bottom (the page's top when `top` is negative). Items whose page does not exist
+    /// are left out.
+    int (*set_outline)(SPQDocument *dst, const SPQOutlineItem *items, int count, char **error);
 } SPQFunctions;
 
 /// Finds the engine's table: in the shared library at `path` (opened once, never closed), or —
