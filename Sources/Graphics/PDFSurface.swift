@@ -50,6 +50,13 @@ package final class PDFSurface {
     /// Ends the page `context` drew.
     package func showPage(_ context: GraphicsContext) { FontEngineLock.held { cairo_show_page(context.raw) } }
 
+    /// Adds a bookmark under `parent` (0: the top) going to `page` (from 1) at `y` points from
+    /// its top; returns its id, for bookmarks under it.
+    package func addOutline(_ title: String, parent: Int32, page: Int, y: Double) -> Int32 {
+        let link = "page=\(page) pos=[0 \(String(format: "%.2f", y))]"
+        return cairo_pdf_surface_add_outline(surface, parent, title, link, CAIRO_PDF_OUTLINE_FLAG_OPEN)
+    }
+
     /// Writes the rest of the PDF (fonts, the page index).
     package func finish() {
         FontEngineLock.held { cairo_surface_finish(surface) }

@@ -64,6 +64,8 @@ package final class AssemblingPDFWriter: SheetWriter {
     package func endSheet() throws {
         guard let ctx = current else { return }
         var sheet = Sheet(size: currentSize, placements: ctx.placements ?? [], outline: ctx.outline ?? [])
+        // The bookmarks go into the assembled output, not into the scratch drawing.
+        ctx.outline = nil
         if ctx.marked {
             try drawn.endSheet()
             sheet.drawnPage = drawnPages

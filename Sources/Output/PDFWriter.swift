@@ -29,6 +29,8 @@ package final class PDFWriter: SheetWriter {
     package let fonts: FontSystem
     package private(set) var sheetsWritten = 0
     private var context: GraphicsContext?
+    /// The open bookmarks, a level each, for the next one's parent.
+    private var outlinePath: [(level: Int, id: Int32)] = []
 
     /// Every sheet printed in shades of grey.
     private let grayscale: Bool
@@ -55,6 +57,7 @@ package final class PDFWriter: SheetWriter {
         let ctx = context ?? surface.makeContext(fonts: fonts)
         context = ctx
         ctx.sheetHeight = size.height
+        ctx.outline = []
         // Opaque paper to blend with (see endSheet).
         if grayscale { ctx.paintPaper() }
         ctx.saveState()
@@ -66,6 +69,13 @@ package final class PDFWriter: SheetWriter {
         guard let ctx = context else { return }
         ctx.restoreState()
         if grayscale { ctx.turnGrey() }
+        for entry in ctx.outline ?? [] {
+            while let last = outlinePath.last, last.level >= entry.level { outlinePath.removeLast() }
+            let id = surface.addOutline(entry.title, parent: outlinePath.last?.id ?? 0, page: sheetsWritten + 1,
+                                        y: ctx.sheetHeight - entry.top)
+            outlinePath.append((entry.level, id))
+        }
+        ctx.outline = nil
         surface.showPage(ctx)
         sheetsWritten += 1
         try check("cannot draw the page")
@@ -74,6 +84,7 @@ package final class PDFWriter: SheetWriter {
     /// Ends a sheet nothing was drawn on without making a page of it (the assembler's scratch
     /// output needs pages only for sheets that have drawing).
     package func discardSheet() {
+        context?.outline = nil
         context?.restoreState()
     }
 

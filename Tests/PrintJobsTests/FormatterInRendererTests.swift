@@ -68,3 +68,28 @@ final class HeaderRenderer: PrintPageRenderer {
         #expect(try PDF.text(out).contains("Natural Earth"))
     }
 }
+
+/// A page renderer that bookmarks its pages: the PDF's outline holds them, nested by level,
+/// whether the job streams cairo's PDF (drawing only) or assembles objects.
+final class BookmarkingRenderer: PrintPageRenderer {
+    override var numberOfPages: Int { 3 }
+    override func drawContentForPage(at pageIndex: Int, in contentRect: CGRect, context: GraphicsContext) {
+        context.draw("page \(pageIndex + 1)", at: contentRect.origin, font: .sans)
+        context.addOutlineEntry(pageIndex == 0 ? "Part" : "Chapter \(pageIndex)", level: pageIndex == 0 ? 1 : 2, at: contentRect.minY)
+    }
+}
+
+@Suite struct OutlineTests {
+    @Test func aRenderersBookmarksBecomeTheOutline() throws {
+        let out = try temporaryDirectory() + "/b.pdf"
+        try PrintJob(renderer: BookmarkingRenderer(), info: PrintInfo(), paper: PrintPaper(media: .a4, margins: EdgeInsets(all: 36)))
+            .writePDF(to: .file(out))
+        let json = try Tool.run("qpdf", ["--json", "--json-key=outlines", out]).stdout
+        let root = try #require(try JSONSerialization.jsonObject(with: json) as? [String: Any])
+        let top = try #require(root["outlines"] as? [[String: Any]])
+        #expect(top.count == 1 && top[0]["title"] as? String == "Part" && top[0]["destpageposfrom1"] as? Int == 1, "\(top)")
+        let kids = top[0]["kids"] as? [[String: Any]] ?? []
+        #expect(kids.map { $0["title"] as? String ?? "" } == ["Chapter 1", "Chapter 2"])
+        #expect(kids.map { $0["destpageposfrom1"] as? Int ?? 0 } == [2, 3])
+    }
+}
