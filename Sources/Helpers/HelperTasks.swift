@@ -104,6 +104,9 @@ package struct PageStyleReport: Codable, Sendable {
         /// Its text, white space collapsed.
         package var text: String
         package var attributes: [String: String]
+        /// Whether it is rendered at all (not `display: none`, itself or an ancestor), as the
+        /// screen's style says.
+        package var shown: Bool?
     }
 
     package var title: String
@@ -192,7 +195,8 @@ package struct PageStyleReport: Codable, Sendable {
               const elements = found.map(e => ({
                 rules: valid.filter(([s]) => e.matches(s)).map(([, i]) => i),
                 text: (e.textContent || "").replace(/\\s+/g, " ").trim(),
-                attributes: Object.fromEntries(names.map(n => [n, e.getAttribute(n) || ""]))
+                attributes: Object.fromEntries(names.map(n => [n, e.getAttribute(n) || ""])),
+                shown: rendered(e)
               }));
               return {title: "", rules: [], unreadableSheets: [], elements, elementsSelector: union};
             })()

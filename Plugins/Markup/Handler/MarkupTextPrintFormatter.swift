@@ -303,8 +303,12 @@ public final class MarkupTextPrintFormatter: PrintFormatter {
             return PagePlan(slots: Array(0..<count), decorations: pagedMedia.hasMarginBoxes ? PageDecorations(rules: pagedMedia, pageCount: count) : nil)
         }
         let elements = described.elements
-        let map = try elementPages(matching: described.selector, pageSize: rendered.pageSize, firstPageTopInset: rendered.firstPageTopInset,
-                                   plainPrint: rendered.print?.path)
+        // On a one-page document every element shown is on that page: no print needed. (An
+        // element hidden by print-only style counts as shown there.)
+        let map = count == 1
+            ? ElementPageMap(pageCount: 1, pages: elements.map { $0.shown == false ? nil : 0 })
+            : try elementPages(matching: described.selector, pageSize: rendered.pageSize, firstPageTopInset: rendered.firstPageTopInset,
+                               plainPrint: rendered.print?.path)
         guard map.pageCount == count else {
             throw PrintError(.renderingFailed, path: errorPath, "WebKit printed \(map.pageCount) pages when placing its elements, \(count) before")
         }
