@@ -326,4 +326,31 @@ struct PagedMediaTests {
                 "\(mine)")
         #expect(mine == (try outline(theirs)), "WeasyPrint's outline differs")
     }
+
+    /// A book's binding margins: `@page :left` and `:right` with their own side margins (the
+    /// same width): right-hand pages at theirs, left-hand pages moved to theirs, boxes with
+    /// them, as WeasyPrint places them.
+    @Test func leftAndRightPagesKeepTheirMargins() throws {
+        let html = """
+            <html><head><meta charset="utf-8"><style>
+            @page { size: A5; margin: 20mm 15mm; @bottom-center { content: counter(page); font: 9pt "DejaVu Sans" }
+                    @top-center { content: "Book"; font: 9pt "DejaVu Sans" } }
+            @page :left { margin-left: 25mm; margin-right: 15mm; @bottom-left { content: "L" counter(page); font: 9pt "DejaVu Sans" } }
+            @page :right { margin-left: 15mm; margin-right: 25mm }
+            body { font: 11pt "DejaVu Serif"; margin: 0 }
+            h1 { break-before: page; margin: 0 }
+            </style></head><body>
+            <h1 style="break-before: auto">One</h1><p>First page text.</p><h1>Two</h1><p>Second.</p><h1>Three</h1><p>Third.</p>
+            </body></html>
+            """
+        let (ours, theirs) = try Self.bothEngines(html)
+        #expect(try PDF.pageCount(ours) == 3)
+        for page in 1...3 {
+            let mine = try PDF.words(ours, page: page), reference = try PDF.words(theirs, page: page)
+            #expect(mine.map(\.word) == reference.map(\.word), "page \(page)")
+            Self.expectSamePlaces(mine, reference, page: page)
+        }
+        let left = try #require(try PDF.words(ours, page: 2).first { $0.word == "Two" })
+        #expect(abs(left.xMin - 25 * 72 / 25.4) < 1, "a left-hand page's text starts 25 mm in: \(left.xMin)")
+    }
 }

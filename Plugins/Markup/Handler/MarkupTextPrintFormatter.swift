@@ -157,6 +157,9 @@ public final class MarkupTextPrintFormatter: PrintFormatter {
         let style = PageStyle(rules: reply.answer?.rules ?? [])
         contentInsets.top += style.firstPageExtraTop
         pagedMedia = PagedMediaRules(styleSheets: reply.answer?.styleTexts ?? [])
+        if style.sideMarginsChangeTheWidth {
+            Self.logger.warning("\(errorPath ?? displayName): its left-hand and right-hand pages (@page :left, :right) are of different widths, which WebKit cannot lay out: their side margins are not applied")
+        }
         // WebKit lays the whole document out at one page size: a named page's own is not kept.
         for rule in pagedMedia.pageRules where rule.name != nil && rule.declarations.keys.contains(where: { $0 == "size" || $0.hasPrefix("margin") }) {
             Self.logger.warning("\(errorPath ?? displayName): @page \(rule.name!) sets its own size or margins, which are not applied: its pages keep the document's")
@@ -421,7 +424,8 @@ public final class MarkupTextPrintFormatter: PrintFormatter {
             defer { next += 1 }
             return MarkupPage(content: try plan.slots[next].map { try PlacedContent(page: $0, of: document.document) },
                               size: document.pageSize, index: next, decorations: plan.decorations,
-                              edgesTaken: formatter.marginEdgesTakenByJob, headings: plan.headings[next] ?? [])
+                              edgesTaken: formatter.marginEdgesTakenByJob, headings: plan.headings[next] ?? [],
+                              style: formatter.pageStyle)
         }
 
         var fractionDone: Double? {
@@ -440,10 +444,14 @@ public final class MarkupTextPrintFormatter: PrintFormatter {
         let edgesTaken: PageMarginEdges
         /// The headings that start on the page: bookmarks to its top.
         let headings: [(title: String, level: Int)]
+        /// The document's page style, for its `:left`/`:right` margins.
+        let style: PageStyle?
 
         func draw(in context: GraphicsContext, rect: CGRect) throws {
             // Bottom-aligned: on the first page the blank inset rises above the shorter rect.
-            let area = CGRect(x: rect.minX, y: rect.maxY - size.height, width: size.width, height: size.height)
+            var area = CGRect(x: rect.minX, y: rect.maxY - size.height, width: size.width, height: size.height)
+            // A left-hand or right-hand page of a book sits at its own side's margin.
+            if let paper = context.paperRect, let x = style?.pageAreaMinX(forPage: index, paper: paper, area: area) { area.origin.x = x }
             if let content { try context.place(content, in: area) }
             for heading in headings { context.addOutlineEntry(heading.title, level: heading.level, at: area.minY) }
             // The margin boxes fill the paper around the page area, drawn as text.

@@ -10,11 +10,43 @@ public struct PageStyle: Equatable, Sendable {
     /// How much further down the first page's content starts (`@page :first { margin-top }`
     /// beyond the other pages' top margin): UIKit's `contentInsets.top`.
     public var firstPageExtraTop: Double = 0
+    /// The left and right margins of `@page :left` and `@page :right` (a book's binding
+    /// margins), where they give them.
+    public struct SideMargins: Equatable, Sendable {
+        public var left: Double?
+        public var right: Double?
+        var isEmpty: Bool { left == nil && right == nil }
+    }
+    public var leftPages = SideMargins()
+    public var rightPages = SideMargins()
 
     public init() {}
 
+    /// Where page `index` (from 0; the first is a right-hand page) starts across the paper
+    /// `paper`, when the job's page area `area` follows the document's own margins (those of its
+    /// right-hand pages): a left-hand page at its own left margin. Nil: where it is.
+    func pageAreaMinX(forPage index: Int, paper: CGRect, area: CGRect) -> Double? {
+        guard index % 2 == 1, !leftPages.isEmpty || !rightPages.isEmpty, !sideMarginsChangeTheWidth,
+              let baseLeft = setup.marginLeft, abs((area.minX - paper.minX) - baseLeft) < 0.5 else { return nil }
+        return paper.minX + (leftPages.left ?? baseMargins.left ?? baseLeft)
+    }
+
+    /// The `@page` rule's own left and right margins, before the right-hand pages' took their place.
+    private var baseMargins = SideMargins()
+
+    /// Whether left-hand and right-hand pages are of different widths: WebKit lays every page
+    /// out at one width, so then their side margins are not applied.
+    var sideMarginsChangeTheWidth: Bool {
+        guard !leftPages.isEmpty || !rightPages.isEmpty else { return false }
+        let base = (baseMargins.left ?? 36.0, baseMargins.right ?? 36.0)
+        let left = (leftPages.left ?? base.0) + (leftPages.right ?? base.1)
+        let right = (rightPages.left ?? base.0) + (rightPages.right ?? base.1)
+        return abs(left - right) > 0.5
+    }
+
     /// The page style of rules as WebKit's CSSOM gives them, later rules winning as in the cascade.
-    /// `:left`/`:right` rules are not applied (every page is the same size here).
+    /// `:left`/`:right` rules give their left and right margins only (every page is the same
+    /// size here).
     init(rules: [PageStyleReport.Rule]) {
         self.init()
         var firstTop: Double?
@@ -28,9 +60,21 @@ public struct PageStyle: Equatable, Sendable {
                 setup.marginLeft = Self.length(rule.marginLeft) ?? setup.marginLeft
             } else if selector == ":first" {
                 firstTop = Self.length(rule.marginTop) ?? firstTop
+            } else if selector == ":left" || selector == ":right" {
+                var side = selector == ":left" ? leftPages : rightPages
+                side.left = Self.length(rule.marginLeft) ?? side.left
+                side.right = Self.length(rule.marginRight) ?? side.right
+                if selector == ":left" { leftPages = side } else { rightPages = side }
             }
         }
         if let firstTop { firstPageExtraTop = max(0, firstTop - (setup.marginTop ?? 0)) }
+        // A book's pages: the job's margins are those of its right-hand pages (the first page
+        // is one); left-hand pages are moved to their own margin as they are placed.
+        baseMargins = SideMargins(left: setup.marginLeft, right: setup.marginRight)
+        if (!leftPages.isEmpty || !rightPages.isEmpty) && !sideMarginsChangeTheWidth {
+            setup.marginLeft = rightPages.left ?? setup.marginLeft ?? 36
+            setup.marginRight = rightPages.right ?? setup.marginRight ?? 36
+        }
     }
 
     /// A CSS length in points: px (96 to the inch), pt, pc, in, cm, mm, Q; a bare 0.
