@@ -42,6 +42,16 @@ package final class PDFRasterizer {
         return String(cString: text)
     }
 
+    /// Page `index`'s text as poppler extracts it, and for each of its characters (Unicode
+    /// scalars, in order) how far down the page its box starts, in points.
+    package func pageTextLayout(_ index: Int) -> (text: String, tops: [Double]) {
+        var text: UnsafeMutablePointer<CChar>?, tops: UnsafeMutablePointer<Double>?, count: UInt32 = 0
+        _ = FontEngineLock.held { sppoppler_page_text_layout(document, Int32(index), &text, &tops, &count) }
+        defer { free(text); free(tops) }
+        let string = text.map { String(cString: $0) } ?? ""
+        return (string, tops.map { Array(UnsafeBufferPointer(start: $0, count: Int(count))) } ?? [])
+    }
+
     /// Whether page `index` draws an image: drawing such a page in bands would decode its images
     /// once a band.
     package func pageHasImages(_ index: Int) -> Bool { sppoppler_page_has_images(document, Int32(index)) != 0 }

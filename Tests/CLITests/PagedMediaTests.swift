@@ -353,4 +353,30 @@ struct PagedMediaTests {
         let left = try #require(try PDF.words(ours, page: 2).first { $0.word == "Two" })
         #expect(abs(left.xMin - 25 * 72 / 25.4) < 1, "a left-hand page's text starts 25 mm in: \(left.xMin)")
     }
+
+    /// `string(name, start)` takes the page's first assignment only when its element begins the
+    /// page, else the value carried in, as WeasyPrint does; beside `first` and `last`.
+    @Test func startTakesAnAssignmentOnlyAtTheTopOfThePage() throws {
+        let html = """
+            <html><head><meta charset="utf-8"><style>
+            @page { size: A5; margin: 20mm; font: 9pt "DejaVu Sans";
+              @top-left { content: string(ch, start) } @top-center { content: string(ch, first) } @top-right { content: string(ch, last) } }
+            body { font: 11pt "DejaVu Serif"; margin: 0 } h1 { string-set: ch content(); margin: 0 0 4mm }
+            .pb { break-before: page }
+            </style></head><body>
+            <h1>Alpha</h1><p>a</p><h1 class=pb>Beta</h1><p>b</p><h1>Gamma</h1><p>c</p><p class=pb>continued</p><h1>Delta</h1>
+            </body></html>
+            """
+        let (ours, theirs) = try Self.bothEngines(html)
+        let a5 = (width: 419.53, height: 595.28)
+        var headers: [String] = []
+        for page in 1...3 {
+            let mine = try Self.marginWords(ours, page: page, top: 20, side: 20, paper: a5)
+            let reference = try Self.marginWords(theirs, page: page, top: 20, side: 20, paper: a5)
+            headers.append(mine.sorted { $0.xMin < $1.xMin }.map(\.word).joined(separator: " "))
+            #expect(Self.marginText(mine) == Self.marginText(reference), "page \(page)")
+            Self.expectSamePlaces(mine, reference, page: page)
+        }
+        #expect(headers == ["Alpha Alpha Alpha", "Beta Beta Gamma", "Gamma Delta Delta"], "\(headers)")
+    }
 }

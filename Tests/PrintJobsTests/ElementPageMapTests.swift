@@ -64,6 +64,17 @@ import Testing
         #expect(wrong.isEmpty, "mapped to the wrong page: \(wrong.map { "\($0): \(String(describing: map.pages.indices.contains($0) ? map.pages[$0] : nil)) not \(printedOn[$0] ?? -1)" })")
         #expect(Set(printedOn.values).count > 8, "the anchors spread over many pages")
         #expect(try !PDF.text(out).contains("SWPMK"), "no mark is left in what prints")
+        // How far down: each anchor word's top on its page (the job's page has 72 pt above
+        // WebKit's), to a few points (the word's box starts at its glyphs, the line a little higher).
+        var off: [String] = []
+        for page in 1...pageCount {
+            for w in try PDF.words(out, page: page) where w.word.hasPrefix("Anchor") && w.word.hasSuffix("X") {
+                guard let n = Int(w.word.dropFirst(6).dropLast()), n < map.tops.count, let top = map.tops[n], map.pages[n] == page - 1 else { continue }
+                if abs(top + 72 - w.yMin) > 4 { off.append("\(n): \(top + 72) vs \(w.yMin)") }
+            }
+        }
+        #expect(off.isEmpty, "\(off)")
+        #expect(map.tops.compactMap { $0 }.count >= count - 1)
     }
 
     @Test func aBadSelectorIsAClearError() throws {

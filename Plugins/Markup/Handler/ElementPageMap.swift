@@ -17,8 +17,25 @@ public struct ElementPageMap: Sendable, Equatable {
     /// For the elements the selector matched, in document order: the page (from 0) each starts
     /// on; nil for an element that prints nowhere (`display: none`, clipped away).
     public let pages: [Int?]
+    /// How far down its page each element starts, in points from the top of WebKit's page
+    /// (the top of its first line, to a point or so); nil where unknown.
+    public let tops: [Double?]
+    /// For each page, how far down its first text starts (points from the top); nil for a page
+    /// with no text or where unknown.
+    public let contentTops: [Double?]
 
-    public init(pageCount: Int, pages: [Int?]) { self.pageCount = pageCount; self.pages = pages }
+    public init(pageCount: Int, pages: [Int?], tops: [Double?]? = nil, contentTops: [Double?]? = nil) {
+        self.pageCount = pageCount; self.pages = pages; self.tops = tops ?? pages.map { _ in nil }
+        self.contentTops = contentTops ?? Array(repeating: nil, count: pageCount)
+    }
+
+    /// Whether element `index` is the first thing on its page (no text above its first line);
+    /// nil when the map does not know where it is.
+    public func isFirstOnItsPage(_ index: Int) -> Bool? {
+        guard index < pages.count, let page = pages[index], let top = tops[index], page < contentTops.count,
+              let contentTop = contentTops[page] else { return nil }
+        return top <= contentTop + 1
+    }
 
     /// Reads the map from a plain print and a marked print of the same document.
     init(plain: String, marked: String, path: String?) throws {
@@ -27,19 +44,27 @@ public struct ElementPageMap: Sendable, Equatable {
             throw PrintError(.renderingFailed, path: path,
                              "marking its elements changed how WebKit breaks its pages (\(plainPDF.pageCount) pages, then \(markedPDF.pageCount))")
         }
-        var found: [Int: Int] = [:]
+        var found: [Int: Int] = [:], tops: [Int: Double] = [:], contentTops: [Double?] = []
         for page in 0..<markedPDF.pageCount {
-            let text = markedPDF.pageText(page)
+            let (text, charTops) = markedPDF.pageTextLayout(page)
             for match in text.matches(of: ElementPageMarks.tokenPattern) {
-                if let index = Int(match.1), found[index] == nil { found[index] = page }
+                guard let index = Int(match.1), found[index] == nil else { continue }
+                found[index] = page
+                // The mark is drawn 2 px (1.5 pt) below where the element's first line starts.
+                let offset = text.unicodeScalars.distance(from: text.startIndex, to: match.range.lowerBound)
+                if offset < charTops.count { tops[index] = max(0, charTops[offset] - 1.5) }
             }
             let unmarked = text.replacing(ElementPageMarks.tokenPattern, with: "")
-            guard Self.words(unmarked) == Self.words(plainPDF.pageText(page)) else {
+            let (plainText, plainTops) = plainPDF.pageTextLayout(page)
+            // The page's first text: the topmost box of a visible character.
+            contentTops.append(zip(plainText.unicodeScalars, plainTops).filter { !$0.0.properties.isWhitespace }.map(\.1).min())
+            guard Self.words(unmarked) == Self.words(plainText) else {
                 throw PrintError(.renderingFailed, path: path, "marking its elements moved the text of page \(page + 1): no exact page map")
             }
         }
         let count = (found.keys.max() ?? -1) + 1
-        self.init(pageCount: plainPDF.pageCount, pages: (0..<count).map { found[$0] })
+        self.init(pageCount: plainPDF.pageCount, pages: (0..<count).map { found[$0] }, tops: (0..<count).map { tops[$0] },
+                  contentTops: contentTops)
     }
 
     /// A page's words, as poppler reads them; a token removed may leave spacing behind.

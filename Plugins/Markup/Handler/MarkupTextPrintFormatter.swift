@@ -293,8 +293,8 @@ public final class MarkupTextPrintFormatter: PrintFormatter {
         var decorations: PageDecorations?
         /// The content of the document's `target-counter()` rules, with the pages found.
         var generated: [GeneratedContent] = []
-        /// The headings that start on each page (by page), for the PDF outline.
-        var headings: [Int: [(title: String, level: Int)]] = [:]
+        /// The headings that start on each page (by page), for the PDF outline, with how far down.
+        var headings: [Int: [(title: String, level: Int, top: Double?)]] = [:]
     }
 
     /// Plans the pages of `rendered`. Where elements start is asked of the page map (two more
@@ -366,11 +366,11 @@ public final class MarkupTextPrintFormatter: PrintFormatter {
             })
         }
         // The outline: each heading on the page it starts on, at the level of its h1 … h6.
-        var headings: [Int: [(title: String, level: Int)]] = [:]
+        var headings: [Int: [(title: String, level: Int, top: Double?)]] = [:]
         for i in elements.indices where i < map.pages.count {
             guard let page = map.pages[i], let at = position[page], !elements[i].text.isEmpty,
                   let rule = elements[i].rules.first(where: { $0 >= described.firstHeadingRule }) else { continue }
-            headings[at, default: []].append((elements[i].text, rule - described.firstHeadingRule + 1))
+            headings[at, default: []].append((elements[i].text, rule - described.firstHeadingRule + 1, i < map.tops.count ? map.tops[i] : nil))
         }
         guard pagedMedia.hasMarginBoxes else { return PagePlan(slots: slots, decorations: nil, generated: generated, headings: headings) }
         // Page names: that of the run the page starts in; a blank page takes the page's before it.
@@ -382,7 +382,8 @@ public final class MarkupTextPrintFormatter: PrintFormatter {
             names.append(current)
         }
         let pages = map.pages.map { $0.flatMap { position[$0] } }
-        let assignments = PageDecorations.assignments(rules: described.stringSets, elements: elements, pages: pages, pageCount: slots.count)
+        let assignments = PageDecorations.assignments(rules: described.stringSets, elements: elements, pages: pages, pageCount: slots.count,
+                                                      atTop: { map.isFirstOnItsPage($0) })
         let blank = Set(slots.indices.filter { slots[$0] == nil })
         return PagePlan(slots: slots, decorations: PageDecorations(rules: pagedMedia, pageCount: slots.count, assignments: assignments,
                                                                    blankPages: blank, pageNumbers: numbers, pageNames: names),
@@ -442,8 +443,9 @@ public final class MarkupTextPrintFormatter: PrintFormatter {
         let decorations: PageDecorations?
         /// Edges the job's own header or footer takes: the document's boxes there are left out.
         let edgesTaken: PageMarginEdges
-        /// The headings that start on the page: bookmarks to its top.
-        let headings: [(title: String, level: Int)]
+        /// The headings that start on the page: bookmarks to where they start (the page's top
+        /// when unknown).
+        let headings: [(title: String, level: Int, top: Double?)]
         /// The document's page style, for its `:left`/`:right` margins.
         let style: PageStyle?
 
@@ -453,7 +455,7 @@ public final class MarkupTextPrintFormatter: PrintFormatter {
             // A left-hand or right-hand page of a book sits at its own side's margin.
             if let paper = context.paperRect, let x = style?.pageAreaMinX(forPage: index, paper: paper, area: area) { area.origin.x = x }
             if let content { try context.place(content, in: area) }
-            for heading in headings { context.addOutlineEntry(heading.title, level: heading.level, at: area.minY) }
+            for heading in headings { context.addOutlineEntry(heading.title, level: heading.level, at: area.minY + (heading.top ?? 0)) }
             // The margin boxes fill the paper around the page area, drawn as text.
             guard let decorations, let paper = context.paperRect else { return }
             let generated = decorations.boxes(forPage: index).filter { position, _ in

@@ -21,6 +21,9 @@ static void (*p_error_free)(SPGError *error);
 static void *(*p_get_image_mapping)(void *page);
 static void (*p_free_image_mapping)(void *list);
 static char *(*p_get_text)(void *page);
+// PopplerRectangle, as poppler-glib declares it (x1, y1, x2, y2: doubles).
+typedef struct { double x1, y1, x2, y2; } SPRectangle;
+static int (*p_get_text_layout)(void *page, SPRectangle **rectangles, unsigned *count);
 static void (*p_free)(void *memory);
 
 static pthread_once_t load_once = PTHREAD_ONCE_INIT;
@@ -34,6 +37,7 @@ static void load(void) {
         {"poppler_page_render_for_printing", (void **)&p_render_for_printing}, {"g_object_unref", (void **)&p_object_unref},
         {"g_error_free", (void **)&p_error_free}, {"poppler_page_get_image_mapping", (void **)&p_get_image_mapping},
         {"poppler_page_free_image_mapping", (void **)&p_free_image_mapping}, {"poppler_page_get_text", (void **)&p_get_text},
+        {"poppler_page_get_text_layout", (void **)&p_get_text_layout},
         {"g_free", (void **)&p_free},
     };
     loaded = sp_load_library("libpoppler-glib.so.8", "libpoppler-glib8", NULL, symbols, sizeof symbols / sizeof symbols[0], load_error,
@@ -93,6 +97,25 @@ char *sppoppler_page_text(void *document, int index) {
     char *copy = strdup(text);
     p_free(text);
     return copy;
+}
+
+int sppoppler_page_text_layout(void *document, int index, char **text, double **tops, unsigned *count) {
+    *text = NULL; *tops = NULL; *count = 0;
+    void *page = p_get_page(document, index);
+    if (!page) return 0;
+    char *t = p_get_text(page);
+    SPRectangle *rects = NULL;
+    unsigned n = 0;
+    int ok = p_get_text_layout(page, &rects, &n);
+    p_object_unref(page);
+    if (t) { *text = strdup(t); p_free(t); }
+    if (ok && rects && n > 0) {
+        *tops = malloc(sizeof(double) * n);
+        for (unsigned i = 0; i < n; i++) (*tops)[i] = rects[i].y1 < rects[i].y2 ? rects[i].y1 : rects[i].y2;
+        *count = n;
+    }
+    if (rects) p_free(rects);
+    return 1;
 }
 
 void sppoppler_close(void *document) { p_object_unref(document); }

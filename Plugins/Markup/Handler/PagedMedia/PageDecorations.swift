@@ -6,8 +6,16 @@ import HandlerSupport
 struct PageDecorations: Sendable {
     let rules: PagedMediaRules
     let pageCount: Int
-    /// Each page's `string-set` assignments, in document order.
-    let assignments: [[(name: String, value: String)]]
+    /// Each page's `string-set` assignments, in document order; `atTop` when the element that
+    /// makes it is the first thing on its page (for `string(name, start)`; nil: not known, as on
+    /// a one-page document, which is mapped without a print — taken as at the top).
+    let assignments: [[Assignment]]
+
+    struct Assignment: Sendable {
+        var name: String
+        var value: String
+        var atTop: Bool? = nil
+    }
     /// The blank pages put in before a page that must start on the other side (`:blank`).
     let blankPages: Set<Int>
     /// Each page's number (`counter(page)`): one more than the page before, or what an
@@ -16,7 +24,7 @@ struct PageDecorations: Sendable {
     /// Each page's name (`page: wide`), nil for unnamed pages.
     let pageNames: [String?]
 
-    init(rules: PagedMediaRules, pageCount: Int, assignments: [[(name: String, value: String)]] = [], blankPages: Set<Int> = [],
+    init(rules: PagedMediaRules, pageCount: Int, assignments: [[Assignment]] = [], blankPages: Set<Int> = [],
          pageNumbers: [Int]? = nil, pageNames: [String?]? = nil) {
         self.rules = rules
         self.pageCount = pageCount
@@ -64,14 +72,14 @@ struct PageDecorations: Sendable {
     }
 
     /// A named string on page `index`, as css-gcpm-3 says for each policy. The entry value is
-    /// the last assignment on an earlier page. (`start` needs to know whether the assigning
-    /// element is the first thing on its page, which the page map does not tell: it is taken
-    /// as `first`.)
+    /// the last assignment on an earlier page; `start` takes the page's first assignment only
+    /// when its element is the first thing on the page.
     func string(_ name: String, _ which: MarginBoxContent.StringPolicy, page index: Int) -> String {
         let entry = assignments.prefix(index).joined().last { $0.name == name }?.value ?? ""
         let here = index < assignments.count ? assignments[index].filter { $0.name == name } : []
         switch which {
-        case .first, .start: return here.first?.value ?? entry
+        case .first: return here.first?.value ?? entry
+        case .start: return here.first.map { $0.atTop ?? true ? $0.value : entry } ?? entry
         case .last: return here.last?.value ?? entry
         case .firstExcept: return here.isEmpty ? entry : ""
         }
@@ -106,12 +114,12 @@ struct PageDecorations: Sendable {
     /// Each page's assignments, from the elements that set strings (their rules' indices,
     /// text and attributes, in document order) and the page each starts on.
     static func assignments(rules: [StringSetRule], elements: [PageStyleReport.Element], pages: [Int?],
-                            pageCount: Int) -> [[(name: String, value: String)]] {
-        var byPage = Array(repeating: [(name: String, value: String)](), count: pageCount)
+                            pageCount: Int, atTop: (Int) -> Bool? = { _ in nil }) -> [[Assignment]] {
+        var byPage = Array(repeating: [Assignment](), count: pageCount)
         for (i, element) in elements.enumerated() {
             guard i < pages.count, let page = pages[i], page < pageCount else { continue }
             // Of the rules that match, the later sets each name.
-            var values: [(name: String, value: String)] = []
+            var values: [Assignment] = []
             for ruleIndex in element.rules where ruleIndex < rules.count {
                 for (name, parts) in rules[ruleIndex].assignments {
                     let value = parts.map { part -> String in
@@ -122,7 +130,7 @@ struct PageDecorations: Sendable {
                         }
                     }.joined()
                     values.removeAll { $0.name == name }
-                    values.append((name, value))
+                    values.append(Assignment(name: name, value: value, atTop: atTop(i)))
                 }
             }
             byPage[page] += values
