@@ -64,9 +64,10 @@ package struct MarkupTask: Codable, Sendable {
     /// print: blank space above the content on the first page only (UIKit's contentInsets.top).
     package var firstPageTopInset: Double?
     /// print: a CSS selector whose elements are marked for this print only, each with the
-    /// token `ElementPageMarks.token(i)` (i in document order) drawn where the element starts,
+    /// token `ElementPageMarks.token(i, prefix: markPrefix)` (i in document order) drawn where the element starts,
     /// so that the PDF tells on which page each landed (ElementPageMap reads them).
     package var markSelector: String?
+    package var markPrefix: String?
     /// describeElements: the selectors of the rules that set strings, and the attributes they read.
     package var ruleSelectors: [String]?
     package var attributeNames: [String]?
@@ -161,25 +162,6 @@ package struct PageStyleReport: Codable, Sendable {
                 }
               }
               const rendered = (e) => e.checkVisibility ? e.checkVisibility() : getComputedStyle(e).display !== "none";
-              const nameRules = \(nameRules).filter(([s]) => { try { document.querySelector(s); return true; } catch (e) { return false; } });
-              const effective = new Map();
-              let current = "", first = true;
-              for (const e of document.body ? document.body.querySelectorAll("*") : []) {
-                const reset = /(?:^|\\s)page(?:\\s+(-?\\d+))?(?:\\s|$)/.exec(getComputedStyle(e).counterReset || "");
-                if (reset && rendered(e)) e.setAttribute("\(pageResetAttribute)", reset[1] || "0"); else e.removeAttribute("\(pageResetAttribute)");
-                e.removeAttribute("\(pageNameAttribute)");
-                if (!rendered(e)) continue;
-                let own = null;
-                for (const [s, name] of nameRules) if (e.matches(s)) own = name;
-                const name = own !== null && own !== "auto" ? own : (effective.get(e.parentElement) ?? "");
-                effective.set(e, name);
-                if (name !== current) {
-                  e.setAttribute("\(pageNameAttribute)", name);
-                  if (!first) e.style.setProperty("break-before", "page", "important");
-                  current = name;
-                }
-                first = false;
-              }
               const sides = ["left", "right", "recto", "verso"];
               let pending = null;
               for (const e of document.body ? document.body.querySelectorAll("*") : []) {
@@ -189,12 +171,40 @@ package struct PageStyleReport: Codable, Sendable {
                 if (side && style.display !== "none") e.setAttribute("\(sideAttribute)", side); else e.removeAttribute("\(sideAttribute)");
                 if (sides.includes(style.breakAfter)) pending = {element: e, side: style.breakAfter};
               }
+              const nameRules = \(nameRules).filter(([s]) => { try { document.querySelector(s); return true; } catch (e) { return false; } });
+              const effective = new Map();
+              const nameOf = (e) => { let own = null; for (const [s, name] of nameRules) if (e.matches(s)) own = name; return own; };
+              // The root's and the body's page name (css-page-3: `auto` takes the parent's).
+              let inherited = "";
+              for (const e of [document.documentElement, document.body]) {
+                const own = e ? nameOf(e) : null;
+                if (own !== null && own !== "auto") inherited = own;
+                if (e) effective.set(e, inherited);
+              }
+              const forced = ["page", "left", "right", "recto", "verso", "always"];
+              let current = "", first = true;
+              for (const e of document.body ? document.body.querySelectorAll("*") : []) {
+                const reset = /(?:^|\\s)page(?:\\s+(-?\\d+))?(?:\\s|$)/.exec(getComputedStyle(e).counterReset || "");
+                if (reset && rendered(e)) e.setAttribute("\(pageResetAttribute)", reset[1] || "0"); else e.removeAttribute("\(pageResetAttribute)");
+                e.removeAttribute("\(pageNameAttribute)");
+                if (!rendered(e)) continue;
+                const own = nameOf(e);
+                const name = own !== null && own !== "auto" ? own : (effective.get(e.parentElement) ?? "");
+                effective.set(e, name);
+                if (name !== current) {
+                  e.setAttribute("\(pageNameAttribute)", name);
+                  // A break of its own (a side one above all) stays as it is.
+                  if (!first && !forced.includes(getComputedStyle(e).breakBefore)) e.style.setProperty("break-before", "page", "important");
+                  current = name;
+                }
+                first = false;
+              }
               const valid = all.map((s, i) => [s, i]).filter(([s]) => { try { document.querySelector(s); return true; } catch (e) { return false; } });
               const union = valid.map(([s]) => s).join(", ");
               const found = union ? Array.from(document.querySelectorAll(union)) : [];
               const elements = found.map(e => ({
                 rules: valid.filter(([s]) => e.matches(s)).map(([, i]) => i),
-                text: (e.textContent || "").replace(/\\s+/g, " ").trim(),
+                text: (e.innerText ?? e.textContent ?? "").replace(/\\s+/g, " ").trim(),
                 attributes: Object.fromEntries(names.map(n => [n, e.getAttribute(n) || ""])),
                 shown: rendered(e)
               }));
@@ -234,7 +244,8 @@ package struct PageStyleReport: Codable, Sendable {
                 const sheet = new CSSStyleSheet();
                 try { sheet.replaceSync(text); visit(sheet.cssRules); } catch (e) {}
               }
-              const styleTexts = Array.from(document.querySelectorAll("style")).map(s => s.textContent || "").concat(\(extra));
+              const forPrint = (media) => !media || /(^|[ ,])(print|all)([ ,]|$)/i.test(media) && !/^\\s*not\\s/i.test(media);
+              const styleTexts = Array.from(document.querySelectorAll("style")).filter(s => forPrint(s.media)).map(s => s.textContent || "").concat(\(extra));
               return {title: document.title || "", rules, unreadableSheets: unreadable, styleTexts};
             })()
             """
@@ -280,8 +291,16 @@ package struct GeneratedContent: Codable, Sendable, Equatable {
 /// 1 px text drawn at 1 % opacity: poppler reads it, no one sees it, no line moves. An element
 /// whose ::before is in use gets an element of the same style as its first child instead.
 package enum ElementPageMarks {
-    package static func token(_ index: Int) -> String { "SWPMK\(index)Q" }
-    package static var tokenPattern: Regex<(Substring, Substring)> { #/SWPMK(\d+)Q/# }
+    /// A print's marks are `<prefix><i>Q`, the prefix new for each print (`newPrefix()`), so
+    /// that no text of the document's own reads as a mark.
+    package static func token(_ index: Int, prefix: String) -> String { "\(prefix)\(index)Q" }
+    package static func newPrefix() -> String {
+        "SWPM" + String((0..<8).map { _ in "BCDFGHJKLMNPRSTVWXZ".randomElement()! }) + "N"
+    }
+    /// The marks of a print whose prefix is `prefix` (letters only), with their index.
+    package static func tokenPattern(prefix: String) -> Regex<AnyRegexOutput> {
+        try! Regex(prefix + "([0-9]+)Q")
+    }
 
     static let boxStyle = ["position:absolute", "margin:2px 0 0 0", "padding:0", "border:0", "top:auto", "left:auto",
                            "right:auto", "bottom:auto", "float:none", "display:inline", "width:auto", "height:auto",
@@ -290,13 +309,14 @@ package enum ElementPageMarks {
                            "word-spacing:0", "text-transform:none"].map { $0 + " !important" }.joined(separator: ";")
 
     /// Marks the elements `selector` matches; answers how many.
-    package static func markScript(selector: String) -> String {
+    package static func markScript(selector: String, prefix: String) -> String {
         let quoted = String(decoding: try! JSONEncoder().encode(selector), as: UTF8.self)
+        let prefix = prefix.filter { $0.isLetter && $0.isASCII }
         return """
             (() => {
               const style = document.createElement("style");
               style.id = "swiftprint-page-marks";
-              style.textContent = '[data-swiftprint-mark]::before { content: "SWPMK" attr(data-swiftprint-mark) "Q" !important; \(boxStyle) }';
+              style.textContent = '[data-swiftprint-mark]::before { content: "\(prefix)" attr(data-swiftprint-mark) "Q" !important; \(boxStyle) }';
               (document.head || document.documentElement).appendChild(style);
               const elements = Array.from(document.querySelectorAll(\(quoted)));
               elements.forEach((element, i) => {
@@ -304,7 +324,7 @@ package enum ElementPageMarks {
                 if (before === "none" || before === "normal") { element.setAttribute("data-swiftprint-mark", String(i)); return; }
                 const mark = document.createElement("swiftprint-page-mark");
                 mark.setAttribute("style", \(String(decoding: try! JSONEncoder().encode(boxStyle), as: UTF8.self)));
-                mark.textContent = "SWPMK" + i + "Q";
+                mark.textContent = "\(prefix)" + i + "Q";
                 element.insertBefore(mark, element.firstChild);
               });
               return elements.length;

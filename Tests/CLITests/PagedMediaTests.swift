@@ -101,14 +101,15 @@ struct PagedMediaTests {
             "3 4 BLC BRC Beta Chapter Handbook III LB LM LT Page RM RT Right Sec. Sec. TLC TRC Two Two of",
             "4 4 BLC BRC Chapter Gamma Handbook LB LM LT Left Page RM RT Sec. TLC TRC Three iv of",
         ]
-        var worst = 0.0
+        var compared = 0
         for page in 1...pages {
             let mine = try Self.marginWords(ours, page: page), reference = try Self.marginWords(theirs, page: page)
             #expect(Self.marginText(mine) == expected[page - 1].split(separator: " ").sorted().joined(separator: " "), "page \(page)")
             #expect(Self.marginText(mine) == Self.marginText(reference), "page \(page): WeasyPrint's boxes say otherwise")
-            worst = max(worst, Self.expectSamePlaces(mine, reference, page: page))
+            Self.expectSamePlaces(mine, reference, page: page)
+            compared += mine.count
         }
-        #expect(worst > 0, "the comparison compared something")
+        #expect(compared > 40, "the comparison compared \(compared) words")
     }
 
     /// The right-hand pages' bottom-right box has a border and a background: drawn around its
@@ -129,43 +130,6 @@ struct PagedMediaTests {
         #expect(!mine.isEmpty && mine.count < 60, "\(mine.count) grey columns")
         #expect(abs((mine.first ?? 0) - (reference.first ?? 0)) <= 2 && abs((mine.last ?? 0) - (reference.last ?? 0)) <= 2,
                 "ours \(mine.first ?? -1)…\(mine.last ?? -1), WeasyPrint's \(reference.first ?? -1)…\(reference.last ?? -1)")
-    }
-
-    /// What flows from the document into a box is text: markup in an attribute or a heading is
-    /// printed as its characters, never read as Pango's markup.
-    @Test func stringsFromTheDocumentStayText() throws {
-        let dir = try temporaryDirectory()
-        try """
-            <html><head><style>@page { margin: 20mm; @top-center { content: string(t, last); font: 9pt "DejaVu Sans" } }
-            h1 { string-set: t attr(data-t) " " content() }</style></head>
-            <body><h1 data-t="<b>bold</b> &amp; &lt;span foreground='red'&gt;">x &lt;i&gt;y&lt;/i&gt;</h1></body></html>
-            """.write(toFile: dir + "/s.html", atomically: false, encoding: .utf8)
-        let out = dir + "/s.pdf"
-        let r = try swiftprint(["convert", dir + "/s.html", "-o", out])
-        #expect(r.status == 0, "\(r.stderr)")
-        // (pdftotext's -bbox output escapes XML's five characters.)
-        let header = try Self.marginWords(out, page: 1).map(\.word).joined(separator: " ")
-            .replacingOccurrences(of: "&lt;", with: "<").replacingOccurrences(of: "&gt;", with: ">")
-            .replacingOccurrences(of: "&apos;", with: "'").replacingOccurrences(of: "&quot;", with: "\"")
-            .replacingOccurrences(of: "&amp;", with: "&")
-        #expect(header == "<b>bold</b> & <span foreground='red'> x <i>y</i>", "\(header)")
-    }
-
-    /// The job's own header replaces the document's top boxes (the footer boxes stay); its own
-    /// footer replaces the bottom ones.
-    @Test func anExplicitHeaderReplacesTheDocumentsTopBoxes() throws {
-        let dir = try temporaryDirectory()
-        try Self.book.write(toFile: dir + "/book.html", atomically: false, encoding: .utf8)
-        let out = dir + "/h.pdf"
-        let r = try swiftprint(["convert", dir + "/book.html", "-o", out, "--header", "JOBHEADER"])
-        #expect(r.status == 0, "\(r.stderr)")
-        let page2 = try PDF.words(out, page: 2).map(\.word)
-        #expect(page2.contains("JOBHEADER") && !page2.contains("TLC") && !page2.contains("TRC") && !page2.contains("Handbook"), "\(page2)")
-        #expect(page2.contains("BRC") && page2.contains("Page") && page2.contains("LT"), "the other edges keep their boxes: \(page2)")
-        let footed = dir + "/f.pdf"
-        #expect(try swiftprint(["convert", dir + "/book.html", "-o", footed, "--footer", "JOBFOOTER"]).status == 0)
-        let words = try PDF.words(footed, page: 2).map(\.word)
-        #expect(words.contains("JOBFOOTER") && !words.contains("BRC") && !words.contains("Page") && words.contains("TLC"), "\(words)")
     }
 
     /// Chapters that must start on a right-hand page (and one on a left-hand page) get a
@@ -233,37 +197,6 @@ struct PagedMediaTests {
         #expect(try PDF.text(ours, first: 6, last: 6).contains("front vi"))
     }
 
-    /// Leaving a named page breaks the page too (css-page-3: the `page` values of the two
-    /// siblings differ), with no `break-before` of its own. WeasyPrint 57 keeps the next
-    /// element on the named page's last page: here swiftprint follows the specification.
-    @Test func leavingANamedPageStartsANewPage() throws {
-        let dir = try temporaryDirectory()
-        try Self.namedPages.replacingOccurrences(of: "<p class=back style=\"break-before: page\">", with: "<p class=back>")
-            .write(toFile: dir + "/n.html", atomically: false, encoding: .utf8)
-        let out = dir + "/n.pdf"
-        #expect(try swiftprint(["convert", dir + "/n.html", "-o", out]).status == 0)
-        #expect(try PDF.pageCount(out) == 6)
-        let last = try PDF.text(out, first: 6, last: 6)
-        #expect(last.contains("Back matter.") && last.contains("front vi") && !last.contains("MAIN"), "\(last)")
-    }
-
-    /// `counter-reset: page N` on an element numbers the page it starts on N, the next ones
-    /// on from there: front matter in roman numerals, the body from 1. (WeasyPrint 57 resets
-    /// the page counter only in `@page` rules, so this is checked against the numbers
-    /// themselves; Prince numbers pages the same way.)
-    @Test func anElementResetsThePageNumber() throws {
-        let dir = try temporaryDirectory()
-        try Self.namedPages.replacingOccurrences(of: ".main { page: main }", with: ".main { page: main; counter-reset: page 1 }")
-            .write(toFile: dir + "/r.html", atomically: false, encoding: .utf8)
-        let out = dir + "/r.pdf"
-        #expect(try swiftprint(["convert", dir + "/r.html", "-o", out]).status == 0)
-        let footers = try (1...6).map { page in
-            try PDF.text(out, first: page, last: page).split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
-                .first { $0.hasPrefix("front ") || $0.hasPrefix("main ") } ?? ""
-        }
-        #expect(footers == ["front i", "front ii", "main 1", "main 2", "main 3", "front iv"], "\(footers)")
-    }
-
     /// A table of contents: `target-counter(attr(href), page)` in a link's `::after` shows the
     /// page its target starts on (decimal or roman), as WeasyPrint shows it; a link to nowhere
     /// shows no number.
@@ -291,17 +224,6 @@ struct PagedMediaTests {
         #expect(mine.starts(with: ["Contents", "One … 2", "Two … 3", "Three (p. v)", "Missing …"]), "\(mine)")
         #expect(mine == (try lines(theirs)), "WeasyPrint's contents page differs")
         #expect(try PDF.pageCount(ours) == 5)
-    }
-
-    /// A named page's own size cannot be kept (WebKit lays the document out at one size): the
-    /// job says so rather than printing it otherwise in silence.
-    @Test func aNamedPagesOwnSizeIsReportedAsNotApplied() throws {
-        let dir = try temporaryDirectory()
-        try Self.namedPages.replacingOccurrences(of: "@page main {", with: "@page main { size: A5 landscape;")
-            .write(toFile: dir + "/w.html", atomically: false, encoding: .utf8)
-        let r = try swiftprint(["convert", dir + "/w.html", "-o", dir + "/w.pdf"])
-        #expect(r.status == 0 && r.stderr.contains("w.html: @page main sets its own size or margins, which are not applied"), "\(r.stderr)")
-        #expect(try PDF.pageSizes(dir + "/w.pdf").allSatisfy { $0.width < $0.height })
     }
 
     /// The PDF outline: each heading a bookmark to its page, nested by level, as WeasyPrint
@@ -378,5 +300,106 @@ struct PagedMediaTests {
             Self.expectSamePlaces(mine, reference, page: page)
         }
         #expect(headers == ["Alpha Alpha Alpha", "Beta Beta Gamma", "Gamma Delta Delta"], "\(headers)")
+    }
+}
+
+/// What swiftprint does with paged media that needs no reference engine: text stays text,
+/// the header rule, named-page breaks, page numbers set by elements, what cannot be applied.
+@Suite(.serialized) struct PagedMediaBehaviourTests {
+    /// What flows from the document into a box is text: markup in an attribute or a heading is
+    /// printed as its characters, never read as Pango's markup.
+    @Test func stringsFromTheDocumentStayText() throws {
+        let dir = try temporaryDirectory()
+        try """
+            <html><head><style>@page { margin: 20mm; @top-center { content: string(t, last); font: 9pt "DejaVu Sans" } }
+            h1 { string-set: t attr(data-t) " " content() }</style></head>
+            <body><h1 data-t="<b>bold</b> &amp; &lt;span foreground='red'&gt;">x &lt;i&gt;y&lt;/i&gt;</h1></body></html>
+            """.write(toFile: dir + "/s.html", atomically: false, encoding: .utf8)
+        let out = dir + "/s.pdf"
+        let r = try swiftprint(["convert", dir + "/s.html", "-o", out])
+        #expect(r.status == 0, "\(r.stderr)")
+        // (pdftotext's -bbox output escapes XML's five characters.)
+        let header = try PagedMediaTests.marginWords(out, page: 1).map(\.word).joined(separator: " ")
+            .replacingOccurrences(of: "&lt;", with: "<").replacingOccurrences(of: "&gt;", with: ">")
+            .replacingOccurrences(of: "&apos;", with: "'").replacingOccurrences(of: "&quot;", with: "\"")
+            .replacingOccurrences(of: "&amp;", with: "&")
+        #expect(header == "<b>bold</b> & <span foreground='red'> x <i>y</i>", "\(header)")
+    }
+
+    /// The job's own header replaces the document's top boxes (the footer boxes stay); its own
+    /// footer replaces the bottom ones.
+    @Test func anExplicitHeaderReplacesTheDocumentsTopBoxes() throws {
+        let dir = try temporaryDirectory()
+        try PagedMediaTests.book.write(toFile: dir + "/book.html", atomically: false, encoding: .utf8)
+        let out = dir + "/h.pdf"
+        let r = try swiftprint(["convert", dir + "/book.html", "-o", out, "--header", "JOBHEADER"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let page2 = try PDF.words(out, page: 2).map(\.word)
+        #expect(page2.contains("JOBHEADER") && !page2.contains("TLC") && !page2.contains("TRC") && !page2.contains("Handbook"), "\(page2)")
+        #expect(page2.contains("BRC") && page2.contains("Page") && page2.contains("LT"), "the other edges keep their boxes: \(page2)")
+        let footed = dir + "/f.pdf"
+        #expect(try swiftprint(["convert", dir + "/book.html", "-o", footed, "--footer", "JOBFOOTER"]).status == 0)
+        let words = try PDF.words(footed, page: 2).map(\.word)
+        #expect(words.contains("JOBFOOTER") && !words.contains("BRC") && !words.contains("Page") && words.contains("TLC"), "\(words)")
+    }
+
+    /// Leaving a named page breaks the page too (css-page-3: the `page` values of the two
+    /// siblings differ), with no `break-before` of its own. WeasyPrint 57 keeps the next
+    /// element on the named page's last page: here swiftprint follows the specification.
+    @Test func leavingANamedPageStartsANewPage() throws {
+        let dir = try temporaryDirectory()
+        try PagedMediaTests.namedPages.replacingOccurrences(of: "<p class=back style=\"break-before: page\">", with: "<p class=back>")
+            .write(toFile: dir + "/n.html", atomically: false, encoding: .utf8)
+        let out = dir + "/n.pdf"
+        #expect(try swiftprint(["convert", dir + "/n.html", "-o", out]).status == 0)
+        #expect(try PDF.pageCount(out) == 6)
+        let last = try PDF.text(out, first: 6, last: 6)
+        #expect(last.contains("Back matter.") && last.contains("front vi") && !last.contains("MAIN"), "\(last)")
+    }
+
+    /// `counter-reset: page N` on an element numbers the page it starts on N, the next ones
+    /// on from there: front matter in roman numerals, the body from 1. (WeasyPrint 57 resets
+    /// the page counter only in `@page` rules, so this is checked against the numbers
+    /// themselves; Prince numbers pages the same way.)
+    @Test func anElementResetsThePageNumber() throws {
+        let dir = try temporaryDirectory()
+        try PagedMediaTests.namedPages.replacingOccurrences(of: ".main { page: main }", with: ".main { page: main; counter-reset: page 1 }")
+            .write(toFile: dir + "/r.html", atomically: false, encoding: .utf8)
+        let out = dir + "/r.pdf"
+        #expect(try swiftprint(["convert", dir + "/r.html", "-o", out]).status == 0)
+        let footers = try (1...6).map { page in
+            try PDF.text(out, first: page, last: page).split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+                .first { $0.hasPrefix("front ") || $0.hasPrefix("main ") } ?? ""
+        }
+        #expect(footers == ["front i", "front ii", "main 1", "main 2", "main 3", "front iv"], "\(footers)")
+    }
+
+    /// A named page's own size cannot be kept (WebKit lays the document out at one size): the
+    /// job says so rather than printing it otherwise in silence.
+    @Test func aNamedPagesOwnSizeIsReportedAsNotApplied() throws {
+        let dir = try temporaryDirectory()
+        try PagedMediaTests.namedPages.replacingOccurrences(of: "@page main {", with: "@page main { size: A5 landscape;")
+            .write(toFile: dir + "/w.html", atomically: false, encoding: .utf8)
+        let r = try swiftprint(["convert", dir + "/w.html", "-o", dir + "/w.pdf"])
+        #expect(r.status == 0 && r.stderr.contains("w.html: @page main sets its own size or margins, which are not applied"), "\(r.stderr)")
+        #expect(try PDF.pageSizes(dir + "/w.pdf").allSatisfy { $0.width < $0.height })
+    }
+
+    /// When marking a document's elements would change what it prints (here a `::before` in
+    /// use makes the mark an element, and `:first-child` then picks another), there is no exact
+    /// page map: the job prints WebKit's pages as they are, says what it left out, and does
+    /// not fail.
+    @Test func withoutAnExactPageMapTheDocumentStillPrints() throws {
+        let dir = try temporaryDirectory()
+        let sections = (1...3).map { "<h2 style='break-before: \($0 == 1 ? "auto" : "page")'><a>#</a>Section \($0)</h2><p>text</p>" }.joined()
+        try """
+            <html><head><style>h2::before { content: ""; display: block } h2 > a:first-child { display: none }</style></head>
+            <body>\(sections)</body></html>
+            """.write(toFile: dir + "/m.html", atomically: false, encoding: .utf8)
+        let out = dir + "/m.pdf"
+        let r = try swiftprint(["convert", dir + "/m.html", "-o", out])
+        #expect(r.status == 0 && r.stderr.contains("printed without running strings, recto/verso pages or bookmarks"), "\(r.stderr)")
+        #expect(try PDF.pageCount(out) == 3)
+        #expect(try !PDF.text(out).contains("#"), "the document prints as it is")
     }
 }

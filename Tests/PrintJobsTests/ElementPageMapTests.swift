@@ -63,7 +63,7 @@ import Testing
         let wrong = (0..<(count - 1)).filter { map.pages.indices.contains($0) ? map.pages[$0] != printedOn[$0] : true }
         #expect(wrong.isEmpty, "mapped to the wrong page: \(wrong.map { "\($0): \(String(describing: map.pages.indices.contains($0) ? map.pages[$0] : nil)) not \(printedOn[$0] ?? -1)" })")
         #expect(Set(printedOn.values).count > 8, "the anchors spread over many pages")
-        #expect(try !PDF.text(out).contains("SWPMK"), "no mark is left in what prints")
+        #expect(try !PDF.text(out).contains("SWPM"), "no mark is left in what prints")
         // How far down: each anchor word's top on its page (the job's page has 72 pt above
         // WebKit's), to a few points (the word's box starts at its glyphs, the line a little higher).
         var off: [String] = []

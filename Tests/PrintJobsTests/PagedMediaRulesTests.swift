@@ -47,4 +47,22 @@ import Testing
         let rules = PagedMediaRules(styleSheets: ["body { color: red } @page { margin: 1in }", ""])
         #expect(!rules.hasMarginBoxes && rules.stringSets.isEmpty && rules.targetCounters.isEmpty)
     }
+
+    /// Media queries as CSS reads them; a rule's selectors one by one; `!important` only at the
+    /// end and outside strings; `attr()` with a type.
+    @Test func theFinerPointsOfTheSyntax() throws {
+        let rules = PagedMediaRules(styleSheets: ["""
+            @media not print { @page { @top-left { content: "not for print" } } }
+            @media (min-width: 1px) { @page { @top-center { content: "no type: all" } } }
+            @media only print and (color) { @page :first { @top-right { content: "x !important" ! important } } }
+            @media screen { h1 { string-set: t content() } }
+            nav a::after, .toc a::after { content: target-counter(attr(href url), page) }
+            """])
+        #expect(rules.pageRules.count == 2, "\(rules.pageRules)")
+        #expect(rules.pageRules[0].boxes[.topCenter]?["content"] == #""no type: all""#)
+        #expect(rules.pageRules[1].boxes[.topRight]?["content"] == #""x !important""#)
+        #expect(rules.stringSets.isEmpty, "a screen rule is not for print")
+        #expect(rules.targetCounters.map(\.selector) == ["nav a", ".toc a"])
+        #expect(rules.targetCounters.first?.parts == [.targetPage(attribute: "href", style: .decimal)])
+    }
 }

@@ -38,7 +38,8 @@ public struct ElementPageMap: Sendable, Equatable {
     }
 
     /// Reads the map from a plain print and a marked print of the same document.
-    init(plain: String, marked: String, path: String?) throws {
+    init(plain: String, marked: String, prefix: String, path: String?) throws {
+        let pattern = ElementPageMarks.tokenPattern(prefix: prefix)
         let plainPDF = try PDFRasterizer(path: plain), markedPDF = try PDFRasterizer(path: marked)
         guard plainPDF.pageCount == markedPDF.pageCount else {
             throw PrintError(.renderingFailed, path: path,
@@ -47,14 +48,14 @@ public struct ElementPageMap: Sendable, Equatable {
         var found: [Int: Int] = [:], tops: [Int: Double] = [:], contentTops: [Double?] = []
         for page in 0..<markedPDF.pageCount {
             let (text, charTops) = markedPDF.pageTextLayout(page)
-            for match in text.matches(of: ElementPageMarks.tokenPattern) {
-                guard let index = Int(match.1), found[index] == nil else { continue }
+            for match in text.matches(of: pattern) {
+                guard let digits = match.output[1].substring, let index = Int(digits), found[index] == nil else { continue }
                 found[index] = page
                 // The mark is drawn 2 px (1.5 pt) below where the element's first line starts.
                 let offset = text.unicodeScalars.distance(from: text.startIndex, to: match.range.lowerBound)
                 if offset < charTops.count { tops[index] = max(0, charTops[offset] - 1.5) }
             }
-            let unmarked = text.replacing(ElementPageMarks.tokenPattern, with: "")
+            let unmarked = text.replacing(pattern, with: "")
             let (plainText, plainTops) = plainPDF.pageTextLayout(page)
             // The page's first text: the topmost box of a visible character.
             contentTops.append(zip(plainText.unicodeScalars, plainTops).filter { !$0.0.properties.isWhitespace }.map(\.1).min())
@@ -91,6 +92,7 @@ extension MarkupTextPrintFormatter {
         try plain.commit()
         try marked.commit()
         let prints: [(OutputFile, String?)] = plainPrint == nil ? [(plain, nil), (marked, selector)] : [(marked, selector)]
+        let prefix = ElementPageMarks.newPrefix()
         for (scratch, mark) in prints {
             _ = try renderer(.print) {
                 $0.output = scratch.scratchPath!
@@ -98,8 +100,9 @@ extension MarkupTextPrintFormatter {
                 $0.task.pageHeight = pageSize.height
                 $0.task.firstPageTopInset = firstPageTopInset
                 $0.task.markSelector = mark
+                $0.task.markPrefix = prefix
             }
         }
-        return try ElementPageMap(plain: plainPrint ?? plain.scratchPath!, marked: marked.scratchPath!, path: errorPath)
+        return try ElementPageMap(plain: plainPrint ?? plain.scratchPath!, marked: marked.scratchPath!, prefix: prefix, path: errorPath)
     }
 }

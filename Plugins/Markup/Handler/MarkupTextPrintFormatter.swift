@@ -253,7 +253,8 @@ public final class MarkupTextPrintFormatter: PrintFormatter {
         let scratch = try OutputFile.scratch(prefix: "swiftprint-markup-")
         // The page map reads this print again when elements are to be placed; else it goes.
         let keep = described?.elements.isEmpty == false
-        defer { if !keep { scratch.removeScratch() } }
+        // Removed when the last holder lets it go, or at once when the page map will not read it.
+        let kept = KeptScratch(scratch)
         try scratch.commit()
         _ = try renderer(.print) {
             $0.output = scratch.scratchPath!
@@ -271,7 +272,7 @@ public final class MarkupTextPrintFormatter: PrintFormatter {
         Self.logger.debug(
             "\(fonts.fonts) fonts subset, \(fonts.bytesBefore) -> \(fonts.bytesAfter) bytes in \(ContinuousClock.now - started)\(why)")
         let result = RenderedDocument(pageSize: pageSize, firstPageTopInset: firstPageTopInset, document: document,
-                                      print: keep ? KeptScratch(scratch) : nil)
+                                      print: keep ? kept : nil)
         rendered = result
         return result
     }
@@ -308,10 +309,18 @@ public final class MarkupTextPrintFormatter: PrintFormatter {
         let elements = described.elements
         // On a one-page document every element shown is on that page: no print needed. (An
         // element hidden by print-only style counts as shown there.)
-        let map = count == 1
-            ? ElementPageMap(pageCount: 1, pages: elements.map { $0.shown == false ? nil : 0 })
-            : try elementPages(matching: described.selector, pageSize: rendered.pageSize, firstPageTopInset: rendered.firstPageTopInset,
-                               plainPrint: rendered.print?.path)
+        let map: ElementPageMap
+        do {
+            map = count == 1
+                ? ElementPageMap(pageCount: 1, pages: elements.map { $0.shown == false ? nil : 0 })
+                : try elementPages(matching: described.selector, pageSize: rendered.pageSize, firstPageTopInset: rendered.firstPageTopInset,
+                                   plainPrint: rendered.print?.path)
+        } catch let error as PrintError where error.code == .renderingFailed {
+            // No exact map: WebKit's pages as they are, without what needs one (named strings,
+            // sides, page numbers set by elements, the outline), and the job says so.
+            Self.logger.warning("\(errorPath ?? displayName): \(error.message); printed without running strings, recto/verso pages or bookmarks")
+            return PagePlan(slots: Array(0..<count), decorations: pagedMedia.hasMarginBoxes ? PageDecorations(rules: pagedMedia, pageCount: count) : nil)
+        }
         guard map.pageCount == count else {
             throw PrintError(.renderingFailed, path: errorPath, "WebKit printed \(map.pageCount) pages when placing its elements, \(count) before")
         }
@@ -375,7 +384,10 @@ public final class MarkupTextPrintFormatter: PrintFormatter {
         guard pagedMedia.hasMarginBoxes else { return PagePlan(slots: slots, decorations: nil, generated: generated, headings: headings) }
         // Page names: that of the run the page starts in; a blank page takes the page's before it.
         var nameStarts: [Int: String] = [:]
-        for (page, name) in marked(described.nameRule, PageStyleReport.pageNameAttribute) { if let at = position[page] { nameStarts[at] = name } }
+        // A page takes the name of the first run on it.
+        for (page, name) in marked(described.nameRule, PageStyleReport.pageNameAttribute) {
+            if let at = position[page], nameStarts[at] == nil { nameStarts[at] = name }
+        }
         var names: [String?] = [], current: String?
         for index in slots.indices {
             if let name = nameStarts[index] { current = name.isEmpty ? nil : name }

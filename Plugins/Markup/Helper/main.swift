@@ -54,6 +54,12 @@ func respond(_ reply: HelperReply<PageStyleReport>, to output: Int32) {
 /// What the loaded document is, so that a print request for it needs no second load.
 nonisolated(unsafe) var loadedKey: String?
 
+/// What swiftprint changed in each document since it was loaded (the describe script's marks
+/// and breaks, the generated content), by the document's key: run again whenever that
+/// document is loaded again (another run's document came between, on a shared renderer), so
+/// that its elements are the same ones, in the same order, that the job planned with.
+nonisolated(unsafe) var changes: [String: (describe: String?, generated: String?)] = [:]
+
 func load(_ request: HelperRequest<MarkupTask>, with renderer: WebRenderer) throws(RenderFailure) {
     let task = request.task
     guard let base = task.baseURL else { throw RenderFailure(.badRequest, "a request needs baseURL") }
@@ -69,7 +75,11 @@ func load(_ request: HelperRequest<MarkupTask>, with renderer: WebRenderer) thro
     loadedKey = nil
     try renderer.load(html: html, baseURL: base, allowedFolderURL: task.allowedFolderURL,
                       scripts: task.scripts ?? false, timeout: task.timeout)
-    loadedKey = key(request)
+    let key = key(request)
+    if let change = changes[key] {
+        for script in [change.describe, change.generated].compactMap({ $0 }) { _ = try renderer.evaluate(script, timeout: task.timeout) }
+    }
+    loadedKey = key
 }
 
 func key(_ r: HelperRequest<MarkupTask>) -> String {
@@ -89,6 +99,8 @@ func handle(_ request: HelperRequest<MarkupTask>, with renderer: WebRenderer) th
     let task = request.task
     switch task.operation {
     case .load:
+        // A formatter's first request: what an earlier one changed in this document is gone.
+        changes[key(request)] = nil
         try load(request, with: renderer)
         var report = try pageStyle(renderer, extraSheets: [], timeout: task.timeout)
         // Linked sheets in the document's own folder are read here and parsed in the page.
@@ -104,12 +116,15 @@ func handle(_ request: HelperRequest<MarkupTask>, with renderer: WebRenderer) th
         let script = PageStyleReport.describeScript(ruleSelectors: task.ruleSelectors ?? [], attributeNames: task.attributeNames ?? [],
                                                     pageNames: task.pageNames ?? [], targetLinks: task.targetLinks ?? [])
         let json = try renderer.evaluate(script, timeout: task.timeout)
+        changes[key(request), default: (nil, nil)].describe = script
         do { return HelperReply(answer: try decoder.decode(PageStyleReport.self, from: json)) } catch {
             throw RenderFailure(.scriptFailed, "the page's elements are not readable: \(error)")
         }
     case .setGeneratedContent:
         if loadedKey != key(request) { try load(request, with: renderer) }
-        _ = try renderer.evaluate(GeneratedContent.script(task.generated ?? []), timeout: task.timeout)
+        let script = GeneratedContent.script(task.generated ?? [])
+        _ = try renderer.evaluate(script, timeout: task.timeout)
+        changes[key(request), default: (nil, nil)].generated = script
         return HelperReply()
     case .print:
         guard let output = request.output, let width = task.pageWidth, let height = task.pageHeight,
@@ -132,7 +147,7 @@ func handle(_ request: HelperRequest<MarkupTask>, with renderer: WebRenderer) th
             return HelperReply()
         }
         do {
-            _ = try renderer.evaluate(ElementPageMarks.markScript(selector: selector), timeout: task.timeout)
+            _ = try renderer.evaluate(ElementPageMarks.markScript(selector: selector, prefix: task.markPrefix ?? "SWPMK"), timeout: task.timeout)
         } catch {
             _ = try? renderer.evaluate(ElementPageMarks.unmarkScript, timeout: task.timeout)
             throw RenderFailure(.scriptFailed, "the elements \(selector) cannot be marked: \(error.message)")

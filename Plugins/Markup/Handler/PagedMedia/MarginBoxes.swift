@@ -21,8 +21,8 @@ public struct MarginBoxStyle: Equatable, Sendable {
             if let font = d["font"] { Self.readFontShorthand(font, family: &family, size: &size, bold: &bold, italic: &italic) }
             if let f = d["font-family"], let first = CSSText.split(f, on: ",").first { family = Self.familyName(first) }
             if let s = d["font-size"], let points = Self.fontSize(s, inherited: size) { size = points }
-            if let w = d["font-weight"] { bold = w == "bold" || w == "bolder" || (Int(w) ?? 400) >= 600 }
-            if let s = d["font-style"] { italic = s == "italic" || s == "oblique" }
+            if let w = d["font-weight"]?.lowercased() { bold = w == "bold" || w == "bolder" || (Int(w) ?? 400) >= 600 }
+            if let s = d["font-style"]?.lowercased() { italic = s == "italic" || s == "oblique" }
         }
         applyFont(page)
         applyFont(box)

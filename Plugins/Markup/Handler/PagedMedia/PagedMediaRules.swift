@@ -43,9 +43,7 @@ public struct PagedMediaRules: Equatable, Sendable {
             let prelude = block.prelude.trimmingCharacters(in: .whitespacesAndNewlines)
             let lower = prelude.lowercased()
             if lower.hasPrefix("@media") {
-                let query = lower.dropFirst(6)
-                let types = query.split(whereSeparator: { ", ()".contains($0) }).map(String.init)
-                if types.contains("print") || types.contains("all") { read(CSSText.blocks(in: block.body)) }
+                if CSSText.mediaQueriesMatchPrint(String(lower.dropFirst(6))) { read(CSSText.blocks(in: block.body)) }
             } else if lower.hasPrefix("@page") {
                 if let rule = PageRule(selectorText: String(prelude.dropFirst(5)), body: block.body) { pageRules.append(rule) }
             } else if !lower.hasPrefix("@") {
@@ -53,9 +51,9 @@ public struct PagedMediaRules: Equatable, Sendable {
                 if let value = declarations["string-set"], let rule = StringSetRule(selector: prelude, value: value) {
                     stringSets.append(rule)
                 }
-                if let content = declarations["content"], content.lowercased().contains("target-counter("),
-                   let rule = TargetCounterRule(selector: prelude, content: content) {
-                    targetCounters.append(rule)
+                if let content = declarations["content"], content.lowercased().contains("target-counter(") {
+                    // `nav a::after, .toc a::after { … }`: a rule for each selector.
+                    targetCounters += CSSText.split(prelude, on: ",").compactMap { TargetCounterRule(selector: $0, content: content) }
                 }
                 if let value = declarations["page"]?.trimmingCharacters(in: .whitespaces).lowercased(), !value.isEmpty,
                    value.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" }) {
@@ -248,12 +246,15 @@ public struct TargetCounterRule: Equatable, Sendable {
         for token in CSSText.tokens(content) {
             switch token {
             case .string(let s): parts.append(.text(s))
-            case .function("attr", let args) where args.count == 1: parts.append(.attribute(args[0]))
+            case .function("attr", let args) where args.count == 1:
+                parts.append(.attribute(String(args[0].split(separator: " ").first ?? "")))
             case .function("leader", _): parts.append(.leader)
             case .function("target-counter", let args) where args.count >= 2 && args[1].lowercased() == "page":
-                guard case .function("attr", let inner)? = CSSText.tokens(args[0]).first, inner.count == 1 else { return nil }
+                // `attr(href)`, `attr(href url)`: the attribute is the first word.
+                guard case .function("attr", let inner)? = CSSText.tokens(args[0]).first, inner.count == 1,
+                      let attribute = inner[0].split(separator: " ").first else { return nil }
                 let style = args.count > 2 ? MarginBoxContent.CounterStyle(rawValue: args[2].lowercased()) ?? .decimal : .decimal
-                parts.append(.targetPage(attribute: inner[0], style: style))
+                parts.append(.targetPage(attribute: String(attribute), style: style))
             default: break
             }
         }
@@ -384,12 +385,39 @@ enum CSSText {
             guard let colon = part.firstIndex(of: ":") else { continue }
             let name = part[..<colon].trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
             var value = part[part.index(after: colon)...].trimmingCharacters(in: .whitespacesAndNewlines)
-            if let bang = value.range(of: "!important", options: [.caseInsensitive, .backwards]) {
-                value = value[..<bang.lowerBound].trimmingCharacters(in: .whitespaces)
+            // `!important` (or `! important`) at the end, outside any string.
+            if let bang = value.lastIndex(of: "!"), !isInsideString(value, at: bang),
+               value[value.index(after: bang)...].trimmingCharacters(in: .whitespaces).lowercased() == "important" {
+                value = value[..<bang].trimmingCharacters(in: .whitespaces)
             }
             if !name.isEmpty { result[name] = value }
         }
         return result
+    }
+
+    /// Whether `index` of `text` lies inside a quoted string.
+    static func isInsideString(_ text: String, at index: String.Index) -> Bool {
+        var quote: Character?, escaped = false
+        for c in text[..<index] {
+            if let q = quote {
+                if escaped { escaped = false } else if c == "\\" { escaped = true } else if c == q { quote = nil }
+            } else if c == "\"" || c == "'" {
+                quote = c
+            }
+        }
+        return quote != nil
+    }
+
+    /// Whether a media query list (`print`, `screen, print`, `not print`, `(min-width: 1px)`)
+    /// holds for print: one of its queries does, a query with no media type being for all.
+    static func mediaQueriesMatchPrint(_ list: String) -> Bool {
+        split(list, on: ",").contains { query in
+            let words = query.lowercased().split(whereSeparator: { $0.isWhitespace }).filter { !$0.hasPrefix("(") && $0 != "and" && !$0.hasSuffix(")") }
+            let negated = words.first == "not"
+            let type = words.first { $0 != "not" && $0 != "only" } ?? "all"
+            let matches = type == "print" || type == "all"
+            return negated ? !matches : matches
+        }
     }
 
     /// `text` split at `separator` outside strings and parentheses.
