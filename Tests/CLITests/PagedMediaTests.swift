@@ -301,6 +301,27 @@ struct PagedMediaTests {
         }
         #expect(headers == ["Alpha Alpha Alpha", "Beta Beta Gamma", "Gamma Delta Delta"], "\(headers)")
     }
+
+    /// A blank page put in before a named run that starts on a right-hand page keeps the name
+    /// of the page before it, as in WeasyPrint; the run's own page takes the run's boxes.
+    @Test func aBlankPageBeforeANamedRunKeepsTheNameBeforeIt() throws {
+        let html = """
+            <html><head><meta charset="utf-8"><style>
+            @page { size: A5; margin: 20mm; @top-center { content: "plain"; font: 9pt "DejaVu Sans" } }
+            @page main { @top-center { content: "main"; font: 9pt "DejaVu Sans" } }
+            @page :blank { @bottom-center { content: "blank"; font: 9pt "DejaVu Sans" } }
+            body { font: 11pt "DejaVu Serif"; margin: 0 }
+            .main { page: main; break-before: right }
+            </style></head><body><p>Cover.</p><div class=main><p>Main starts.</p></div></body></html>
+            """
+        let (ours, theirs) = try Self.bothEngines(html)
+        func pages(_ pdf: String) throws -> [String] {
+            try (1...PDF.pageCount(pdf)).map { try PDF.text(pdf, first: $0, last: $0).split(whereSeparator: \.isWhitespace).joined(separator: " ") }
+        }
+        let mine = try pages(ours)
+        #expect(mine == ["plain Cover.", "plain blank", "main Main starts."], "\(mine)")
+        #expect(mine == (try pages(theirs)))
+    }
 }
 
 /// What swiftprint does with paged media that needs no reference engine: text stays text,
