@@ -146,6 +146,58 @@ public final class GraphicsContext {
     /// nil when the writer keeps none.
     package var outline: [(title: String, level: Int, top: Double)]?
 
+    /// Where a link goes: a URI, or a destination some page names (`addDestination`).
+    public enum LinkTarget: Sendable, Equatable {
+        case uri(String)
+        case destination(String)
+    }
+
+    /// The links and named destinations of the sheet being drawn, in PDF space; nil when the
+    /// writer keeps none.
+    package var links: [(box: CGRect, target: LinkTarget)]?
+    package var destinations: [(name: String, top: Double)]?
+
+    /// Makes `rect` (in the current coordinates) of this page a link to `target`. Ignored by
+    /// writers that keep no links (raster output).
+    public func addLink(to target: LinkTarget, over rect: CGRect) {
+        var m = cairo_matrix_t()
+        cairo_get_matrix(raw, &m)
+        let corners = [CGPoint(x: rect.minX, y: rect.minY), CGPoint(x: rect.maxX, y: rect.minY),
+                       CGPoint(x: rect.minX, y: rect.maxY), CGPoint(x: rect.maxX, y: rect.maxY)]
+            .map { CGPoint(x: m.xx * $0.x + m.xy * $0.y + m.x0, y: sheetHeight - (m.yx * $0.x + m.yy * $0.y + m.y0)) }
+        let xs = corners.map(\.x), ys = corners.map(\.y)
+        links?.append((CGRect(x: xs.min()!, y: ys.min()!, width: xs.max()! - xs.min()!, height: ys.max()! - ys.min()!), target))
+    }
+
+    /// Names height `y` (in the current coordinates) of this page as a destination links can go
+    /// to (`LinkTarget.destination`). The first page to name it keeps it.
+    public func addDestination(_ name: String, at y: Double) {
+        var m = cairo_matrix_t()
+        cairo_get_matrix(raw, &m)
+        destinations?.append((name, sheetHeight - (m.yy * y + m.y0)))
+    }
+
+    /// Writes the sheet's links and destinations as cairo's own PDF tags (the streamed writer).
+    package func writeLinkTags() {
+        func quoted(_ s: String) -> String {
+            "'" + s.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "'", with: "\\'") + "'"
+        }
+        for destination in destinations ?? [] {
+            cairo_tag_begin(raw, CAIRO_TAG_DEST, "name=\(quoted(destination.name)) x=0 y=\(sheetHeight - destination.top)")
+            cairo_tag_end(raw, CAIRO_TAG_DEST)
+        }
+        for link in links ?? [] {
+            let box = link.box
+            let area = "rect=[\(box.minX) \(sheetHeight - box.maxY) \(box.width) \(box.height)]"
+            let target = switch link.target {
+            case .uri(let uri): "uri=\(quoted(uri))"
+            case .destination(let name): "dest=\(quoted(name))"
+            }
+            cairo_tag_begin(raw, CAIRO_TAG_LINK, "\(area) \(target)")
+            cairo_tag_end(raw, CAIRO_TAG_LINK)
+        }
+    }
+
     /// Adds an entry to the PDF's outline (a bookmark, as a heading makes): `title` at `level`
     /// (1 at the top), going to height `y` (in the current coordinates) of this page. Ignored
     /// by writers that keep no outline (raster output).

@@ -43,13 +43,16 @@ package final class PDFRasterizer {
     }
 
     /// Page `index`'s text as poppler extracts it, and for each of its characters (Unicode
-    /// scalars, in order) how far down the page its box starts, in points.
-    package func pageTextLayout(_ index: Int) -> (text: String, tops: [Double]) {
-        var text: UnsafeMutablePointer<CChar>?, tops: UnsafeMutablePointer<Double>?, count: UInt32 = 0
-        _ = FontEngineLock.held { sppoppler_page_text_layout(document, Int32(index), &text, &tops, &count) }
-        defer { free(text); free(tops) }
+    /// scalars, in order) its box, in points from the page's top-left corner.
+    package func pageTextLayout(_ index: Int) -> (text: String, boxes: [CGRect]) {
+        var text: UnsafeMutablePointer<CChar>?, boxes: UnsafeMutablePointer<Double>?, count: UInt32 = 0
+        _ = FontEngineLock.held { sppoppler_page_text_layout(document, Int32(index), &text, &boxes, &count) }
+        defer { free(text); free(boxes) }
         let string = text.map { String(cString: $0) } ?? ""
-        return (string, tops.map { Array(UnsafeBufferPointer(start: $0, count: Int(count))) } ?? [])
+        guard let boxes else { return (string, []) }
+        return (string, (0..<Int(count)).map { i in
+            CGRect(x: boxes[4 * i], y: boxes[4 * i + 1], width: boxes[4 * i + 2] - boxes[4 * i], height: boxes[4 * i + 3] - boxes[4 * i + 1])
+        })
     }
 
     /// Whether page `index` draws an image: drawing such a page in bands would decode its images

@@ -68,6 +68,9 @@ package struct MarkupTask: Codable, Sendable {
     /// so that the PDF tells on which page each landed (ElementPageMap reads them).
     package var markSelector: String?
     package var markPrefix: String?
+    /// print: of the marked elements, those that also get a mark where they end (`<prefix>E<i>Q`,
+    /// as their `::after`): links, whose boxes are the characters between their two marks.
+    package var markEndSelector: String?
     /// describeElements: the selectors of the rules that set strings, and the attributes they read.
     package var ruleSelectors: [String]?
     package var attributeNames: [String]?
@@ -301,6 +304,10 @@ package enum ElementPageMarks {
     package static func tokenPattern(prefix: String) -> Regex<AnyRegexOutput> {
         try! Regex(prefix + "([0-9]+)Q")
     }
+    /// The end marks of such a print.
+    package static func endTokenPattern(prefix: String) -> Regex<AnyRegexOutput> {
+        try! Regex(prefix + "E([0-9]+)Q")
+    }
 
     static let boxStyle = ["position:absolute", "margin:2px 0 0 0", "padding:0", "border:0", "top:auto", "left:auto",
                            "right:auto", "bottom:auto", "float:none", "display:inline", "width:auto", "height:auto",
@@ -309,14 +316,17 @@ package enum ElementPageMarks {
                            "word-spacing:0", "text-transform:none"].map { $0 + " !important" }.joined(separator: ";")
 
     /// Marks the elements `selector` matches; answers how many.
-    package static func markScript(selector: String, prefix: String) -> String {
+    package static func markScript(selector: String, prefix: String, endSelector: String? = nil) -> String {
         let quoted = String(decoding: try! JSONEncoder().encode(selector), as: UTF8.self)
+        let endQuoted = String(decoding: try! JSONEncoder().encode(endSelector ?? ""), as: UTF8.self)
         let prefix = prefix.filter { $0.isLetter && $0.isASCII }
         return """
             (() => {
               const style = document.createElement("style");
               style.id = "swiftprint-page-marks";
-              style.textContent = '[data-swiftprint-mark]::before { content: "\(prefix)" attr(data-swiftprint-mark) "Q" !important; \(boxStyle) }';
+              style.textContent = '[data-swiftprint-mark]::before { content: "\(prefix)" attr(data-swiftprint-mark) "Q" !important; \(boxStyle) } '
+                + '[data-swiftprint-mark-end]::after { content: "\(prefix)E" attr(data-swiftprint-mark-end) "Q" !important; \(boxStyle) }';
+              const endSelector = \(endQuoted);
               (document.head || document.documentElement).appendChild(style);
               const elements = Array.from(document.querySelectorAll(\(quoted)));
               elements.forEach((element, i) => {
@@ -326,6 +336,15 @@ package enum ElementPageMarks {
                 mark.setAttribute("style", \(String(decoding: try! JSONEncoder().encode(boxStyle), as: UTF8.self)));
                 mark.textContent = "\(prefix)" + i + "Q";
                 element.insertBefore(mark, element.firstChild);
+              });
+              elements.forEach((element, i) => {
+                if (!endSelector || !element.matches(endSelector)) return;
+                const after = getComputedStyle(element, "::after").content;
+                if (after === "none" || after === "normal") { element.setAttribute("data-swiftprint-mark-end", String(i)); return; }
+                const mark = document.createElement("swiftprint-page-mark");
+                mark.setAttribute("style", \(String(decoding: try! JSONEncoder().encode(boxStyle), as: UTF8.self)));
+                mark.textContent = "\(prefix)E" + i + "Q";
+                element.appendChild(mark);
               });
               return elements.length;
             })()
@@ -337,6 +356,7 @@ package enum ElementPageMarks {
         (() => {
           document.getElementById("swiftprint-page-marks")?.remove();
           document.querySelectorAll("[data-swiftprint-mark]").forEach(e => e.removeAttribute("data-swiftprint-mark"));
+          document.querySelectorAll("[data-swiftprint-mark-end]").forEach(e => e.removeAttribute("data-swiftprint-mark-end"));
           document.querySelectorAll("swiftprint-page-mark").forEach(e => e.remove());
           return true;
         })()

@@ -15,8 +15,10 @@ package final class AssemblingPDFWriter: SheetWriter {
         var placements: [Placement]
         /// The sheet's page in the scratch PDF of cairo's drawing; nil when nothing was drawn.
         var drawnPage: Int?
-        /// Its outline entries, heights in PDF space.
+        /// Its outline entries, links and destinations, in PDF space.
         var outline: [(title: String, level: Int, top: Double)] = []
+        var links: [(box: CGRect, target: GraphicsContext.LinkTarget)] = []
+        var destinations: [(name: String, top: Double)] = []
     }
 
     private let output: OutputFile
@@ -56,6 +58,8 @@ package final class AssemblingPDFWriter: SheetWriter {
         let ctx = drawn.beginSheet(size: size)
         ctx.placements = []
         ctx.outline = []
+        ctx.links = []
+        ctx.destinations = []
         current = ctx
         currentSize = size
         return ctx
@@ -63,9 +67,12 @@ package final class AssemblingPDFWriter: SheetWriter {
 
     package func endSheet() throws {
         guard let ctx = current else { return }
-        var sheet = Sheet(size: currentSize, placements: ctx.placements ?? [], outline: ctx.outline ?? [])
-        // The bookmarks go into the assembled output, not into the scratch drawing.
+        var sheet = Sheet(size: currentSize, placements: ctx.placements ?? [], outline: ctx.outline ?? [],
+                          links: ctx.links ?? [], destinations: ctx.destinations ?? [])
+        // Bookmarks and links go into the assembled output, not into the scratch drawing.
         ctx.outline = nil
+        ctx.links = nil
+        ctx.destinations = nil
         if ctx.marked {
             try drawn.endSheet()
             sheet.drawnPage = drawnPages
@@ -102,6 +109,7 @@ package final class AssemblingPDFWriter: SheetWriter {
             }
         }
         try assembly.document.setOutline(outline(plan: plan))
+        try addLinks(to: assembly.document, plan: plan)
         try assembly.document.stamp(metadata)
         try assembly.document.write(to: output)
         try output.commit()
@@ -124,6 +132,43 @@ package final class AssemblingPDFWriter: SheetWriter {
             }
         }
         return entries
+    }
+
+    /// Where sheet `index`'s point or box is on the output: its own page, or with an imposition
+    /// the side its page is put on.
+    private func place(sheet index: Int, _ box: CGRect, plan: SheetPlan?) -> (page: Int, box: CGRect)? {
+        guard let plan else { return (index, box) }
+        guard let side = plan.sides.firstIndex(where: { $0.items.contains { $0.page == index } }),
+              let item = plan.sides[side].items.first(where: { $0.page == index }) else { return nil }
+        let corners = [CGPoint(x: box.minX, y: box.minY), CGPoint(x: box.maxX, y: box.maxY),
+                       CGPoint(x: box.minX, y: box.maxY), CGPoint(x: box.maxX, y: box.minY)].map(item.transform.apply(to:))
+        let xs = corners.map(\.x), ys = corners.map(\.y)
+        return (side, CGRect(x: xs.min()!, y: ys.min()!, width: xs.max()! - xs.min()!, height: ys.max()! - ys.min()!))
+    }
+
+    /// The sheets' links as link annotations of the output's pages; links to a destination no
+    /// page names are left out.
+    private func addLinks(to document: QPDFDocument, plan: SheetPlan?) throws {
+        var destinations: [String: (page: Int, top: Double)] = [:]
+        for (index, sheet) in sheets.enumerated() {
+            for destination in sheet.destinations where destinations[destination.name] == nil {
+                if let placed = place(sheet: index, CGRect(x: 0, y: destination.top, width: 0, height: 0), plan: plan) {
+                    destinations[destination.name] = (placed.page, Double(placed.box.minY))
+                }
+            }
+        }
+        for (index, sheet) in sheets.enumerated() {
+            for link in sheet.links {
+                guard let placed = place(sheet: index, link.box, plan: plan) else { continue }
+                switch link.target {
+                case .uri(let uri):
+                    try document.addLink(page: placed.page, box: placed.box, uri: uri)
+                case .destination(let name):
+                    guard let target = destinations[name] else { continue }
+                    try document.addLink(page: placed.page, box: placed.box, uri: nil, destinationPage: target.page, destinationTop: target.top)
+                }
+            }
+        }
     }
 
     /// Draws the sheet decoration (a header and footer that number sides) on each side of

@@ -58,6 +58,8 @@ package final class PDFWriter: SheetWriter {
         context = ctx
         ctx.sheetHeight = size.height
         ctx.outline = []
+        ctx.links = []
+        ctx.destinations = []
         // Opaque paper to blend with (see endSheet).
         if grayscale { ctx.paintPaper() }
         ctx.saveState()
@@ -76,6 +78,9 @@ package final class PDFWriter: SheetWriter {
             outlinePath.append((entry.level, id))
         }
         ctx.outline = nil
+        ctx.writeLinkTags()
+        ctx.links = nil
+        ctx.destinations = nil
         surface.showPage(ctx)
         sheetsWritten += 1
         try check("cannot draw the page")
@@ -85,6 +90,8 @@ package final class PDFWriter: SheetWriter {
     /// output needs pages only for sheets that have drawing).
     package func discardSheet() {
         context?.outline = nil
+        context?.links = nil
+        context?.destinations = nil
         context?.restoreState()
     }
 

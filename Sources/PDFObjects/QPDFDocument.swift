@@ -164,6 +164,13 @@ package final class QPDFDocument {
         try check { engine.set_outline!(handle, &items, Int32(items.count), &$0) }
     }
 
+    /// Adds a link over `box` (PDF space) of page `page` to `uri`, or to page `destinationPage`
+    /// at `destinationTop` (points from its bottom; its top when nil).
+    package func addLink(page: Int, box: CGRect, uri: String?, destinationPage: Int = -1, destinationTop: Double? = nil) throws {
+        try check { engine.add_link!(handle, Int32(page), box.minX, box.minY, box.maxX, box.maxY, uri, Int32(destinationPage),
+                                     destinationTop ?? -1, &$0) }
+    }
+
     /// Sets a document information entry (Title, Creator, CreationDate …).
     package func setInfo(_ key: String, _ value: String) throws {
         try check { engine.set_info!(handle, key, value, &$0) }

@@ -423,4 +423,46 @@ struct PagedMediaTests {
         #expect(try PDF.pageCount(out) == 3)
         #expect(try !PDF.text(out).contains("#"), "the document prints as it is")
     }
+
+    /// Links are kept (WebKitGTK's print output has none): each `a[href]` to a web or mail
+    /// address or to a place in the document becomes a link over its text, a box a line, and
+    /// links to scripts or to files beside the document do not.
+    @Test func linksAreKept() throws {
+        let dir = try temporaryDirectory()
+        try """
+            <html><head><meta charset="utf-8"><style>
+            @page { size: A5; margin: 20mm } body { font: 11pt "DejaVu Serif"; margin: 0 } h1 { break-before: page }
+            </style></head><body>
+            <p>See <a href="https://example.com/page">the example site</a> and <a href="#three">chapter three</a>, or
+            <a href="mailto:someone@example.com">write to someone at example dot com with a long link text that wraps onto the next line for sure</a>.</p>
+            <p><a href="javascript:alert(1)">no script link</a> and <a href="other.html">a relative file</a>.</p>
+            <h1>Two</h1><p>x</p><h1 id="three">Three</h1><p>y</p>
+            </body></html>
+            """.write(toFile: dir + "/l.html", atomically: false, encoding: .utf8)
+        let out = dir + "/l.pdf"
+        let r = try swiftprint(["convert", dir + "/l.html", "-o", out])
+        #expect(r.status == 0, "\(r.stderr)")
+        // The link annotations, from qpdf's JSON: box, URI or destination page.
+        let json = try Tool.run("qpdf", ["--json", "--json-key=qpdf", "--json-key=pages", out]).stdout
+        let root = try #require(try JSONSerialization.jsonObject(with: json) as? [String: Any])
+        let objects = try #require((root["qpdf"] as? [Any])?.last as? [String: Any])
+        let pages = try #require(root["pages"] as? [[String: Any]]).map { $0["object"] as? String ?? "" }
+        var links: [(box: [Double], uri: String?, page: Int?)] = []
+        for (_, object) in objects {
+            guard let value = (object as? [String: Any])?["value"] as? [String: Any], value["/Subtype"] as? String == "/Link" else { continue }
+            let uri = ((value["/A"] as? [String: Any])?["/URI"] as? String).map { String($0.dropFirst(2)) }
+            let page = ((value["/Dest"] as? [Any])?.first as? String).flatMap { pages.firstIndex(of: $0) }
+            links.append(((value["/Rect"] as? [Double]) ?? [], uri, page))
+        }
+        #expect(links.filter { $0.uri == "https://example.com/page" }.count == 1)
+        #expect(links.filter { $0.uri == "mailto:someone@example.com" }.count == 3, "three lines: \(links)")
+        #expect(links.contains { $0.page == 2 }, "the link to #three goes to the third page: \(links)")
+        #expect(links.count == 5, "no link for javascript: or a relative file: \(links)")
+        // The web link lies over "the example site" and no further.
+        let words = try PDF.words(out, page: 1)
+        let the = try #require(words.first { $0.word == "the" }), site = try #require(words.first { $0.word == "site" })
+        let web = try #require(links.first { $0.uri == "https://example.com/page" }?.box)
+        #expect(abs(web[0] - the.xMin) < 1 && abs(web[2] - site.xMax) < 1, "\(web) over \(the.xMin)…\(site.xMax)")
+        #expect(abs((595.28 - web[3]) - the.yMin) < 1, "\(web)")
+    }
 }

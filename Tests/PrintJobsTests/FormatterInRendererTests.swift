@@ -76,6 +76,11 @@ final class BookmarkingRenderer: PrintPageRenderer {
     override func drawContentForPage(at pageIndex: Int, in contentRect: CGRect, context: GraphicsContext) {
         context.draw("page \(pageIndex + 1)", at: contentRect.origin, font: .sans)
         context.addOutlineEntry(pageIndex == 0 ? "Part" : "Chapter \(pageIndex)", level: pageIndex == 0 ? 1 : 2, at: contentRect.minY)
+        if pageIndex == 0 {
+            context.addLink(to: .uri("https://example.org/"), over: CGRect(x: contentRect.minX, y: contentRect.minY, width: 100, height: 12))
+            context.addLink(to: .destination("end"), over: CGRect(x: contentRect.minX, y: contentRect.minY + 20, width: 100, height: 12))
+        }
+        if pageIndex == 2 { context.addDestination("end", at: contentRect.minY) }
     }
 }
 
@@ -91,5 +96,8 @@ final class BookmarkingRenderer: PrintPageRenderer {
         let kids = top[0]["kids"] as? [[String: Any]] ?? []
         #expect(kids.map { $0["title"] as? String ?? "" } == ["Chapter 1", "Chapter 2"])
         #expect(kids.map { $0["destpageposfrom1"] as? Int ?? 0 } == [2, 3])
+        // Its links too: a URI and a named place on the third page.
+        let objects = try Tool.run("qpdf", ["--qdf", "--object-streams=disable", out, "-"]).text
+        #expect(objects.contains("/URI (https://example.org/)") && objects.components(separatedBy: "/Subtype /Link").count == 3, "\(objects.count)")
     }
 }

@@ -23,10 +23,21 @@ public struct ElementPageMap: Sendable, Equatable {
     /// For each page, how far down its first text starts (points from the top); nil for a page
     /// with no text or where unknown.
     public let contentTops: [Double?]
+    /// For the elements marked at both ends (links): the boxes of their text, a box a line, on
+    /// the pages they are on, in points from the page's top-left corner.
+    public let textBoxes: [Int: [(page: Int, box: CGRect)]]
 
-    public init(pageCount: Int, pages: [Int?], tops: [Double?]? = nil, contentTops: [Double?]? = nil) {
+    public init(pageCount: Int, pages: [Int?], tops: [Double?]? = nil, contentTops: [Double?]? = nil,
+                textBoxes: [Int: [(page: Int, box: CGRect)]] = [:]) {
         self.pageCount = pageCount; self.pages = pages; self.tops = tops ?? pages.map { _ in nil }
         self.contentTops = contentTops ?? Array(repeating: nil, count: pageCount)
+        self.textBoxes = textBoxes
+    }
+
+    public static func == (a: ElementPageMap, b: ElementPageMap) -> Bool {
+        a.pageCount == b.pageCount && a.pages == b.pages && a.tops == b.tops && a.contentTops == b.contentTops
+            && a.textBoxes.mapValues { $0.map(\.page) } == b.textBoxes.mapValues { $0.map(\.page) }
+            && a.textBoxes.mapValues { $0.map(\.box) } == b.textBoxes.mapValues { $0.map(\.box) }
     }
 
     /// Whether element `index` is the first thing on its page (no text above its first line);
@@ -39,33 +50,95 @@ public struct ElementPageMap: Sendable, Equatable {
 
     /// Reads the map from a plain print and a marked print of the same document.
     init(plain: String, marked: String, prefix: String, path: String?) throws {
-        let pattern = ElementPageMarks.tokenPattern(prefix: prefix)
+        let pattern = ElementPageMarks.tokenPattern(prefix: prefix), endPattern = ElementPageMarks.endTokenPattern(prefix: prefix)
         let plainPDF = try PDFRasterizer(path: plain), markedPDF = try PDFRasterizer(path: marked)
         guard plainPDF.pageCount == markedPDF.pageCount else {
             throw PrintError(.renderingFailed, path: path,
                              "marking its elements changed how WebKit breaks its pages (\(plainPDF.pageCount) pages, then \(markedPDF.pageCount))")
         }
         var found: [Int: Int] = [:], tops: [Int: Double] = [:], contentTops: [Double?] = []
+        // Where each start mark ends and each end mark begins (page, character offset), and each
+        // page's characters that are not marks, with their boxes.
+        var starts: [Int: (page: Int, at: CGPoint)] = [:], ends: [Int: (page: Int, at: CGPoint)] = [:]
+        var characters: [[(offset: Int, scalar: Unicode.Scalar, box: CGRect)]] = []
         for page in 0..<markedPDF.pageCount {
-            let (text, charTops) = markedPDF.pageTextLayout(page)
+            let (text, charBoxes) = markedPDF.pageTextLayout(page)
+            func offset(_ index: String.Index) -> Int { text.unicodeScalars.distance(from: text.unicodeScalars.startIndex, to: index) }
+            var markRanges: [Range<Int>] = []
             for match in text.matches(of: pattern) {
+                markRanges.append(offset(match.range.lowerBound)..<offset(match.range.upperBound))
                 guard let digits = match.output[1].substring, let index = Int(digits), found[index] == nil else { continue }
                 found[index] = page
                 // The mark is drawn 2 px (1.5 pt) below where the element's first line starts.
-                let offset = text.unicodeScalars.distance(from: text.startIndex, to: match.range.lowerBound)
-                if offset < charTops.count { tops[index] = max(0, charTops[offset] - 1.5) }
+                let at = offset(match.range.lowerBound)
+                if at < charBoxes.count {
+                    tops[index] = max(0, charBoxes[at].minY - 1.5)
+                    starts[index] = (page, CGPoint(x: charBoxes[at].minX, y: charBoxes[at].minY))
+                }
             }
-            let unmarked = text.replacing(pattern, with: "")
-            let (plainText, plainTops) = plainPDF.pageTextLayout(page)
+            for match in text.matches(of: endPattern) {
+                markRanges.append(offset(match.range.lowerBound)..<offset(match.range.upperBound))
+                let at = offset(match.range.lowerBound)
+                guard let digits = match.output[1].substring, let index = Int(digits), ends[index] == nil, at < charBoxes.count else { continue }
+                ends[index] = (page, CGPoint(x: charBoxes[at].minX, y: charBoxes[at].minY))
+            }
+            var pageCharacters: [(offset: Int, scalar: Unicode.Scalar, box: CGRect)] = []
+            for (i, (scalar, box)) in zip(text.unicodeScalars, charBoxes).enumerated()
+            where !scalar.properties.isWhitespace && !markRanges.contains(where: { $0.contains(i) }) {
+                pageCharacters.append((i, scalar, box))
+            }
+            characters.append(pageCharacters)
+            let unmarked = text.replacing(pattern, with: "").replacing(endPattern, with: "")
+            let (plainText, plainBoxes) = plainPDF.pageTextLayout(page)
             // The page's first text: the topmost box of a visible character.
-            contentTops.append(zip(plainText.unicodeScalars, plainTops).filter { !$0.0.properties.isWhitespace }.map(\.1).min())
+            contentTops.append(zip(plainText.unicodeScalars, plainBoxes).filter { !$0.0.properties.isWhitespace }.map { Double($0.1.minY) }.min())
             guard Self.words(unmarked) == Self.words(plainText) else {
                 throw PrintError(.renderingFailed, path: path, "marking its elements moved the text of page \(page + 1): no exact page map")
             }
         }
+        // A link's boxes: its text's lines between its two marks (poppler reads the tiny marks
+        // apart from the text, so they are found by where they are, not by the text's order):
+        // on its first line from its start mark on, on its last up to its end mark, the lines
+        // between whole; a box a line.
+        let lines = characters.map(Self.lines)
+        var textBoxes: [Int: [(page: Int, box: CGRect)]] = [:]
+        for (index, end) in ends {
+            guard let start = starts[index], start.page <= end.page else { continue }
+            var boxes: [(page: Int, box: CGRect)] = []
+            for page in start.page...end.page {
+                // A mark sits 1.5 pt below its line's top: the line that holds that height.
+                func line(at y: CGFloat) -> Int? { lines[page].firstIndex { $0.box.minY - 1 <= y && y <= $0.box.maxY } }
+                let first = page == start.page ? line(at: start.at.y) : 0
+                let last = page == end.page ? line(at: end.at.y) : lines[page].count - 1
+                guard let first, let last, first <= last else { continue }
+                for n in first...last {
+                    let chars = lines[page][n].characters.filter {
+                        (n != first || page != start.page || $0.maxX > start.at.x + 0.5)
+                            && (n != last || page != end.page || $0.minX < end.at.x - 0.5)
+                    }
+                    guard let box = chars.dropFirst().reduce(chars.first, { $0?.union($1) }) else { continue }
+                    boxes.append((page, box))
+                }
+            }
+            if !boxes.isEmpty { textBoxes[index] = boxes }
+        }
         let count = (found.keys.max() ?? -1) + 1
         self.init(pageCount: plainPDF.pageCount, pages: (0..<count).map { found[$0] }, tops: (0..<count).map { tops[$0] },
-                  contentTops: contentTops)
+                  contentTops: contentTops, textBoxes: textBoxes)
+    }
+
+    /// A page's characters in lines, top to bottom: boxes that overlap in height are one line.
+    private static func lines(_ characters: [(offset: Int, scalar: Unicode.Scalar, box: CGRect)]) -> [(box: CGRect, characters: [CGRect])] {
+        var lines: [(box: CGRect, characters: [CGRect])] = []
+        for c in characters.sorted(by: { $0.box.midY < $1.box.midY }) {
+            if let i = lines.lastIndex(where: { abs($0.box.midY - c.box.midY) < max(1, min($0.box.height, c.box.height) / 2) }) {
+                lines[i].box = lines[i].box.union(c.box)
+                lines[i].characters.append(c.box)
+            } else {
+                lines.append((c.box, [c.box]))
+            }
+        }
+        return lines.sorted { $0.box.minY < $1.box.minY }
     }
 
     /// A page's words, as poppler reads them; a token removed may leave spacing behind.
@@ -84,7 +157,8 @@ extension MarkupTextPrintFormatter {
 
     /// The same, with `plainPrint` the document's own print at that size when there is one
     /// already (the print the job places): then only the marked one is printed.
-    func elementPages(matching selector: String, pageSize: CGSize, firstPageTopInset: Double, plainPrint: String?) throws -> ElementPageMap {
+    func elementPages(matching selector: String, pageSize: CGSize, firstPageTopInset: Double, plainPrint: String?,
+                      endsOf endSelector: String? = nil) throws -> ElementPageMap {
         try loadPageStyle()
         let plain = try OutputFile.scratch(prefix: "swiftprint-markup-plain-")
         let marked = try OutputFile.scratch(prefix: "swiftprint-markup-marked-")
@@ -101,6 +175,7 @@ extension MarkupTextPrintFormatter {
                 $0.task.firstPageTopInset = firstPageTopInset
                 $0.task.markSelector = mark
                 $0.task.markPrefix = prefix
+                $0.task.markEndSelector = mark == nil ? nil : endSelector
             }
         }
         return try ElementPageMap(plain: plainPrint ?? plain.scratchPath!, marked: marked.scratchPath!, prefix: prefix, path: errorPath)

@@ -57,25 +57,55 @@ public final class MarkupTextPrintFormatter: PrintFormatter {
         var targetRule: Int { sideRule + 3 }
         /// h1 … h6, for the PDF outline: level n is `firstHeadingRule + n - 1`.
         var firstHeadingRule: Int { sideRule + 4 }
+        /// Links (`a[href]`), made links of the PDF.
+        var linkRule: Int { firstHeadingRule + 6 }
+        var hasLinks: Bool { elements.contains { $0.rules.contains(linkRule) } }
     }
+
+    /// The elements that become links of the PDF.
+    static let linkSelector = "a[href]"
+
+    /// What a link's `href` goes to in the PDF: a place in the document (`#id`), or an
+    /// address of a scheme a reader opens; nil for anything else (relative files, scripts).
+    static func linkTarget(_ href: String, document: String) -> GraphicsContext.LinkTarget? {
+        if href.hasPrefix("#") {
+            let id = String(href.dropFirst()).removingPercentEncoding ?? String(href.dropFirst())
+            return id.isEmpty ? nil : .destination(destinationName(id, document: document))
+        }
+        let scheme = href.prefix { $0 != ":" }.lowercased()
+        return href.contains(":") && ["http", "https", "mailto", "ftp", "tel"].contains(scheme) ? .uri(href) : nil
+    }
+
+    static func destinationName(_ id: String, document: String) -> String { "\(document)#\(id)" }
+
+    /// This formatter's name for its destinations, apart from another document's in one job.
+    private lazy var destinationPrefix = "swiftprint-\(UInt(bitPattern: ObjectIdentifier(self).hashValue))"
 
     private func describeElements() throws -> Described {
         let sets = PageDecorations.usesStrings(pagedMedia) ? pagedMedia.stringSets : []
         let counters = pagedMedia.targetCounters
         let attributes = Set(sets.flatMap { $0.assignments.flatMap { $0.value.compactMap { part -> String? in
             if case .attribute(let name) = part { name } else { nil }
-        } } } + counters.flatMap(\.attributes) + ["id"])
+        } } } + counters.flatMap(\.attributes) + ["id", "href"])
         let names = pagedMedia.pageNames
-        let reply = try renderer(.describeElements) {
-            $0.task.ruleSelectors = sets.map(\.selector) + names.map(\.selector) + counters.map(\.selector)
-                + [PageStyleReport.sideSelector, PageStyleReport.pageResetSelector, PageStyleReport.pageNameSelector,
-                   PageStyleReport.targetSelector] + (1...6).map { "h\($0)" }
+        // The rules, in the order `Described` counts them.
+        var selectors: [String] = sets.map(\.selector)
+        selectors += names.map(\.selector)
+        selectors += counters.map(\.selector)
+        selectors += [PageStyleReport.sideSelector, PageStyleReport.pageResetSelector, PageStyleReport.pageNameSelector,
+                      PageStyleReport.targetSelector]
+        selectors += (1...6).map { "h\($0)" }
+        selectors.append(Self.linkSelector)
+        var links: [[String]] = counters.flatMap { rule in rule.parts.compactMap { part -> [String]? in
+            if case .targetPage(let attribute, _) = part { [rule.selector, attribute] } else { nil }
+        } }
+        links.append([Self.linkSelector, "href"])
+        let reply = try renderer(.describeElements) { [selectors, links] in
+            $0.task.ruleSelectors = selectors
             $0.task.attributeNames = attributes.sorted()
                 + [PageStyleReport.sideAttribute, PageStyleReport.pageResetAttribute, PageStyleReport.pageNameAttribute]
             $0.task.pageNames = names.map { [$0.selector, $0.name] }
-            $0.task.targetLinks = counters.flatMap { rule in rule.parts.compactMap { part -> [String]? in
-                if case .targetPage(let attribute, _) = part { [rule.selector, attribute] } else { nil }
-            } }
+            $0.task.targetLinks = links
         }
         return Described(elements: reply.answer?.elements ?? [], selector: reply.answer?.elementsSelector ?? "",
                          stringSets: sets, pageNameRules: names.count, targetCounters: counters)
@@ -296,6 +326,9 @@ public final class MarkupTextPrintFormatter: PrintFormatter {
         var generated: [GeneratedContent] = []
         /// The headings that start on each page (by page), for the PDF outline, with how far down.
         var headings: [Int: [(title: String, level: Int, top: Double?)]] = [:]
+        /// Each page's links (boxes on WebKit's page) and the destinations it names.
+        var links: [Int: [(box: CGRect, target: GraphicsContext.LinkTarget)]] = [:]
+        var destinations: [Int: [(name: String, top: Double)]] = [:]
     }
 
     /// Plans the pages of `rendered`. Where elements start is asked of the page map (two more
@@ -311,10 +344,11 @@ public final class MarkupTextPrintFormatter: PrintFormatter {
         // element hidden by print-only style counts as shown there.)
         let map: ElementPageMap
         do {
-            map = count == 1
+            // Links need their boxes, which only a print tells, even on one page.
+            map = count == 1 && !described.hasLinks
                 ? ElementPageMap(pageCount: 1, pages: elements.map { $0.shown == false ? nil : 0 })
                 : try elementPages(matching: described.selector, pageSize: rendered.pageSize, firstPageTopInset: rendered.firstPageTopInset,
-                                   plainPrint: rendered.print?.path)
+                                   plainPrint: rendered.print?.path, endsOf: Self.linkSelector)
         } catch let error as PrintError where error.code == .renderingFailed {
             // No exact map: WebKit's pages as they are, without what needs one (named strings,
             // sides, page numbers set by elements, the outline), and the job says so.
@@ -381,7 +415,23 @@ public final class MarkupTextPrintFormatter: PrintFormatter {
                   let rule = elements[i].rules.first(where: { $0 >= described.firstHeadingRule }) else { continue }
             headings[at, default: []].append((elements[i].text, rule - described.firstHeadingRule + 1, i < map.tops.count ? map.tops[i] : nil))
         }
-        guard pagedMedia.hasMarginBoxes else { return PagePlan(slots: slots, decorations: nil, generated: generated, headings: headings) }
+        // Links: each `a[href]` over its text, to a URI or to the element its fragment names.
+        var links: [Int: [(box: CGRect, target: GraphicsContext.LinkTarget)]] = [:]
+        var destinations: [Int: [(name: String, top: Double)]] = [:]
+        for i in elements.indices {
+            if elements[i].rules.contains(described.targetRule), let id = elements[i].attributes["id"], !id.isEmpty,
+               i < map.pages.count, let page = map.pages[i], let at = position[page] {
+                destinations[at, default: []].append((Self.destinationName(id, document: destinationPrefix), i < map.tops.count ? map.tops[i] ?? 0 : 0))
+            }
+            guard elements[i].rules.contains(described.linkRule),
+                  let target = Self.linkTarget(elements[i].attributes["href"] ?? "", document: destinationPrefix) else { continue }
+            for (page, box) in map.textBoxes[i] ?? [] {
+                if let at = position[page] { links[at, default: []].append((box, target)) }
+            }
+        }
+        guard pagedMedia.hasMarginBoxes else {
+            return PagePlan(slots: slots, decorations: nil, generated: generated, headings: headings, links: links, destinations: destinations)
+        }
         // Page names: that of the run the page starts in; a blank page takes the page's before it.
         var nameStarts: [Int: String] = [:]
         // A page takes the name of the first run on it.
@@ -399,7 +449,7 @@ public final class MarkupTextPrintFormatter: PrintFormatter {
         let blank = Set(slots.indices.filter { slots[$0] == nil })
         return PagePlan(slots: slots, decorations: PageDecorations(rules: pagedMedia, pageCount: slots.count, assignments: assignments,
                                                                    blankPages: blank, pageNumbers: numbers, pageNames: names),
-                        generated: generated, headings: headings)
+                        generated: generated, headings: headings, links: links, destinations: destinations)
     }
 
     final class MarkupPageStream: FormattedPageStream, ProgressEstimating {
@@ -438,7 +488,7 @@ public final class MarkupTextPrintFormatter: PrintFormatter {
             return MarkupPage(content: try plan.slots[next].map { try PlacedContent(page: $0, of: document.document) },
                               size: document.pageSize, index: next, decorations: plan.decorations,
                               edgesTaken: formatter.marginEdgesTakenByJob, headings: plan.headings[next] ?? [],
-                              style: formatter.pageStyle)
+                              style: formatter.pageStyle, links: plan.links[next] ?? [], destinations: plan.destinations[next] ?? [])
         }
 
         var fractionDone: Double? {
@@ -460,6 +510,9 @@ public final class MarkupTextPrintFormatter: PrintFormatter {
         let headings: [(title: String, level: Int, top: Double?)]
         /// The document's page style, for its `:left`/`:right` margins.
         let style: PageStyle?
+        /// The page's links (boxes on WebKit's page) and the destinations it names.
+        let links: [(box: CGRect, target: GraphicsContext.LinkTarget)]
+        let destinations: [(name: String, top: Double)]
 
         func draw(in context: GraphicsContext, rect: CGRect) throws {
             // Bottom-aligned: on the first page the blank inset rises above the shorter rect.
@@ -468,6 +521,8 @@ public final class MarkupTextPrintFormatter: PrintFormatter {
             if let paper = context.paperRect, let x = style?.pageAreaMinX(forPage: index, paper: paper, area: area) { area.origin.x = x }
             if let content { try context.place(content, in: area) }
             for heading in headings { context.addOutlineEntry(heading.title, level: heading.level, at: area.minY + (heading.top ?? 0)) }
+            for link in links { context.addLink(to: link.target, over: link.box.offsetBy(dx: area.minX, dy: area.minY)) }
+            for destination in destinations { context.addDestination(destination.name, at: area.minY + destination.top) }
             // The margin boxes fill the paper around the page area, drawn as text.
             guard let decorations, let paper = context.paperRect else { return }
             let generated = decorations.boxes(forPage: index).filter { position, _ in

@@ -147,7 +147,7 @@ func handle(_ request: HelperRequest<MarkupTask>, with renderer: WebRenderer) th
             return HelperReply()
         }
         do {
-            _ = try renderer.evaluate(ElementPageMarks.markScript(selector: selector, prefix: task.markPrefix ?? "SWPMK"), timeout: task.timeout)
+            _ = try renderer.evaluate(ElementPageMarks.markScript(selector: selector, prefix: task.markPrefix ?? "SWPMK", endSelector: task.markEndSelector), timeout: task.timeout)
         } catch {
             _ = try? renderer.evaluate(ElementPageMarks.unmarkScript, timeout: task.timeout)
             throw RenderFailure(.scriptFailed, "the elements \(selector) cannot be marked: \(error.message)")

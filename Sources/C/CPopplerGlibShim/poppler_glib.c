@@ -99,8 +99,8 @@ char *sppoppler_page_text(void *document, int index) {
     return copy;
 }
 
-int sppoppler_page_text_layout(void *document, int index, char **text, double **tops, unsigned *count) {
-    *text = NULL; *tops = NULL; *count = 0;
+int sppoppler_page_text_layout(void *document, int index, char **text, double **boxes, unsigned *count) {
+    *text = NULL; *boxes = NULL; *count = 0;
     void *page = p_get_page(document, index);
     if (!page) return 0;
     char *t = p_get_text(page);
@@ -110,8 +110,13 @@ int sppoppler_page_text_layout(void *document, int index, char **text, double **
     p_object_unref(page);
     if (t) { *text = strdup(t); p_free(t); }
     if (ok && rects && n > 0) {
-        *tops = malloc(sizeof(double) * n);
-        for (unsigned i = 0; i < n; i++) (*tops)[i] = rects[i].y1 < rects[i].y2 ? rects[i].y1 : rects[i].y2;
+        *boxes = malloc(sizeof(double) * 4 * n);
+        for (unsigned i = 0; i < n; i++) {
+            (*boxes)[4 * i] = rects[i].x1 < rects[i].x2 ? rects[i].x1 : rects[i].x2;
+            (*boxes)[4 * i + 1] = rects[i].y1 < rects[i].y2 ? rects[i].y1 : rects[i].y2;
+            (*boxes)[4 * i + 2] = rects[i].x1 < rects[i].x2 ? rects[i].x2 : rects[i].x1;
+            (*boxes)[4 * i + 3] = rects[i].y1 < rects[i].y2 ? rects[i].y2 : rects[i].y1;
+        }
         *count = n;
     }
     if (rects) p_free(rects);

@@ -298,6 +298,44 @@ int set_outline(SPQDocument *dst, const SPQOutlineItem *items, int count, char *
     });
 }
 
+int add_link(SPQDocument *dst, int page, double x1, double y1, double x2, double y2, const char *uri, int destPage,
+             double destTop, char **error) {
+    return guarded<int>(error, -1, [&]() {
+        auto pages = QPDFPageDocumentHelper(*dst->pdf).getAllPages();
+        if (page < 0 || size_t(page) >= pages.size()) throw std::out_of_range("link on a page that does not exist");
+        auto annotation = dst->pdf->makeIndirectObject(QPDFObjectHandle::newDictionary());
+        annotation.replaceKey("/Type", QPDFObjectHandle::newName("/Annot"));
+        annotation.replaceKey("/Subtype", QPDFObjectHandle::newName("/Link"));
+        annotation.replaceKey("/Rect", QPDFObjectHandle::newArray(QPDFObjectHandle::Rectangle(x1, y1, x2, y2)));
+        auto border = QPDFObjectHandle::newArray();
+        for (int i = 0; i < 3; i++) border.appendItem(QPDFObjectHandle::newInteger(0));
+        annotation.replaceKey("/Border", border);
+        if (uri) {
+            auto action = QPDFObjectHandle::newDictionary();
+            action.replaceKey("/S", QPDFObjectHandle::newName("/URI"));
+            action.replaceKey("/URI", QPDFObjectHandle::newString(uri));
+            annotation.replaceKey("/A", action);
+        } else {
+            if (destPage < 0 || size_t(destPage) >= pages.size()) throw std::out_of_range("link to a page that does not exist");
+            auto dest = QPDFObjectHandle::newArray();
+            dest.appendItem(pages[size_t(destPage)].getObjectHandle());
+            dest.appendItem(QPDFObjectHandle::newName("/XYZ"));
+            dest.appendItem(QPDFObjectHandle::newNull());
+            dest.appendItem(destTop >= 0 ? QPDFObjectHandle::newReal(destTop, 2) : QPDFObjectHandle::newNull());
+            dest.appendItem(QPDFObjectHandle::newNull());
+            annotation.replaceKey("/Dest", dest);
+        }
+        auto target = pages[size_t(page)].getObjectHandle();
+        auto annots = target.getKey("/Annots");
+        if (!annots.isArray()) {
+            annots = QPDFObjectHandle::newArray();
+            target.replaceKey("/Annots", annots);
+        }
+        annots.appendItem(annotation);
+        return 0;
+    });
+}
+
 int document_write(SPQDocument *dst, spq_write_fn write, void *context, char **error) {
     return guarded<int>(error, -1, [&]() {
         CallbackPipeline out(write, context);
@@ -340,6 +378,7 @@ extern "C" __attribute__((visibility("default"))) const SPQFunctions *spq_functi
         spq::document_write,
         spq::add_drawing,
         spq::set_outline,
+        spq::add_link,
     };
     return &table;
 }

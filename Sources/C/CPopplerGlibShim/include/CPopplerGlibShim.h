@@ -25,9 +25,10 @@ int sppoppler_page_has_images(void *document, int index);
 /// Page `index`'s text as poppler reads it (UTF-8, to free with free()); NULL when there is no
 /// such page.
 char *sppoppler_page_text(void *document, int index);
-/// Page `index`'s text (`*text`) and, for each of its characters in order, how far down the
-/// page its box starts (`*tops`, points from the top; `*count` of them). Both to free with free().
-int sppoppler_page_text_layout(void *document, int index, char **text, double **tops, unsigned *count);
+/// Page `index`'s text (`*text`) and, for each of its characters in order, its box (`*boxes`:
+/// left, top, right, bottom in points from the page's top-left corner, four doubles a
+/// character; `*count` characters). Both to free with free().
+int sppoppler_page_text_layout(void *document, int index, char **text, double **boxes, unsigned *count);
 void sppoppler_close(void *document);
 
 #endif

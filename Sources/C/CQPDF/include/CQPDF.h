@@ -84,7 +84,7 @@ typedef struct {
 } SPQOutlineItem;
 
 /// Changes whenever the table below changes: a library built from other sources is refused.
-#define SPQ_FUNCTIONS_VERSION 6
+#define SPQ_FUNCTIONS_VERSION 7
 
 /// The engine's functions.
 typedef struct {
@@ -159,6 +159,11 @@ typedef struct {
     /// the page's bottom (the page's top when `top` is negative). Items whose page does not exist
     /// are left out.
     int (*set_outline)(SPQDocument *dst, const SPQOutlineItem *items, int count, char **error);
+    /// Adds a link over the box (x1, y1)–(x2, y2) of page `page` (from 0; PDF space): to `uri`
+    /// when it is not NULL, else to page `destPage` at `destTop` points from its bottom (its top
+    /// when negative).
+    int (*add_link)(SPQDocument *dst, int page, double x1, double y1, double x2, double y2, const char *uri,
+                    int destPage, double destTop, char **error);
 } SPQFunctions;
 
 /// Finds the engine's table: in the shared library at `path` (opened once, never closed), or —
