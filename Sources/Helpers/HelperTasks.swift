@@ -78,6 +78,10 @@ package struct MarkupTask: Codable, Sendable {
     package var pageNames: [[String]]?
     /// describeElements: links whose targets are to be marked, as [selector, attribute].
     package var targetLinks: [[String]]?
+    /// describeElements: the print rules that start elements on a side, as [selector, before,
+    /// after] ("" for none), and those that reset the page number, as [selector, N].
+    package var sideRules: [[String]]?
+    package var resetRules: [[String]]?
     /// setGeneratedContent: what each rule's elements show, in document order.
     package var generated: [GeneratedContent]?
 
@@ -146,9 +150,10 @@ package struct PageStyleReport: Codable, Sendable {
     /// The script that answers a describeElements request (it first marks the elements that
     /// must start on a side).
     package static func describeScript(ruleSelectors: [String], attributeNames: [String], pageNames: [[String]] = [],
-                                       targetLinks: [[String]] = []) -> String {
+                                       targetLinks: [[String]] = [], sideRules: [[String]] = [], resetRules: [[String]] = []) -> String {
         func json<T: Encodable>(_ value: T) -> String { String(decoding: (try? JSONEncoder().encode(value)) ?? Data("[]".utf8), as: UTF8.self) }
         let selectors = json(ruleSelectors), attributes = json(attributeNames), nameRules = json(pageNames), links = json(targetLinks)
+        let sideRuleList = json(sideRules), resetRuleList = json(resetRules)
         return """
             (() => {
               const all = \(selectors), names = \(attributes);
@@ -165,14 +170,20 @@ package struct PageStyleReport: Codable, Sendable {
                 }
               }
               const rendered = (e) => e.checkVisibility ? e.checkVisibility() : getComputedStyle(e).display !== "none";
+              // Sides and page resets from the element's own style attribute, else from the print
+              // rules that match it (the last wins); WebKit's computed style is the screen's.
+              const valid2 = (rules) => rules.filter(([sel]) => { try { document.querySelector(sel); return true; } catch (e) { return false; } });
+              const sideRules = valid2(\(sideRuleList)), resetRules = valid2(\(resetRuleList));
               const sides = ["left", "right", "recto", "verso"];
+              const ruled = (e, rules, at) => { let v = null; for (const r of rules) if (r[at] && e.matches(r[0])) v = r[at]; return v; };
               let pending = null;
               for (const e of document.body ? document.body.querySelectorAll("*") : []) {
-                const style = getComputedStyle(e);
-                let side = sides.includes(style.breakBefore) ? style.breakBefore : null;
+                const own = e.style, before = sides.includes(own.breakBefore) ? own.breakBefore : ruled(e, sideRules, 1);
+                const after = sides.includes(own.breakAfter) ? own.breakAfter : ruled(e, sideRules, 2);
+                let side = before;
                 if (pending && !pending.element.contains(e)) { side = side || pending.side; pending = null; }
-                if (side && style.display !== "none") e.setAttribute("\(sideAttribute)", side); else e.removeAttribute("\(sideAttribute)");
-                if (sides.includes(style.breakAfter)) pending = {element: e, side: style.breakAfter};
+                if (side && rendered(e)) e.setAttribute("\(sideAttribute)", side); else e.removeAttribute("\(sideAttribute)");
+                if (after) pending = {element: e, side: after};
               }
               const nameRules = \(nameRules).filter(([s]) => { try { document.querySelector(s); return true; } catch (e) { return false; } });
               const effective = new Map();
@@ -187,8 +198,9 @@ package struct PageStyleReport: Codable, Sendable {
               const forced = ["page", "left", "right", "recto", "verso", "always"];
               let current = "", first = true;
               for (const e of document.body ? document.body.querySelectorAll("*") : []) {
-                const reset = /(?:^|\\s)page(?:\\s+(-?\\d+))?(?:\\s|$)/.exec(getComputedStyle(e).counterReset || "");
-                if (reset && rendered(e)) e.setAttribute("\(pageResetAttribute)", reset[1] || "0"); else e.removeAttribute("\(pageResetAttribute)");
+                const inline = /(?:^|\\s)page(?:\\s+(-?\\d+))?(?:\\s|$)/.exec(e.style.counterReset || "");
+                const reset = inline ? (inline[1] || "0") : ruled(e, resetRules, 1);
+                if (reset !== null && rendered(e)) e.setAttribute("\(pageResetAttribute)", reset); else e.removeAttribute("\(pageResetAttribute)");
                 e.removeAttribute("\(pageNameAttribute)");
                 if (!rendered(e)) continue;
                 const own = nameOf(e);

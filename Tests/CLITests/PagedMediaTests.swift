@@ -322,6 +322,26 @@ struct PagedMediaTests {
         #expect(mine == ["plain Cover.", "plain blank", "main Main starts."], "\(mine)")
         #expect(mine == (try pages(theirs)))
     }
+
+    /// Sides asked for in `@media print` count, those in `@media screen` do not (WebKit's
+    /// computed style is the screen's, so swiftprint reads these rules itself), as in WeasyPrint.
+    @Test func sidesComeFromPrintStylesOnly() throws {
+        let html = """
+            <html><head><meta charset="utf-8"><style>
+            @page { size: A5; margin: 20mm; @bottom-center { content: counter(page); font: 9pt "DejaVu Sans" } }
+            body { font: 11pt "DejaVu Serif"; margin: 0 } h1, h2 { break-before: page; margin: 0 }
+            @media print { h1 { break-before: right } }
+            @media screen { h2 { break-before: left } }
+            </style></head><body><p>Cover.</p><h1>One</h1><p>a</p><h2>Two</h2><p>b</p><h1>Three</h1></body></html>
+            """
+        let (ours, theirs) = try Self.bothEngines(html)
+        func pages(_ pdf: String) throws -> [String] {
+            try (1...PDF.pageCount(pdf)).map { try PDF.text(pdf, first: $0, last: $0).split(whereSeparator: \.isWhitespace).joined(separator: " ") }
+        }
+        let mine = try pages(ours)
+        #expect(mine == ["Cover. 1", "2", "One a 3", "Two b 4", "Three 5"], "\(mine)")
+        #expect(mine == (try pages(theirs)))
+    }
 }
 
 /// What swiftprint does with paged media that needs no reference engine: text stays text,

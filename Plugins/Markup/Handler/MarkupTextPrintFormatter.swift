@@ -100,12 +100,16 @@ public final class MarkupTextPrintFormatter: PrintFormatter {
             if case .targetPage(let attribute, _) = part { [rule.selector, attribute] } else { nil }
         } }
         links.append([Self.linkSelector, "href"])
-        let reply = try renderer(.describeElements) { [selectors, links] in
+        let sideRules = pagedMedia.sideBreaks.map { [$0.selector, $0.before ?? "", $0.after ?? ""] }
+        let resetRules = pagedMedia.pageResets.map { [$0.selector, String($0.value)] }
+        let reply = try renderer(.describeElements) { [selectors, links, sideRules, resetRules] in
             $0.task.ruleSelectors = selectors
             $0.task.attributeNames = attributes.sorted()
                 + [PageStyleReport.sideAttribute, PageStyleReport.pageResetAttribute, PageStyleReport.pageNameAttribute]
             $0.task.pageNames = names.map { [$0.selector, $0.name] }
             $0.task.targetLinks = links
+            $0.task.sideRules = sideRules
+            $0.task.resetRules = resetRules
         }
         return Described(elements: reply.answer?.elements ?? [], selector: reply.answer?.elementsSelector ?? "",
                          stringSets: sets, pageNameRules: names.count, targetCounters: counters)

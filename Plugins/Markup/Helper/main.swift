@@ -114,7 +114,8 @@ func handle(_ request: HelperRequest<MarkupTask>, with renderer: WebRenderer) th
     case .describeElements:
         if loadedKey != key(request) { try load(request, with: renderer) }
         let script = PageStyleReport.describeScript(ruleSelectors: task.ruleSelectors ?? [], attributeNames: task.attributeNames ?? [],
-                                                    pageNames: task.pageNames ?? [], targetLinks: task.targetLinks ?? [])
+                                                    pageNames: task.pageNames ?? [], targetLinks: task.targetLinks ?? [],
+                                                    sideRules: task.sideRules ?? [], resetRules: task.resetRules ?? [])
         let json = try renderer.evaluate(script, timeout: task.timeout)
         changes[key(request), default: (nil, nil)].describe = script
         do { return HelperReply(answer: try decoder.decode(PageStyleReport.self, from: json)) } catch {

@@ -14,6 +14,7 @@ import HandlerSupport
 public struct PagedMediaRules: Equatable, Sendable {
     public static func == (a: PagedMediaRules, b: PagedMediaRules) -> Bool {
         a.pageRules == b.pageRules && a.stringSets == b.stringSets && a.targetCounters == b.targetCounters
+            && a.sideBreaks.map(\.selector) == b.sideBreaks.map(\.selector) && a.pageResets.map(\.selector) == b.pageResets.map(\.selector)
             && a.pageNames.map(\.selector) == b.pageNames.map(\.selector)
             && a.pageNames.map(\.name) == b.pageNames.map(\.name)
     }
@@ -24,6 +25,12 @@ public struct PagedMediaRules: Equatable, Sendable {
     public var stringSets: [StringSetRule] = []
     /// The style rules that put elements on named pages (`page: wide`), in source order.
     public var pageNames: [(selector: String, name: String)] = []
+    /// The style rules that start elements on a side (`break-before`/`break-after: left | right |
+    /// recto | verso`, and the `page-break-` forms), read here so that `@media print` counts
+    /// and `@media screen` does not (WebKit's computed style is the screen's).
+    public var sideBreaks: [(selector: String, before: String?, after: String?)] = []
+    /// The style rules that reset the page number (`counter-reset: page N`), likewise.
+    public var pageResets: [(selector: String, value: Int)] = []
     /// The style rules whose generated content shows the page another element is on
     /// (`a::after { content: target-counter(attr(href), page) }`), in source order.
     public var targetCounters: [TargetCounterRule] = []
@@ -54,6 +61,21 @@ public struct PagedMediaRules: Equatable, Sendable {
                 if let content = declarations["content"], content.lowercased().contains("target-counter(") {
                     // `nav a::after, .toc a::after { … }`: a rule for each selector.
                     targetCounters += CSSText.split(prelude, on: ",").compactMap { TargetCounterRule(selector: $0, content: content) }
+                }
+                let sides: Set<String> = ["left", "right", "recto", "verso"]
+                func side(_ names: [String]) -> String? {
+                    names.compactMap { declarations[$0]?.trimmingCharacters(in: .whitespaces).lowercased() }.last { sides.contains($0) }
+                }
+                let before = side(["page-break-before", "break-before"]), after = side(["page-break-after", "break-after"])
+                if before != nil || after != nil {
+                    sideBreaks += CSSText.split(prelude, on: ",").map { ($0.trimmingCharacters(in: .whitespacesAndNewlines), before, after) }
+                }
+                if let reset = declarations["counter-reset"] {
+                    let words = reset.split(whereSeparator: { $0.isWhitespace }).map(String.init)
+                    if let at = words.firstIndex(where: { $0.lowercased() == "page" }) {
+                        let value = at + 1 < words.count ? Int(words[at + 1]) ?? 0 : 0
+                        pageResets += CSSText.split(prelude, on: ",").map { ($0.trimmingCharacters(in: .whitespacesAndNewlines), value) }
+                    }
                 }
                 if let value = declarations["page"]?.trimmingCharacters(in: .whitespaces).lowercased(), !value.isEmpty,
                    value.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" }) {
