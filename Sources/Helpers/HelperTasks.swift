@@ -341,13 +341,17 @@ package enum ElementPageMarks {
               const endSelector = \(endQuoted);
               (document.head || document.documentElement).appendChild(style);
               const elements = Array.from(document.querySelectorAll(\(quoted)));
+              // Replaced and empty elements (an image, a rule) show no ::before: their mark goes
+              // just before them instead.
+              const replaced = ["IMG", "SVG", "VIDEO", "CANVAS", "IFRAME", "OBJECT", "EMBED", "INPUT", "SELECT", "TEXTAREA", "BR", "HR"];
               elements.forEach((element, i) => {
+                const outside = replaced.includes(element.tagName.toUpperCase());
                 const before = getComputedStyle(element, "::before").content;
-                if (before === "none" || before === "normal") { element.setAttribute("data-swiftprint-mark", String(i)); return; }
+                if (!outside && (before === "none" || before === "normal")) { element.setAttribute("data-swiftprint-mark", String(i)); return; }
                 const mark = document.createElement("swiftprint-page-mark");
                 mark.setAttribute("style", \(String(decoding: try! JSONEncoder().encode(boxStyle), as: UTF8.self)));
                 mark.textContent = "\(prefix)" + i + "Q";
-                element.insertBefore(mark, element.firstChild);
+                if (outside) element.parentNode?.insertBefore(mark, element); else element.insertBefore(mark, element.firstChild);
               });
               elements.forEach((element, i) => {
                 if (!endSelector || !element.matches(endSelector)) return;

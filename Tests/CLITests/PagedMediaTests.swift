@@ -342,6 +342,22 @@ struct PagedMediaTests {
         #expect(mine == ["Cover. 1", "2", "One a 3", "Two b 4", "Three 5"], "\(mine)")
         #expect(mine == (try pages(theirs)))
     }
+
+    /// A link to an image (an element that shows no `::before`) gets its page number too.
+    @Test func aTableOfContentsFindsAnImage() throws {
+        let pixel = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg=="
+        let html = """
+            <html><head><meta charset="utf-8"><style>
+            @page { size: A5; margin: 20mm } body { margin: 0; font: 11pt "DejaVu Serif" } .toc { list-style: none }
+            .toc a::after { content: " p. " target-counter(attr(href), page) } p.b { break-before: page }
+            </style></head><body><ul class=toc><li><a href="#fig">The chart</a></li></ul>
+            <p class=b>Text</p><p class=b>More</p><img id=fig src="data:image/png;base64,\(pixel)" width=50 height=50></body></html>
+            """
+        let (ours, theirs) = try Self.bothEngines(html)
+        let mine = try PDF.text(ours, first: 1, last: 1).trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(mine == "The chart p. 3", "\(mine)")
+        #expect(mine == (try PDF.text(theirs, first: 1, last: 1)).trimmingCharacters(in: .whitespacesAndNewlines))
+    }
 }
 
 /// What swiftprint does with paged media that needs no reference engine: text stays text,
