@@ -500,5 +500,9 @@ struct PagedMediaTests {
         let web = try #require(links.first { $0.uri == "https://example.com/page" }?.box)
         #expect(abs(web[0] - the.xMin) < 1 && abs(web[2] - site.xMax) < 1, "\(web) over \(the.xMin)…\(site.xMax)")
         #expect(abs((595.28 - web[3]) - the.yMin) < 1, "\(web)")
+        // Links are no headings: the outline holds the two chapters only.
+        let outline = try Tool.run("qpdf", ["--json", "--json-key=outlines", out]).stdout
+        let entries = try #require((try JSONSerialization.jsonObject(with: outline) as? [String: Any])?["outlines"] as? [[String: Any]])
+        #expect(entries.map { $0["title"] as? String ?? "" } == ["Two", "Three"], "\(entries)")
     }
 }

@@ -57,6 +57,7 @@ public final class MarkupTextPrintFormatter: PrintFormatter {
         var targetRule: Int { sideRule + 3 }
         /// h1 … h6, for the PDF outline: level n is `firstHeadingRule + n - 1`.
         var firstHeadingRule: Int { sideRule + 4 }
+        var headingRules: Range<Int> { firstHeadingRule..<(firstHeadingRule + 6) }
         /// Links (`a[href]`), made links of the PDF.
         var linkRule: Int { firstHeadingRule + 6 }
         var hasLinks: Bool { elements.contains { $0.rules.contains(linkRule) } }
@@ -416,7 +417,7 @@ public final class MarkupTextPrintFormatter: PrintFormatter {
         var headings: [Int: [(title: String, level: Int, top: Double?)]] = [:]
         for i in elements.indices where i < map.pages.count {
             guard let page = map.pages[i], let at = position[page], !elements[i].text.isEmpty,
-                  let rule = elements[i].rules.first(where: { $0 >= described.firstHeadingRule }) else { continue }
+                  let rule = elements[i].rules.first(where: { described.headingRules.contains($0) }) else { continue }
             headings[at, default: []].append((elements[i].text, rule - described.firstHeadingRule + 1, i < map.tops.count ? map.tops[i] : nil))
         }
         // Links: each `a[href]` over its text, to a URI or to the element its fragment names.
