@@ -160,21 +160,20 @@ public final class GraphicsContext {
     /// Makes `rect` (in the current coordinates) of this page a link to `target`. Ignored by
     /// writers that keep no links (raster output).
     public func addLink(to target: LinkTarget, over rect: CGRect) {
+        links?.append((CGRect(enclosing: rect.corners.map(sheetPoint)), target))
+    }
+
+    /// `p` (in the current coordinates) in the sheet's PDF space (from its bottom-left corner).
+    private func sheetPoint(_ p: CGPoint) -> CGPoint {
         var m = cairo_matrix_t()
         cairo_get_matrix(raw, &m)
-        let corners = [CGPoint(x: rect.minX, y: rect.minY), CGPoint(x: rect.maxX, y: rect.minY),
-                       CGPoint(x: rect.minX, y: rect.maxY), CGPoint(x: rect.maxX, y: rect.maxY)]
-            .map { CGPoint(x: m.xx * $0.x + m.xy * $0.y + m.x0, y: sheetHeight - (m.yx * $0.x + m.yy * $0.y + m.y0)) }
-        let xs = corners.map(\.x), ys = corners.map(\.y)
-        links?.append((CGRect(x: xs.min()!, y: ys.min()!, width: xs.max()! - xs.min()!, height: ys.max()! - ys.min()!), target))
+        return CGPoint(x: m.xx * p.x + m.xy * p.y + m.x0, y: sheetHeight - (m.yx * p.x + m.yy * p.y + m.y0))
     }
 
     /// Names height `y` (in the current coordinates) of this page as a destination links can go
     /// to (`LinkTarget.destination`). The first page to name it keeps it.
     public func addDestination(_ name: String, at y: Double) {
-        var m = cairo_matrix_t()
-        cairo_get_matrix(raw, &m)
-        destinations?.append((name, sheetHeight - (m.yy * y + m.y0)))
+        destinations?.append((name, sheetPoint(CGPoint(x: 0, y: y)).y))
     }
 
     /// Writes the sheet's links and destinations as cairo's own PDF tags (the streamed writer).
@@ -202,9 +201,7 @@ public final class GraphicsContext {
     /// (1 at the top), going to height `y` (in the current coordinates) of this page. Ignored
     /// by writers that keep no outline (raster output).
     public func addOutlineEntry(_ title: String, level: Int, at y: Double) {
-        var m = cairo_matrix_t()
-        cairo_get_matrix(raw, &m)
-        outline?.append((title, level, sheetHeight - (m.yy * y + m.y0)))
+        outline?.append((title, level, sheetPoint(CGPoint(x: 0, y: y)).y))
     }
 
     /// Places `content` (a page of a PDF, an image stored as it came) stretched over `rect`,

@@ -118,20 +118,11 @@ package final class AssemblingPDFWriter: SheetWriter {
     /// The sheets' outline entries on the output's pages: a sheet's own page, or with an
     /// imposition the side its page is put on, the height carried there.
     private func outline(plan: SheetPlan?) -> [OutlineEntry] {
-        var entries: [OutlineEntry] = []
-        for (index, sheet) in sheets.enumerated() {
-            for entry in sheet.outline {
-                guard let plan else {
-                    entries.append(OutlineEntry(title: entry.title, level: entry.level, page: index, top: entry.top))
-                    continue
-                }
-                guard let side = plan.sides.firstIndex(where: { $0.items.contains { $0.page == index } }),
-                      let item = plan.sides[side].items.first(where: { $0.page == index }) else { continue }
-                let top = item.transform.apply(to: CGPoint(x: 0, y: entry.top)).y
-                entries.append(OutlineEntry(title: entry.title, level: entry.level, page: side, top: top))
+        sheets.enumerated().flatMap { index, sheet in
+            sheet.outline.compactMap { entry in
+                place(sheet: index, top: entry.top, plan: plan).map { OutlineEntry(title: entry.title, level: entry.level, page: $0.page, top: $0.top) }
             }
         }
-        return entries
     }
 
     /// Where sheet `index`'s point or box is on the output: its own page, or with an imposition
@@ -140,10 +131,12 @@ package final class AssemblingPDFWriter: SheetWriter {
         guard let plan else { return (index, box) }
         guard let side = plan.sides.firstIndex(where: { $0.items.contains { $0.page == index } }),
               let item = plan.sides[side].items.first(where: { $0.page == index }) else { return nil }
-        let corners = [CGPoint(x: box.minX, y: box.minY), CGPoint(x: box.maxX, y: box.maxY),
-                       CGPoint(x: box.minX, y: box.maxY), CGPoint(x: box.maxX, y: box.minY)].map(item.transform.apply(to:))
-        let xs = corners.map(\.x), ys = corners.map(\.y)
-        return (side, CGRect(x: xs.min()!, y: ys.min()!, width: xs.max()! - xs.min()!, height: ys.max()! - ys.min()!))
+        return (side, item.transform.apply(to: box))
+    }
+
+    /// Where height `top` of sheet `index` is on the output.
+    private func place(sheet index: Int, top: Double, plan: SheetPlan?) -> (page: Int, top: Double)? {
+        place(sheet: index, CGRect(x: 0, y: top, width: 0, height: 0), plan: plan).map { ($0.page, Double($0.box.minY)) }
     }
 
     /// The sheets' links as link annotations of the output's pages; links to a destination no
@@ -152,9 +145,7 @@ package final class AssemblingPDFWriter: SheetWriter {
         var destinations: [String: (page: Int, top: Double)] = [:]
         for (index, sheet) in sheets.enumerated() {
             for destination in sheet.destinations where destinations[destination.name] == nil {
-                if let placed = place(sheet: index, CGRect(x: 0, y: destination.top, width: 0, height: 0), plan: plan) {
-                    destinations[destination.name] = (placed.page, Double(placed.box.minY))
-                }
+                destinations[destination.name] = place(sheet: index, top: destination.top, plan: plan)
             }
         }
         for (index, sheet) in sheets.enumerated() {

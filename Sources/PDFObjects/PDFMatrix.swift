@@ -25,10 +25,28 @@ package struct PDFMatrix: Hashable, Sendable {
         CGPoint(x: a * p.x + c * p.y + e, y: b * p.x + d * p.y + f)
     }
 
+    /// The box that holds `rect` once transformed (the rect itself, for a turn by a right angle).
+    package func apply(to rect: CGRect) -> CGRect {
+        CGRect(enclosing: rect.corners.map(apply(to:)))
+    }
+
     /// Whether the two are the same to within `tolerance` (points).
     package func isClose(to other: PDFMatrix, tolerance: Double = 1e-6) -> Bool {
         zip([a, b, c, d, e, f], [other.a, other.b, other.c, other.d, other.e, other.f]).allSatisfy { abs($0 - $1) <= tolerance }
     }
 
     var tuple: (Double, Double, Double, Double, Double, Double) { (a, b, c, d, e, f) }
+}
+
+extension CGRect {
+    /// The smallest box that holds `points` (at least one).
+    package init(enclosing points: [CGPoint]) {
+        let xs = points.map(\.x), ys = points.map(\.y)
+        self.init(x: xs.min()!, y: ys.min()!, width: xs.max()! - xs.min()!, height: ys.max()! - ys.min()!)
+    }
+
+    /// The four corners.
+    package var corners: [CGPoint] {
+        [CGPoint(x: minX, y: minY), CGPoint(x: maxX, y: minY), CGPoint(x: minX, y: maxY), CGPoint(x: maxX, y: maxY)]
+    }
 }

@@ -363,17 +363,23 @@ struct PagedMediaTests {
 /// What swiftprint does with paged media that needs no reference engine: text stays text,
 /// the header rule, named-page breaks, page numbers set by elements, what cannot be applied.
 @Suite(.serialized) struct PagedMediaBehaviourTests {
+    /// Converts `html`, written as `name` in a folder of its own, with `options`; the run and
+    /// the PDF it wrote.
+    static func convert(_ html: String, as name: String, _ options: [String] = []) throws -> (result: Tool.Result, pdf: String) {
+        let dir = try temporaryDirectory()
+        try html.write(toFile: dir + "/" + name, atomically: false, encoding: .utf8)
+        let pdf = dir + "/" + (name as NSString).deletingPathExtension + ".pdf"
+        return (try swiftprint(["convert", dir + "/" + name, "-o", pdf] + options), pdf)
+    }
+
     /// What flows from the document into a box is text: markup in an attribute or a heading is
     /// printed as its characters, never read as Pango's markup.
     @Test func stringsFromTheDocumentStayText() throws {
-        let dir = try temporaryDirectory()
-        try """
+        let (r, out) = try Self.convert("""
             <html><head><style>@page { margin: 20mm; @top-center { content: string(t, last); font: 9pt "DejaVu Sans" } }
             h1 { string-set: t attr(data-t) " " content() }</style></head>
             <body><h1 data-t="<b>bold</b> &amp; &lt;span foreground='red'&gt;">x &lt;i&gt;y&lt;/i&gt;</h1></body></html>
-            """.write(toFile: dir + "/s.html", atomically: false, encoding: .utf8)
-        let out = dir + "/s.pdf"
-        let r = try swiftprint(["convert", dir + "/s.html", "-o", out])
+            """, as: "s.html")
         #expect(r.status == 0, "\(r.stderr)")
         // (pdftotext's -bbox output escapes XML's five characters.)
         let header = try PagedMediaTests.marginWords(out, page: 1).map(\.word).joined(separator: " ")
@@ -386,16 +392,13 @@ struct PagedMediaTests {
     /// The job's own header replaces the document's top boxes (the footer boxes stay); its own
     /// footer replaces the bottom ones.
     @Test func anExplicitHeaderReplacesTheDocumentsTopBoxes() throws {
-        let dir = try temporaryDirectory()
-        try PagedMediaTests.book.write(toFile: dir + "/book.html", atomically: false, encoding: .utf8)
-        let out = dir + "/h.pdf"
-        let r = try swiftprint(["convert", dir + "/book.html", "-o", out, "--header", "JOBHEADER"])
+        let (r, out) = try Self.convert(PagedMediaTests.book, as: "book.html", ["--header", "JOBHEADER"])
         #expect(r.status == 0, "\(r.stderr)")
         let page2 = try PDF.words(out, page: 2).map(\.word)
         #expect(page2.contains("JOBHEADER") && !page2.contains("TLC") && !page2.contains("TRC") && !page2.contains("Handbook"), "\(page2)")
         #expect(page2.contains("BRC") && page2.contains("Page") && page2.contains("LT"), "the other edges keep their boxes: \(page2)")
-        let footed = dir + "/f.pdf"
-        #expect(try swiftprint(["convert", dir + "/book.html", "-o", footed, "--footer", "JOBFOOTER"]).status == 0)
+        let (footer, footed) = try Self.convert(PagedMediaTests.book, as: "book.html", ["--footer", "JOBFOOTER"])
+        #expect(footer.status == 0)
         let words = try PDF.words(footed, page: 2).map(\.word)
         #expect(words.contains("JOBFOOTER") && !words.contains("BRC") && !words.contains("Page") && words.contains("TLC"), "\(words)")
     }
@@ -404,11 +407,9 @@ struct PagedMediaTests {
     /// siblings differ), with no `break-before` of its own. WeasyPrint 57 keeps the next
     /// element on the named page's last page: here swiftprint follows the specification.
     @Test func leavingANamedPageStartsANewPage() throws {
-        let dir = try temporaryDirectory()
-        try PagedMediaTests.namedPages.replacingOccurrences(of: "<p class=back style=\"break-before: page\">", with: "<p class=back>")
-            .write(toFile: dir + "/n.html", atomically: false, encoding: .utf8)
-        let out = dir + "/n.pdf"
-        #expect(try swiftprint(["convert", dir + "/n.html", "-o", out]).status == 0)
+        let (r, out) = try Self.convert(
+            PagedMediaTests.namedPages.replacingOccurrences(of: "<p class=back style=\"break-before: page\">", with: "<p class=back>"), as: "n.html")
+        #expect(r.status == 0)
         #expect(try PDF.pageCount(out) == 6)
         let last = try PDF.text(out, first: 6, last: 6)
         #expect(last.contains("Back matter.") && last.contains("front vi") && !last.contains("MAIN"), "\(last)")
@@ -419,11 +420,9 @@ struct PagedMediaTests {
     /// the page counter only in `@page` rules, so this is checked against the numbers
     /// themselves; Prince numbers pages the same way.)
     @Test func anElementResetsThePageNumber() throws {
-        let dir = try temporaryDirectory()
-        try PagedMediaTests.namedPages.replacingOccurrences(of: ".main { page: main }", with: ".main { page: main; counter-reset: page 1 }")
-            .write(toFile: dir + "/r.html", atomically: false, encoding: .utf8)
-        let out = dir + "/r.pdf"
-        #expect(try swiftprint(["convert", dir + "/r.html", "-o", out]).status == 0)
+        let (r, out) = try Self.convert(
+            PagedMediaTests.namedPages.replacingOccurrences(of: ".main { page: main }", with: ".main { page: main; counter-reset: page 1 }"), as: "r.html")
+        #expect(r.status == 0)
         let footers = try (1...6).map { page in
             try PDF.text(out, first: page, last: page).split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
                 .first { $0.hasPrefix("front ") || $0.hasPrefix("main ") } ?? ""
@@ -434,12 +433,10 @@ struct PagedMediaTests {
     /// A named page's own size cannot be kept (WebKit lays the document out at one size): the
     /// job says so rather than printing it otherwise in silence.
     @Test func aNamedPagesOwnSizeIsReportedAsNotApplied() throws {
-        let dir = try temporaryDirectory()
-        try PagedMediaTests.namedPages.replacingOccurrences(of: "@page main {", with: "@page main { size: A5 landscape;")
-            .write(toFile: dir + "/w.html", atomically: false, encoding: .utf8)
-        let r = try swiftprint(["convert", dir + "/w.html", "-o", dir + "/w.pdf"])
+        let (r, out) = try Self.convert(PagedMediaTests.namedPages.replacingOccurrences(of: "@page main {", with: "@page main { size: A5 landscape;"),
+                                        as: "w.html")
         #expect(r.status == 0 && r.stderr.contains("w.html: @page main sets its own size or margins, which are not applied"), "\(r.stderr)")
-        #expect(try PDF.pageSizes(dir + "/w.pdf").allSatisfy { $0.width < $0.height })
+        #expect(try PDF.pageSizes(out).allSatisfy { $0.width < $0.height })
     }
 
     /// When marking a document's elements would change what it prints (here a `::before` in
@@ -447,14 +444,11 @@ struct PagedMediaTests {
     /// page map: the job prints WebKit's pages as they are, says what it left out, and does
     /// not fail.
     @Test func withoutAnExactPageMapTheDocumentStillPrints() throws {
-        let dir = try temporaryDirectory()
         let sections = (1...3).map { "<h2 style='break-before: \($0 == 1 ? "auto" : "page")'><a>#</a>Section \($0)</h2><p>text</p>" }.joined()
-        try """
+        let (r, out) = try Self.convert("""
             <html><head><style>h2::before { content: ""; display: block } h2 > a:first-child { display: none }</style></head>
             <body>\(sections)</body></html>
-            """.write(toFile: dir + "/m.html", atomically: false, encoding: .utf8)
-        let out = dir + "/m.pdf"
-        let r = try swiftprint(["convert", dir + "/m.html", "-o", out])
+            """, as: "m.html")
         #expect(r.status == 0 && r.stderr.contains("printed without running strings, recto/verso pages or bookmarks"), "\(r.stderr)")
         #expect(try PDF.pageCount(out) == 3)
         #expect(try !PDF.text(out).contains("#"), "the document prints as it is")
@@ -464,8 +458,7 @@ struct PagedMediaTests {
     /// address or to a place in the document becomes a link over its text, a box a line, and
     /// links to scripts or to files beside the document do not.
     @Test func linksAreKept() throws {
-        let dir = try temporaryDirectory()
-        try """
+        let (r, out) = try Self.convert("""
             <html><head><meta charset="utf-8"><style>
             @page { size: A5; margin: 20mm } body { font: 11pt "DejaVu Serif"; margin: 0 } h1 { break-before: page }
             </style></head><body>
@@ -474,9 +467,7 @@ struct PagedMediaTests {
             <p><a href="javascript:alert(1)">no script link</a> and <a href="other.html">a relative file</a>.</p>
             <h1>Two</h1><p>x</p><h1 id="three">Three</h1><p>y</p>
             </body></html>
-            """.write(toFile: dir + "/l.html", atomically: false, encoding: .utf8)
-        let out = dir + "/l.pdf"
-        let r = try swiftprint(["convert", dir + "/l.html", "-o", out])
+            """, as: "l.html")
         #expect(r.status == 0, "\(r.stderr)")
         // The link annotations, from qpdf's JSON: box, URI or destination page.
         let json = try Tool.run("qpdf", ["--json", "--json-key=qpdf", "--json-key=pages", out]).stdout

@@ -75,73 +75,55 @@ final class IPPEverywherePrinter: @unchecked Sendable {
 
     /// A receipt printer as its IPP attributes describe it: an 80 mm roll (58 to 80 mm wide,
     /// cut from 25 to 600 mm long, 3 mm side margins), 203 dpi, monochrome raster only.
-    static let receiptPrinterAttributes = """
-        ATTR text printer-make-and-model "swiftprint-tests Receipt"
-        ATTR keyword media-supported om_receipt_80x200mm,roll_min_58x25mm,roll_max_80x600mm
-        ATTR keyword media-default om_receipt_80x200mm
-        ATTR keyword media-ready om_receipt_80x200mm
-        ATTR collection media-col-database {
-            MEMBER collection media-size {
-                MEMBER integer x-dimension 8000
-                MEMBER integer y-dimension 20000
+    static let receiptPrinterAttributes: String = {
+        // Its two sizes, as media-size collections: the 80 × 200 mm roll it loads, and the
+        // lengths it cuts (58–80 mm wide, 25–600 mm long); each with 3 mm side margins.
+        let loaded = "MEMBER integer x-dimension 8000 MEMBER integer y-dimension 20000"
+        let cut = "MEMBER rangeOfInteger x-dimension 5800-8000 MEMBER rangeOfInteger y-dimension 2500-60000"
+        func mediaCol(_ size: String) -> String {
+            """
+            {
+                MEMBER collection media-size { \(size) }
+                MEMBER integer media-left-margin 300
+                MEMBER integer media-right-margin 300
+                MEMBER integer media-top-margin 0
+                MEMBER integer media-bottom-margin 0
+                MEMBER keyword media-source main-roll
             }
-            MEMBER integer media-left-margin 300
-            MEMBER integer media-right-margin 300
-            MEMBER integer media-top-margin 0
-            MEMBER integer media-bottom-margin 0
-            MEMBER keyword media-source main-roll
-        },{
-            MEMBER collection media-size {
-                MEMBER rangeOfInteger x-dimension 5800-8000
-                MEMBER rangeOfInteger y-dimension 2500-60000
-            }
-            MEMBER integer media-left-margin 300
-            MEMBER integer media-right-margin 300
-            MEMBER integer media-top-margin 0
-            MEMBER integer media-bottom-margin 0
-            MEMBER keyword media-source main-roll
+            """
         }
-        ATTR collection media-col-default {
-            MEMBER collection media-size {
-                MEMBER integer x-dimension 8000
-                MEMBER integer y-dimension 20000
-            }
-            MEMBER integer media-left-margin 300
-            MEMBER integer media-right-margin 300
-            MEMBER integer media-top-margin 0
-            MEMBER integer media-bottom-margin 0
-            MEMBER keyword media-source main-roll
-        }
-        ATTR collection media-size-supported {
-            MEMBER integer x-dimension 8000
-            MEMBER integer y-dimension 20000
-        },{
-            MEMBER rangeOfInteger x-dimension 5800-8000
-            MEMBER rangeOfInteger y-dimension 2500-60000
-        }
-        ATTR keyword media-source-supported main-roll
-        ATTR integer media-left-margin-supported 300
-        ATTR integer media-right-margin-supported 300
-        ATTR integer media-top-margin-supported 0
-        ATTR integer media-bottom-margin-supported 0
-        ATTR keyword sides-supported one-sided
-        ATTR keyword sides-default one-sided
-        ATTR keyword print-color-mode-supported monochrome
-        ATTR keyword print-color-mode-default monochrome
-        ATTR resolution printer-resolution-supported 203dpi
-        ATTR resolution printer-resolution-default 203dpi
-        ATTR resolution pwg-raster-document-resolution-supported 203dpi
-        ATTR keyword pwg-raster-document-type-supported sgray_8
-        ATTR keyword urf-supported W8,RS203,CP1,DM1,IS1
-        ATTR rangeOfInteger copies-supported 1-99
-        ATTR integer copies-default 1
-        ATTR enum orientation-requested-supported 3
-        ATTR enum orientation-requested-default 3
-        ATTR enum print-quality-supported 4
-        ATTR enum print-quality-default 4
-        ATTR keyword printer-kind receipt
+        return """
+            ATTR text printer-make-and-model "swiftprint-tests Receipt"
+            ATTR keyword media-supported om_receipt_80x200mm,roll_min_58x25mm,roll_max_80x600mm
+            ATTR keyword media-default om_receipt_80x200mm
+            ATTR keyword media-ready om_receipt_80x200mm
+            ATTR collection media-col-database \(mediaCol(loaded)),\(mediaCol(cut))
+            ATTR collection media-col-default \(mediaCol(loaded))
+            ATTR collection media-size-supported { \(loaded) },{ \(cut) }
+            ATTR keyword media-source-supported main-roll
+            ATTR integer media-left-margin-supported 300
+            ATTR integer media-right-margin-supported 300
+            ATTR integer media-top-margin-supported 0
+            ATTR integer media-bottom-margin-supported 0
+            ATTR keyword sides-supported one-sided
+            ATTR keyword sides-default one-sided
+            ATTR keyword print-color-mode-supported monochrome
+            ATTR keyword print-color-mode-default monochrome
+            ATTR resolution printer-resolution-supported 203dpi
+            ATTR resolution printer-resolution-default 203dpi
+            ATTR resolution pwg-raster-document-resolution-supported 203dpi
+            ATTR keyword pwg-raster-document-type-supported sgray_8
+            ATTR keyword urf-supported W8,RS203,CP1,DM1,IS1
+            ATTR rangeOfInteger copies-supported 1-99
+            ATTR integer copies-default 1
+            ATTR enum orientation-requested-supported 3
+            ATTR enum orientation-requested-default 3
+            ATTR enum print-quality-supported 4
+            ATTR enum print-quality-default 4
+            ATTR keyword printer-kind receipt
 
-        """
+            """
+    }()
 
     /// Adds a queue called `name` for this printer to `cups`, as an administrator would.
     /// cupsd writes the queue's PPD from the printer's attributes after lpadmin returns; when

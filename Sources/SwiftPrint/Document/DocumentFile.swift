@@ -76,6 +76,7 @@ enum DocumentFile {
         if creating, exists { throw PrintError.system(.outputFailed, path: path, "cannot create the document", errno: EEXIST) }
         if !creating, !exists { throw PrintError.system(.outputFailed, path: path, "cannot overwrite the document", errno: ENOENT) }
 
+        // mkstemp's template: it replaces the six Xs with a name no file has yet.
         var template = Array("\(folder)/.\((target as NSString).lastPathComponent).swiftprint-save-XXXXXX".utf8CString)
         let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard fd >= 0 else { throw PrintError.system(.outputFailed, path: path, "cannot save beside the document", errno: errno) }
