@@ -1,0 +1,141 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// What swiftprint does with paged media that needs no reference engine: text stays text,
+/// the header rule, named-page breaks, page numbers set by elements, what cannot be applied.
+@Suite(.serialized) struct PagedMediaBehaviourTests {
+    /// Converts `html`, written as `name` in a folder of its own, with `options`; the run and
+    /// the PDF it wrote.
+    static func convert(_ html: String, as name: String, _ options: [String] = []) throws -> (result: Tool.Result, pdf: String) {
+        let dir = try temporaryDirectory()
+        try html.write(toFile: dir + "/" + name, atomically: false, encoding: .utf8)
+        let pdf = dir + "/" + (name as NSString).deletingPathExtension + ".pdf"
+        return (try swiftprint(["convert", dir + "/" + name, "-o", pdf] + options), pdf)
+    }
+
+    /// What flows from the document into a box is text: markup in an attribute or a heading is
+    /// printed as its characters, never read as Pango's markup.
+    @Test func stringsFromTheDocumentStayText() throws {
+        let (r, out) = try Self.convert("""
+            <html><head><style>@page { margin: 20mm; @top-center { content: string(t, last); font: 9pt "DejaVu Sans" } }
+            h1 { string-set: t attr(data-t) " " content() }</style></head>
+            <body><h1 data-t="<b>bold</b> &amp; &lt;span foreground='red'&gt;">x &lt;i&gt;y&lt;/i&gt;</h1></body></html>
+            """, as: "s.html")
+        #expect(r.status == 0, "\(r.stderr)")
+        // (pdftotext's -bbox output escapes XML's five characters.)
+        let header = try PagedMediaTests.marginWords(out, page: 1).map(\.word).joined(separator: " ")
+            .replacingOccurrences(of: "&lt;", with: "<").replacingOccurrences(of: "&gt;", with: ">")
+            .replacingOccurrences(of: "&apos;", with: "'").replacingOccurrences(of: "&quot;", with: "\"")
+            .replacingOccurrences(of: "&amp;", with: "&")
+        #expect(header == "<b>bold</b> & <span foreground='red'> x <i>y</i>", "\(header)")
+    }
+
+    /// The job's own header replaces the document's top boxes (the footer boxes stay); its own
+    /// footer replaces the bottom ones.
+    @Test func anExplicitHeaderReplacesTheDocumentsTopBoxes() throws {
+        let (r, out) = try Self.convert(PagedMediaTests.book, as: "book.html", ["--header", "JOBHEADER"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let page2 = try PDF.words(out, page: 2).map(\.word)
+        #expect(page2.contains("JOBHEADER") && !page2.contains("TLC") && !page2.contains("TRC") && !page2.contains("Handbook"), "\(page2)")
+        #expect(page2.contains("BRC") && page2.contains("Page") && page2.contains("LT"), "the other edges keep their boxes: \(page2)")
+        let (footer, footed) = try Self.convert(PagedMediaTests.book, as: "book.html", ["--footer", "JOBFOOTER"])
+        #expect(footer.status == 0)
+        let words = try PDF.words(footed, page: 2).map(\.word)
+        #expect(words.contains("JOBFOOTER") && !words.contains("BRC") && !words.contains("Page") && words.contains("TLC"), "\(words)")
+    }
+
+    /// Leaving a named page breaks the page too (css-page-3: the `page` values of the two
+    /// siblings differ), with no `break-before` of its own. WeasyPrint 57 keeps the next
+    /// element on the named page's last page: here swiftprint follows the specification.
+    @Test func leavingANamedPageStartsANewPage() throws {
+        let (r, out) = try Self.convert(
+            PagedMediaTests.namedPages.replacingOccurrences(of: "<p class=back style=\"break-before: page\">", with: "<p class=back>"), as: "n.html")
+        #expect(r.status == 0)
+        #expect(try PDF.pageCount(out) == 6)
+        let last = try PDF.text(out, first: 6, last: 6)
+        #expect(last.contains("Back matter.") && last.contains("front vi") && !last.contains("MAIN"), "\(last)")
+    }
+
+    /// `counter-reset: page N` on an element numbers the page it starts on N, the next ones
+    /// on from there: front matter in roman numerals, the body from 1. (WeasyPrint 57 resets
+    /// the page counter only in `@page` rules, so this is checked against the numbers
+    /// themselves; Prince numbers pages the same way.)
+    @Test func anElementResetsThePageNumber() throws {
+        let (r, out) = try Self.convert(
+            PagedMediaTests.namedPages.replacingOccurrences(of: ".main { page: main }", with: ".main { page: main; counter-reset: page 1 }"), as: "r.html")
+        #expect(r.status == 0)
+        let footers = try (1...6).map { page in
+            try PDF.text(out, first: page, last: page).split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+                .first { $0.hasPrefix("front ") || $0.hasPrefix("main ") } ?? ""
+        }
+        #expect(footers == ["front i", "front ii", "main 1", "main 2", "main 3", "front iv"], "\(footers)")
+    }
+
+    /// A named page's own size cannot be kept (WebKit lays the document out at one size): the
+    /// job says so rather than printing it otherwise in silence.
+    @Test func aNamedPagesOwnSizeIsReportedAsNotApplied() throws {
+        let (r, out) = try Self.convert(PagedMediaTests.namedPages.replacingOccurrences(of: "@page main {", with: "@page main { size: A5 landscape;"),
+                                        as: "w.html")
+        #expect(r.status == 0 && r.stderr.contains("w.html: @page main sets its own size or margins, which are not applied"), "\(r.stderr)")
+        #expect(try PDF.pageSizes(out).allSatisfy { $0.width < $0.height })
+    }
+
+    /// When marking a document's elements would change what it prints (here a `::before` in
+    /// use makes the mark an element, and `:first-child` then picks another), there is no exact
+    /// page map: the job prints WebKit's pages as they are, says what it left out, and does
+    /// not fail.
+    @Test func withoutAnExactPageMapTheDocumentStillPrints() throws {
+        let sections = (1...3).map { "<h2 style='break-before: \($0 == 1 ? "auto" : "page")'><a>#</a>Section \($0)</h2><p>text</p>" }.joined()
+        let (r, out) = try Self.convert("""
+            <html><head><style>h2::before { content: ""; display: block } h2 > a:first-child { display: none }</style></head>
+            <body>\(sections)</body></html>
+            """, as: "m.html")
+        #expect(r.status == 0 && r.stderr.contains("printed without running strings, recto/verso pages or bookmarks"), "\(r.stderr)")
+        #expect(try PDF.pageCount(out) == 3)
+        #expect(try !PDF.text(out).contains("#"), "the document prints as it is")
+    }
+
+    /// Links are kept (WebKitGTK's print output has none): each `a[href]` to a web or mail
+    /// address or to a place in the document becomes a link over its text, a box a line, and
+    /// links to scripts or to files beside the document do not.
+    @Test func linksAreKept() throws {
+        let (r, out) = try Self.convert("""
+            <html><head><meta charset="utf-8"><style>
+            @page { size: A5; margin: 20mm } body { font: 11pt "DejaVu Serif"; margin: 0 } h1 { break-before: page }
+            </style></head><body>
+            <p>See <a href="https://example.com/page">the example site</a> and <a href="#three">chapter three</a>, or
+            <a href="mailto:someone@example.com">write to someone at example dot com with a long link text that wraps onto the next line for sure</a>.</p>
+            <p><a href="javascript:alert(1)">no script link</a> and <a href="other.html">a relative file</a>.</p>
+            <h1>Two</h1><p>x</p><h1 id="three">Three</h1><p>y</p>
+            </body></html>
+            """, as: "l.html")
+        #expect(r.status == 0, "\(r.stderr)")
+        // The link annotations, from qpdf's JSON: box, URI or destination page.
+        let json = try Tool.run("qpdf", ["--json", "--json-key=qpdf", "--json-key=pages", out]).stdout
+        let root = try #require(try JSONSerialization.jsonObject(with: json) as? [String: Any])
+        let objects = try #require((root["qpdf"] as? [Any])?.last as? [String: Any])
+        let pages = try #require(root["pages"] as? [[String: Any]]).map { $0["object"] as? String ?? "" }
+        var links: [(box: [Double], uri: String?, page: Int?)] = []
+        for (_, object) in objects {
+            guard let value = (object as? [String: Any])?["value"] as? [String: Any], value["/Subtype"] as? String == "/Link" else { continue }
+            let uri = ((value["/A"] as? [String: Any])?["/URI"] as? String).map { String($0.dropFirst(2)) }
+            let page = ((value["/Dest"] as? [Any])?.first as? String).flatMap { pages.firstIndex(of: $0) }
+            links.append(((value["/Rect"] as? [Double]) ?? [], uri, page))
+        }
+        #expect(links.filter { $0.uri == "https://example.com/page" }.count == 1)
+        #expect(links.filter { $0.uri == "mailto:someone@example.com" }.count == 3, "three lines: \(links)")
+        #expect(links.contains { $0.page == 2 }, "the link to #three goes to the third page: \(links)")
+        #expect(links.count == 5, "no link for javascript: or a relative file: \(links)")
+        // The web link lies over "the example site" and no further.
+        let words = try PDF.words(out, page: 1)
+        let the = try #require(words.first { $0.word == "the" }), site = try #require(words.first { $0.word == "site" })
+        let web = try #require(links.first { $0.uri == "https://example.com/page" }?.box)
+        #expect(abs(web[0] - the.xMin) < 1 && abs(web[2] - site.xMax) < 1, "\(web) over \(the.xMin)…\(site.xMax)")
+        #expect(abs((595.28 - web[3]) - the.yMin) < 1, "\(web)")
+        // Links are no headings: the outline holds the two chapters only.
+        let outline = try Tool.run("qpdf", ["--json", "--json-key=outlines", out]).stdout
+        let entries = try #require((try JSONSerialization.jsonObject(with: outline) as? [String: Any])?["outlines"] as? [[String: Any]])
+        #expect(entries.map { $0["title"] as? String ?? "" } == ["Two", "Three"], "\(entries)")
+    }
+}
