@@ -273,11 +273,36 @@ package struct GeneratedContent: Codable, Sendable, Equatable {
     package var selector: String
     package var pseudo: String
     package var texts: [String]
-    package init(selector: String, pseudo: String, texts: [String]) { self.selector = selector; self.pseudo = pseudo; self.texts = texts }
+    /// A leader that opens the content (`::after` only): the text it repeats. `texts` are then
+    /// what follows it, set at the end of the element's last line with the leader filling the
+    /// space before them.
+    package var leader: String?
+    package init(selector: String, pseudo: String, texts: [String], leader: String? = nil) {
+        self.selector = selector; self.pseudo = pseudo; self.texts = texts; self.leader = leader
+    }
+
+    /// How a leader is drawn, WebKit having none: the element becomes a flex row (its own
+    /// content, then the `::after`), and the `::after` takes the rest of the line. Its text is
+    /// the leader repeated past any line's width, then what follows it, written backwards and
+    /// set right to left with the bidirectional order overridden: it reads forwards, ends at the
+    /// line's end, and the repeats that do not fit are cut off on the left. Only an element
+    /// laid out inline or as a block is changed; any other shows a space for its leader.
+    static func leaderText(_ text: String, fill: String) -> String {
+        String((String(repeating: fill, count: max(1, 800 / max(1, fill.count))) + text).reversed())
+    }
 
     /// The script that sets `contents` (replacing what it set before).
     package static func script(_ contents: [GeneratedContent]) -> String {
-        let json = String(decoding: (try? JSONEncoder().encode(contents)) ?? Data("[]".utf8), as: UTF8.self)
+        struct Scripted: Encodable {
+            var selector: String, pseudo: String, texts: [String], drawn: [String]?, minimumWidth: Double
+        }
+        let scripted = contents.map { g in
+            Scripted(selector: g.selector, pseudo: g.pseudo, texts: g.leader == nil ? g.texts : g.texts.map { " " + $0 },
+                     drawn: g.leader.map { fill in g.texts.map { leaderText($0, fill: fill) } },
+                     // Room for what follows the leader and a little of it, in em.
+                     minimumWidth: 0.6 * Double(g.texts.map(\.count).max() ?? 0) + 1.2)
+        }
+        let json = String(decoding: (try? JSONEncoder().encode(scripted)) ?? Data("[]".utf8), as: UTF8.self)
         return """
             (() => {
               document.getElementById("swiftprint-generated")?.remove();
@@ -285,11 +310,27 @@ package struct GeneratedContent: Codable, Sendable, Equatable {
               style.id = "swiftprint-generated";
               const rules = [];
               \(json).forEach((g, k) => {
-                const name = "data-swiftprint-generated-" + k;
+                const name = "data-swiftprint-generated-" + k, leader = "data-swiftprint-leader-" + k;
                 let elements = [];
                 try { elements = Array.from(document.querySelectorAll(g.selector)); } catch (e) { return; }
-                elements.forEach((e, i) => { if (i < g.texts.length) e.setAttribute(name, g.texts[i]); });
+                elements.forEach((e, i) => {
+                  if (i >= g.texts.length) return;
+                  e.removeAttribute(leader);
+                  const display = getComputedStyle(e).display;
+                  if (g.drawn && (display === "inline" || display === "block" || display === "inline-block" || display === "flex")) {
+                    e.setAttribute(leader, getComputedStyle(e).position === "static" ? "relative" : "");
+                    e.setAttribute(name, g.drawn[i]);
+                  } else {
+                    e.setAttribute(name, g.texts[i]);
+                  }
+                });
                 rules.push(g.selector + "::" + g.pseudo + " { content: attr(" + name + ") }");
+                if (g.drawn) {
+                  rules.push("[" + leader + "] { display: flex !important; align-items: last baseline }");
+                  rules.push("[" + leader + "=relative] { position: relative }");
+                  rules.push("[" + leader + "]::after { flex: 1 0 0; min-width: " + g.minimumWidth + "em; overflow: hidden; white-space: pre;"
+                    + " direction: rtl; unicode-bidi: bidi-override; text-align: start; text-indent: 0 }");
+                }
               });
               style.textContent = rules.join("\\n");
               (document.head || document.documentElement).appendChild(style);
@@ -316,9 +357,10 @@ package enum ElementPageMarks {
     package static func tokenPattern(prefix: String) -> Regex<AnyRegexOutput> {
         try! Regex(prefix + "([0-9]+)Q")
     }
-    /// The end marks of such a print.
+    /// The end marks of such a print: `E` where the element ends, `F` on its last line when it
+    /// ends at that line's end (a flex row's), with their index.
     package static func endTokenPattern(prefix: String) -> Regex<AnyRegexOutput> {
-        try! Regex(prefix + "E([0-9]+)Q")
+        try! Regex(prefix + "([EF])([0-9]+)Q")
     }
 
     static let boxStyle = ["position:absolute", "margin:2px 0 0 0", "padding:0", "border:0", "top:auto", "left:auto",
@@ -326,6 +368,10 @@ package enum ElementPageMarks {
                            "font:1px/1px monospace", "color:rgba(0,0,0,0.01)", "background:none", "white-space:nowrap",
                            "visibility:visible", "opacity:1", "transform:none", "text-indent:0", "letter-spacing:0",
                            "word-spacing:0", "text-transform:none"].map { $0 + " !important" }.joined(separator: ";")
+
+    /// An `F` end mark's style: at the start of its element's last line, 3 px above its bottom.
+    static let lastLineBoxStyle = boxStyle.replacingOccurrences(of: "margin:2px 0 0 0", with: "margin:0 0 3px 0")
+        .replacingOccurrences(of: "left:auto", with: "left:0").replacingOccurrences(of: "bottom:auto", with: "bottom:0")
 
     /// Marks the elements `selector` matches; answers how many.
     package static func markScript(selector: String, prefix: String, endSelector: String? = nil) -> String {
@@ -358,8 +404,11 @@ package enum ElementPageMarks {
                 const after = getComputedStyle(element, "::after").content;
                 if (after === "none" || after === "normal") { element.setAttribute("data-swiftprint-mark-end", String(i)); return; }
                 const mark = document.createElement("swiftprint-page-mark");
-                mark.setAttribute("style", \(String(decoding: try! JSONEncoder().encode(boxStyle), as: UTF8.self)));
-                mark.textContent = "\(prefix)E" + i + "Q";
+                // In a flex row (a leader's), which fills its last line, it would sit at the
+                // row's start: it goes to the start of the last line and says so.
+                const flex = /flex/.test(getComputedStyle(element).display);
+                mark.setAttribute("style", flex ? \(String(decoding: try! JSONEncoder().encode(lastLineBoxStyle), as: UTF8.self)) : \(String(decoding: try! JSONEncoder().encode(boxStyle), as: UTF8.self)));
+                mark.textContent = "\(prefix)" + (flex ? "F" : "E") + i + "Q";
                 element.appendChild(mark);
               });
               return elements.length;

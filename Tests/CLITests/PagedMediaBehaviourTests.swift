@@ -111,18 +111,7 @@ import Testing
             </body></html>
             """, as: "l.html")
         #expect(r.status == 0, "\(r.stderr)")
-        // The link annotations, from qpdf's JSON: box, URI or destination page.
-        let json = try Tool.run("qpdf", ["--json", "--json-key=qpdf", "--json-key=pages", out]).stdout
-        let root = try #require(try JSONSerialization.jsonObject(with: json) as? [String: Any])
-        let objects = try #require((root["qpdf"] as? [Any])?.last as? [String: Any])
-        let pages = try #require(root["pages"] as? [[String: Any]]).map { $0["object"] as? String ?? "" }
-        var links: [(box: [Double], uri: String?, page: Int?)] = []
-        for (_, object) in objects {
-            guard let value = (object as? [String: Any])?["value"] as? [String: Any], value["/Subtype"] as? String == "/Link" else { continue }
-            let uri = ((value["/A"] as? [String: Any])?["/URI"] as? String).map { String($0.dropFirst(2)) }
-            let page = ((value["/Dest"] as? [Any])?.first as? String).flatMap { pages.firstIndex(of: $0) }
-            links.append(((value["/Rect"] as? [Double]) ?? [], uri, page))
-        }
+        let links = try PDF.links(out)
         #expect(links.filter { $0.uri == "https://example.com/page" }.count == 1)
         #expect(links.filter { $0.uri == "mailto:someone@example.com" }.count == 3, "three lines: \(links)")
         #expect(links.contains { $0.page == 2 }, "the link to #three goes to the third page: \(links)")

@@ -40,7 +40,25 @@ import Testing
         #expect(rules.pageNames.map(\.name) == ["wide", "auto"])
         let toc = try #require(rules.targetCounters.first)
         #expect(rules.targetCounters.count == 1 && toc.selector == "nav a" && toc.pseudo == "after")
-        #expect(toc.parts == [.text(" "), .leader, .text(" "), .targetPage(attribute: "href", style: .lowerRoman)])
+        #expect(toc.parts == [.text(" "), .leader("."), .text(" "), .targetPage(attribute: "href", style: .lowerRoman)])
+        #expect(toc.drawnLeader == ".")
+    }
+
+    /// `leader()`'s three keywords and a string; swiftprint draws a leader that opens an
+    /// `::after` (after blank text at most), and prints any other as a space.
+    @Test func leadersAreReadWithWhatTheyRepeat() throws {
+        func rule(_ css: String) throws -> TargetCounterRule {
+            try #require(PagedMediaRules(styleSheets: [css]).targetCounters.first)
+        }
+        #expect(try rule("a::after { content: leader(dotted) target-counter(attr(href), page) }").drawnLeader == ". ")
+        #expect(try rule("a::after { content: leader(solid) target-counter(attr(href), page) }").drawnLeader == "_")
+        #expect(try rule("a::after { content: leader(space) target-counter(attr(href), page) }").drawnLeader == " ")
+        #expect(try rule("a::after { content: leader('\\2014 ') target-counter(attr(href), page) }").drawnLeader == "\u{2014}")
+        #expect(try rule("a::after { content: leader(\".\") \" p. \" target-counter(attr(href), page) }").drawnLeader == ".")
+        #expect(try rule("a::after { content: \"see\" leader('.') target-counter(attr(href), page) }").drawnLeader == nil)
+        #expect(try rule("a::before { content: leader('.') target-counter(attr(href), page) }").drawnLeader == nil)
+        #expect(try rule("a::after { content: leader('.') target-counter(attr(href), page) leader('.') }").drawnLeader == nil)
+        #expect(try rule("a::after { content: target-counter(attr(href), page) }").drawnLeader == nil)
     }
 
     @Test func aDocumentWithoutPagedMediaHasNone() {

@@ -112,6 +112,22 @@ public enum PDF {
         }
     }
 
+    /// The link annotations, from qpdf's JSON: each one's box (`/Rect`, points from the bottom
+    /// left), its URI or the index of the page it goes to.
+    public static func links(_ path: String) throws -> [(box: [Double], uri: String?, page: Int?)] {
+        let json = try Tool.run("qpdf", ["--json", "--json-key=qpdf", "--json-key=pages", path]).stdout
+        guard let root = try JSONSerialization.jsonObject(with: json) as? [String: Any],
+              let objects = (root["qpdf"] as? [Any])?.last as? [String: Any],
+              let pageList = root["pages"] as? [[String: Any]] else { return [] }
+        let pages = pageList.map { $0["object"] as? String ?? "" }
+        return objects.values.compactMap { object in
+            guard let value = (object as? [String: Any])?["value"] as? [String: Any], value["/Subtype"] as? String == "/Link" else { return nil }
+            let uri = ((value["/A"] as? [String: Any])?["/URI"] as? String).map { String($0.dropFirst(2)) }
+            let page = ((value["/Dest"] as? [Any])?.first as? String).flatMap { pages.firstIndex(of: $0) }
+            return ((value["/Rect"] as? [Double]) ?? [], uri, page)
+        }
+    }
+
     /// Page `page` rasterised in grey at `dpi`: width, height and one byte per pixel.
     public static func grayPixels(_ path: String, page: Int, dpi: Int = 50) throws -> (width: Int, height: Int, pixels: [UInt8]) {
         let pgm = try Tool.run("pdftoppm", ["-gray", "-r", String(dpi), "-f", String(page), "-l", String(page), path]).stdout

@@ -79,8 +79,10 @@ public struct ElementPageMap: Sendable, Equatable {
             for match in text.matches(of: endPattern) {
                 markRanges.append(offset(match.range.lowerBound)..<offset(match.range.upperBound))
                 let at = offset(match.range.lowerBound)
-                guard let digits = match.output[1].substring, let index = Int(digits), ends[index] == nil, at < charBoxes.count else { continue }
-                ends[index] = (page, CGPoint(x: charBoxes[at].minX, y: charBoxes[at].minY))
+                guard let digits = match.output[2].substring, let index = Int(digits), ends[index] == nil, at < charBoxes.count else { continue }
+                // An `F` mark: the element ends where its last line does.
+                let toLineEnd = match.output[1].substring == "F"
+                ends[index] = (page, CGPoint(x: toLineEnd ? .infinity : charBoxes[at].minX, y: charBoxes[at].minY))
             }
             var pageCharacters: [(offset: Int, scalar: Unicode.Scalar, box: CGRect)] = []
             for (i, (scalar, box)) in zip(text.unicodeScalars, charBoxes).enumerated()

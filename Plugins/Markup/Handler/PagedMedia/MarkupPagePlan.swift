@@ -178,8 +178,11 @@ extension MarkupTextPrintFormatter {
             }
         }
         let generated = described.targetCounters.enumerated().map { k, rule in
-            GeneratedContent(selector: rule.selector, pseudo: rule.pseudo, texts: elements.filter { $0.rules.contains(described.firstTargetCounter + k) }.map { element in
-                rule.parts.map { part -> String in
+            // A leader swiftprint draws stands for itself and what comes before it.
+            let leader = rule.drawnLeader
+            let parts = leader == nil ? rule.parts : Array(rule.parts.drop { if case .leader = $0 { false } else { true } }.dropFirst())
+            return GeneratedContent(selector: rule.selector, pseudo: rule.pseudo, texts: elements.filter { $0.rules.contains(described.firstTargetCounter + k) }.map { element in
+                parts.map { part -> String in
                     switch part {
                     case .text(let s): s
                     case .leader: " "
@@ -189,7 +192,7 @@ extension MarkupTextPrintFormatter {
                             .map { PageDecorations.format($0, style) } ?? ""
                     }
                 }.joined()
-            })
+            }, leader: leader)
         }
         // The outline: each heading on the page it starts on, at the level of its h1 … h6.
         var headings: [Int: [(title: String, level: Int, top: Double?)]] = [:]

@@ -249,8 +249,9 @@ public struct TargetCounterRule: Equatable, Sendable {
         case attribute(String)
         /// The page of the element whose id the attribute (`href`, `#id`) names.
         case targetPage(attribute: String, style: MarginBoxContent.CounterStyle)
-        /// `leader()`: WebKit has no leaders; a space stands in for it.
-        case leader
+        /// `leader()`, with the text it repeats (`.` for `dotted`, `_` for `solid`, a space for
+        /// `space`, else its string).
+        case leader(String)
     }
 
     /// The selector of the elements (without the pseudo-element).
@@ -270,7 +271,14 @@ public struct TargetCounterRule: Equatable, Sendable {
             case .string(let s): parts.append(.text(s))
             case .function("attr", let args) where args.count == 1:
                 parts.append(.attribute(String(args[0].split(separator: " ").first ?? "")))
-            case .function("leader", _): parts.append(.leader)
+            case .function("leader", let args):
+                let fill = switch args.first.flatMap({ CSSText.tokens($0).first }) {
+                case .identifier(let name)? where name.lowercased() == "solid": "_"
+                case .identifier(let name)? where name.lowercased() == "space": " "
+                case .string(let s)? where !s.isEmpty: s
+                default: ". "  // dotted
+                }
+                parts.append(.leader(fill))
             case .function("target-counter", let args) where args.count >= 2 && args[1].lowercased() == "page":
                 // `attr(href)`, `attr(href url)`: the attribute is the first word.
                 guard case .function("attr", let inner)? = CSSText.tokens(args[0]).first, inner.count == 1,
@@ -281,6 +289,17 @@ public struct TargetCounterRule: Equatable, Sendable {
             }
         }
         guard parts.contains(where: { if case .targetPage = $0 { true } else { false } }) else { return nil }
+    }
+
+    /// The text a leader repeats when swiftprint can draw it: a leader that opens an `::after`
+    /// content (blank text before it at most) fills the rest of the element's last line, the
+    /// content after it at the line's end. Elsewhere a leader prints as a space.
+    public var drawnLeader: String? {
+        guard pseudo == "after", let at = parts.firstIndex(where: { if case .leader = $0 { true } else { false } }),
+              case .leader(let fill) = parts[at],
+              parts[..<at].allSatisfy({ if case .text(let s) = $0 { s.allSatisfy(\.isWhitespace) } else { false } }),
+              !parts[(at + 1)...].contains(where: { if case .leader = $0 { true } else { false } }) else { return nil }
+        return fill
     }
 
     /// The attributes the rule reads.
