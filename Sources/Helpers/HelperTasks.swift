@@ -404,9 +404,9 @@ package enum ElementPageMarks {
                 const after = getComputedStyle(element, "::after").content;
                 if (after === "none" || after === "normal") { element.setAttribute("data-swiftprint-mark-end", String(i)); return; }
                 const mark = document.createElement("swiftprint-page-mark");
-                // In a flex row (a leader's), which fills its last line, it would sit at the
-                // row's start: it goes to the start of the last line and says so.
-                const flex = /flex/.test(getComputedStyle(element).display);
+                // In the flex row a leader makes, which fills its last line, it would sit at
+                // the row's start: it goes to the start of the last line and says so.
+                const flex = element.getAttributeNames().some(n => n.startsWith("data-swiftprint-leader-"));
                 mark.setAttribute("style", flex ? \(String(decoding: try! JSONEncoder().encode(lastLineBoxStyle), as: UTF8.self)) : \(String(decoding: try! JSONEncoder().encode(boxStyle), as: UTF8.self)));
                 mark.textContent = "\(prefix)" + (flex ? "F" : "E") + i + "Q";
                 element.appendChild(mark);
