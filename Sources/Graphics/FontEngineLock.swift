@@ -17,19 +17,59 @@ import Foundation
 /// A job in a process of its own (the CLI, the CUPS filter) takes the lock once, uncontended.
 ///
 /// The lock is recursive: a job takes it again for its parts (counting pages, then drawing), and
-/// an object freed inside a job takes it again in its `deinit`.
+/// an object freed inside a job takes it again in its `deinit`. A job that waits for something
+/// else (WebKit's print, in another process) lends it meanwhile (`lent`).
 ///
 /// What it costs an app: a thread that frees a formatter or renderer while another thread's job
 /// runs waits for that job; and a job's callbacks (`progress`, raster `sheetWritten` and
 /// `sheet`) run with the lock held, so one that waits for another thread (`DispatchQueue.main.sync`)
 /// must not wait for a thread that frees such objects meanwhile.
 package enum FontEngineLock {
-    private static let lock = NSRecursiveLock()
+    // A recursive lock that its holder can lend (`lent`): the holder and how many times it
+    // holds the lock, guarded by `condition`.
+    private static let condition = NSCondition()
+    nonisolated(unsafe) private static var owner: pthread_t?
+    nonisolated(unsafe) private static var depth = 0
 
     /// Runs `body` with the lock held.
     package static func held<T>(_ body: () throws -> T) rethrows -> T {
-        lock.lock()
-        defer { lock.unlock() }
+        let me = pthread_self()
+        condition.lock()
+        while let holder = owner, pthread_equal(holder, me) == 0 { condition.wait() }
+        owner = me
+        depth += 1
+        condition.unlock()
+        defer {
+            condition.lock()
+            depth -= 1
+            if depth == 0 { owner = nil; condition.broadcast() }
+            condition.unlock()
+        }
+        return try body()
+    }
+
+    /// Runs `body`, which uses no fonts, with the lock let go if this thread holds it, and
+    /// takes it back after: other threads may use the engines while this one waits (for another
+    /// process's answer, or for their work).
+    package static func lent<T>(_ body: () throws -> T) rethrows -> T {
+        let me = pthread_self()
+        condition.lock()
+        guard let holder = owner, pthread_equal(holder, me) != 0 else {
+            condition.unlock()
+            return try body()
+        }
+        let saved = depth
+        owner = nil
+        depth = 0
+        condition.broadcast()
+        condition.unlock()
+        defer {
+            condition.lock()
+            while owner != nil { condition.wait() }
+            owner = me
+            depth = saved
+            condition.unlock()
+        }
         return try body()
     }
 }

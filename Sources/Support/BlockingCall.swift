@@ -33,3 +33,25 @@ package enum BlockingCall {
         func set() { value.withLock { $0 = true } }
     }
 }
+
+/// Work started on a thread of its own now and collected later (`value()` waits for it): a
+/// synchronous caller overlaps it with a wait of its own, such as another process's answer.
+package final class BackgroundWork<T: Sendable>: Sendable {
+    private let done = DispatchSemaphore(value: 0)
+    private let result = Mutex<Result<T, any Error>?>(nil)
+
+    package init(_ work: @escaping @Sendable () throws -> T) {
+        Thread.detachNewThread { [self] in
+            let outcome = Result { try work() }
+            result.withLock { $0 = outcome }
+            done.signal()
+        }
+    }
+
+    /// The work's result, once it has finished; the same on every call.
+    package func value() throws -> T {
+        if let ready = result.withLock({ $0 }) { return try ready.get() }
+        done.wait()
+        return try result.withLock { $0! }.get()
+    }
+}

@@ -48,15 +48,35 @@ public struct ElementPageMap: Sendable, Equatable {
         return top <= contentTop + 1
     }
 
-    /// Reads the map from a plain print and a marked print of the same document.
-    init(plain: String, marked: String, prefix: String, path: String?) throws {
-        let pattern = ElementPageMarks.tokenPattern(prefix: prefix), endPattern = ElementPageMarks.endTokenPattern(prefix: prefix)
-        let plainPDF = try PDFRasterizer(path: plain), markedPDF = try PDFRasterizer(path: marked)
-        guard plainPDF.pageCount == markedPDF.pageCount else {
-            throw PrintError(.renderingFailed, path: path,
-                             "marking its elements changed how WebKit breaks its pages (\(plainPDF.pageCount) pages, then \(markedPDF.pageCount))")
+    /// What the map needs of the plain print: each page's words, and how far down its first
+    /// text is. Read on a thread of its own while WebKit makes the marked print.
+    struct PlainPrintText: Sendable {
+        let words: [[String]]
+        let contentTops: [Double?]
+
+        init(path: String) throws {
+            let pdf = try PDFRasterizer(path: path)
+            var words: [[String]] = [], tops: [Double?] = []
+            for page in 0..<pdf.pageCount {
+                let (text, boxes) = pdf.pageTextLayout(page)
+                words.append(ElementPageMap.words(text).map(String.init))
+                // The page's first text: the topmost box of a visible character.
+                tops.append(zip(text.unicodeScalars, boxes).filter { !$0.0.properties.isWhitespace }.map { Double($0.1.minY) }.min())
+            }
+            self.words = words
+            contentTops = tops
         }
-        var found: [Int: Int] = [:], tops: [Int: Double] = [:], contentTops: [Double?] = []
+    }
+
+    /// Reads the map from a plain print and a marked print of the same document.
+    init(plain: PlainPrintText, marked: String, prefix: String, path: String?) throws {
+        let pattern = ElementPageMarks.tokenPattern(prefix: prefix), endPattern = ElementPageMarks.endTokenPattern(prefix: prefix)
+        let markedPDF = try PDFRasterizer(path: marked)
+        guard plain.words.count == markedPDF.pageCount else {
+            throw PrintError(.renderingFailed, path: path,
+                             "marking its elements changed how WebKit breaks its pages (\(plain.words.count) pages, then \(markedPDF.pageCount))")
+        }
+        var found: [Int: Int] = [:], tops: [Int: Double] = [:]
         // Where each start mark ends and each end mark begins (page, character offset), and each
         // page's characters that are not marks, with their boxes.
         var starts: [Int: (page: Int, at: CGPoint)] = [:], ends: [Int: (page: Int, at: CGPoint)] = [:]
@@ -91,10 +111,7 @@ public struct ElementPageMap: Sendable, Equatable {
             }
             characters.append(pageCharacters)
             let unmarked = text.replacing(pattern, with: "").replacing(endPattern, with: "")
-            let (plainText, plainBoxes) = plainPDF.pageTextLayout(page)
-            // The page's first text: the topmost box of a visible character.
-            contentTops.append(zip(plainText.unicodeScalars, plainBoxes).filter { !$0.0.properties.isWhitespace }.map { Double($0.1.minY) }.min())
-            guard Self.words(unmarked) == Self.words(plainText) else {
+            guard Self.words(unmarked).elementsEqual(plain.words[page], by: { $0 == $1 }) else {
                 throw PrintError(.renderingFailed, path: path, "marking its elements moved the text of page \(page + 1): no exact page map")
             }
         }
@@ -125,8 +142,8 @@ public struct ElementPageMap: Sendable, Equatable {
             if !boxes.isEmpty { textBoxes[index] = boxes }
         }
         let count = (found.keys.max() ?? -1) + 1
-        self.init(pageCount: plainPDF.pageCount, pages: (0..<count).map { found[$0] }, tops: (0..<count).map { tops[$0] },
-                  contentTops: contentTops, textBoxes: textBoxes)
+        self.init(pageCount: markedPDF.pageCount, pages: (0..<count).map { found[$0] }, tops: (0..<count).map { tops[$0] },
+                  contentTops: plain.contentTops, textBoxes: textBoxes)
     }
 
     /// A page's characters in lines, top to bottom: boxes that overlap in height are one line.
@@ -144,7 +161,7 @@ public struct ElementPageMap: Sendable, Equatable {
     }
 
     /// A page's words, as poppler reads them; a token removed may leave spacing behind.
-    private static func words(_ text: String) -> [Substring] {
+    fileprivate static func words(_ text: String) -> [Substring] {
         text.split(whereSeparator: { $0.isWhitespace })
     }
 }
@@ -167,19 +184,26 @@ extension MarkupTextPrintFormatter {
         defer { plain.removeScratch(); marked.removeScratch() }
         try plain.commit()
         try marked.commit()
-        let prints: [(OutputFile, String?)] = plainPrint == nil ? [(plain, nil), (marked, selector)] : [(marked, selector)]
         let prefix = ElementPageMarks.newPrefix()
-        for (scratch, mark) in prints {
+        func print(to scratch: OutputFile, marked: Bool) throws {
             _ = try renderer(.print) {
                 $0.output = scratch.scratchPath!
                 $0.task.pageWidth = pageSize.width
                 $0.task.pageHeight = pageSize.height
                 $0.task.firstPageTopInset = firstPageTopInset
-                $0.task.markSelector = mark
+                $0.task.markSelector = marked ? selector : nil
                 $0.task.markPrefix = prefix
-                $0.task.markEndSelector = mark == nil ? nil : endSelector
+                $0.task.markEndSelector = marked ? endSelector : nil
             }
         }
-        return try ElementPageMap(plain: plainPrint ?? plain.scratchPath!, marked: marked.scratchPath!, prefix: prefix, path: errorPath)
+        if plainPrint == nil { try print(to: plain, marked: false) }
+        // The plain print is read while WebKit makes the marked one.
+        let plainPath = plainPrint ?? plain.scratchPath!
+        let plainText = BackgroundWork { try ElementPageMap.PlainPrintText(path: plainPath) }
+        try FontEngineLock.lent { try print(to: marked, marked: true) }
+        let started = ContinuousClock.now
+        let map = try ElementPageMap(plain: FontEngineLock.lent { try plainText.value() }, marked: marked.scratchPath!, prefix: prefix, path: errorPath)
+        Self.logger.debug("page map: \(map.pages.count) elements on \(map.pageCount) pages, read in \(ContinuousClock.now - started)")
+        return map
     }
 }

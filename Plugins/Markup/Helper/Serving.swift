@@ -32,6 +32,10 @@ import PrintHelpers
     } catch {
         respond(error.reply, to: output)
     }
+    if let cleanup = cleanupAfterReply {
+        cleanupAfterReply = nil
+        _ = try? renderer.evaluate(cleanup.script, timeout: cleanup.timeout)
+    }
 }
 
 /// Whether this renderer is a shared one (it outlives the run that started it).

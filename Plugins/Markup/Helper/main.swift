@@ -51,6 +51,9 @@ func respond(_ reply: HelperReply<PageStyleReport>, to output: Int32) {
     HelperLine.write(HelperLine.encode(reply), to: output)
 }
 
+/// A script to run once the current request has been answered, before the next is read.
+nonisolated(unsafe) var cleanupAfterReply: (script: String, timeout: Double)?
+
 /// What the loaded document is, so that a print request for it needs no second load.
 nonisolated(unsafe) var loadedKey: String?
 
@@ -153,7 +156,8 @@ func handle(_ request: HelperRequest<MarkupTask>, with renderer: WebRenderer) th
             _ = try? renderer.evaluate(ElementPageMarks.unmarkScript, timeout: task.timeout)
             throw RenderFailure(.scriptFailed, "the elements \(selector) cannot be marked: \(error.message)")
         }
-        defer { _ = try? renderer.evaluate(ElementPageMarks.unmarkScript, timeout: task.timeout) }
+        // The marks go once the answer is out (a relayout swiftprint need not wait for).
+        cleanupAfterReply = (ElementPageMarks.unmarkScript, task.timeout)
         try renderer.print(to: output, width: width, height: height, timeout: task.timeout)
         return HelperReply()
     }
