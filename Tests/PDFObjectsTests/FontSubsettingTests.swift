@@ -69,6 +69,47 @@ import Testing
                 "the page draws differently after subsetting: \(differing) pixels differ")
     }
 
+    /// WebKit embeds one face whole under several fonts: the copies become one program, cut to
+    /// the glyphs all of them show, and the page draws the same.
+    @Test func copiesOfOneFaceBecomeOneProgram() throws {
+        let dir = try temporaryDirectory()
+        let whole = dir + "/copies.pdf", cut = dir + "/cut.pdf"
+        let font = try Data(contentsOf: URL(fileURLWithPath: Self.fontPath))
+        func type0(_ cid: Int) -> Data { Data("<< /Type /Font /Subtype /Type0 /BaseFont /AAAAAA+DejaVuSans /Encoding /Identity-H /DescendantFonts [\(cid) 0 R] >>".utf8) }
+        func cidFont(_ descriptor: Int) -> Data {
+            Data(("<< /Type /Font /Subtype /CIDFontType2 /BaseFont /AAAAAA+DejaVuSans "
+                  + "/CIDSystemInfo << /Registry (Adobe) /Ordering (Identity) /Supplement 0 >> /FontDescriptor \(descriptor) 0 R /DW 600 >>").utf8)
+        }
+        func descriptor(_ program: Int) -> Data {
+            Data(("<< /Type /FontDescriptor /FontName /AAAAAA+DejaVuSans /Flags 4 /FontBBox [-1021 -463 1793 1232] "
+                  + "/ItalicAngle 0 /Ascent 928 /Descent -236 /CapHeight 729 /StemV 80 /FontFile2 \(program) 0 R >>").utf8)
+        }
+        try Self.document([
+            Data("<< /Type /Catalog /Pages 2 0 R >>".utf8),
+            Data("<< /Type /Pages /Kids [3 0 R] /Count 1 >>".utf8),
+            Data("<< /Type /Page /Parent 2 0 R /MediaBox [0 0 300 100] /Contents 4 0 R /Resources << /Font << /F1 5 0 R /F3 9 0 R >> >> >>".utf8),
+            Self.stream(Data("BT /F1 24 Tf 10 40 Td <002B00480050> Tj ET BT /F3 24 Tf 10 10 Td <005300520051> Tj ET".utf8)),
+            type0(6), cidFont(7), descriptor(8), Self.stream(font, extra: "/Length1 \(font.count)"),
+            type0(10), cidFont(11), descriptor(12), Self.stream(font, extra: "/Length1 \(font.count)"),
+        ]).write(to: URL(fileURLWithPath: whole))
+
+        let document = try QPDFDocument(path: whole)
+        #expect(document.repairs == 0, "the fixture itself is not a valid PDF")
+        let result = try document.subsetEmbeddedFonts()
+        let output = try OutputFile(.file(cut))
+        try document.write(to: output)
+        try output.commit()
+        #expect(result.fonts == 2 && result.bytesBefore == 2 * font.count && result.bytesAfter < font.count / 10, "\(result)")
+        // One font program is written, and both fonts name it.
+        let json = try Tool.run("qpdf", ["--json=1", "--json-key=objects", cut]).stdout
+        let objects = try #require((try JSONSerialization.jsonObject(with: json) as? [String: Any])?["objects"] as? [String: Any])
+        let programs = objects.filter { ($0.value as? [String: Any])?["/Length1"] != nil }.map(\.key)
+        let named = objects.values.compactMap { ($0 as? [String: Any])?["/FontFile2"] as? String }
+        #expect(programs.count == 1 && named.count == 2 && Set(named) == Set(programs), "programs \(programs), named \(named)")
+        let before = try PDF.grayPixels(whole, page: 1, dpi: 150), after = try PDF.grayPixels(cut, page: 1, dpi: 150)
+        #expect(before.pixels.contains { $0 < 128 } && before.pixels == after.pixels, "the page draws differently after subsetting")
+    }
+
     @Test func aContentStreamItCannotFollowLeavesEveryFontWhole() throws {
         let dir = try temporaryDirectory()
         let path = dir + "/unfollowable.pdf"
@@ -100,6 +141,11 @@ import Testing
             Data("<< /Type /Font /Subtype /TrueType /BaseFont /AAAAAA+DejaVuSans /FirstChar 32 /LastChar 32 /Widths [318] /FontDescriptor 7 0 R >>".utf8),
         ]
         if !c.sharedWithSimpleFont { objects.removeLast() }
+        return document(objects)
+    }
+
+    /// A PDF of `objects` (object 1 the catalog), with a correct cross-reference table.
+    static func document(_ objects: [Data]) -> Data {
         var pdf = Data("%PDF-1.7\n%\u{e2}\u{e3}\n".utf8)
         var offsets: [Int] = []
         for (index, body) in objects.enumerated() {

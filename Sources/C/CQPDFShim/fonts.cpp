@@ -11,8 +11,11 @@
 #include <hb-subset.h>
 #include <hb.h>
 
+#include <functional>
 #include <map>
 #include <set>
+#include <string>
+#include <vector>
 
 #pragma GCC visibility push(hidden)
 
@@ -30,6 +33,10 @@ struct FontUse {
     /// CID-to-GID map): never cut.
     std::set<QPDFObjGen> untouchable;
     std::map<QPDFObjGen, QPDFObjectHandle> programs;
+    /// The font descriptors that name each program (indirect ones, by object).
+    std::map<QPDFObjGen, std::map<QPDFObjGen, QPDFObjectHandle>> descriptors;
+    /// Programs some direct (unnumbered) descriptor names: never shared with another.
+    std::set<QPDFObjGen> unshareable;
 };
 
 /// The FontFile2 stream of a Type0 font whose codes are glyph numbers (Identity-H, identity CID
@@ -66,6 +73,8 @@ QPDFObjectHandle cuttableProgram(QPDFObjectHandle font, FontUse &use) {
     auto file = descriptor.isDictionary() ? descriptor.getKey("/FontFile2") : QPDFObjectHandle::newNull();
     if (!file.isStream()) return QPDFObjectHandle::newNull();
     use.programs.emplace(file.getObjGen(), file);
+    if (descriptor.isIndirect()) use.descriptors[file.getObjGen()].emplace(descriptor.getObjGen(), descriptor);
+    else use.unshareable.insert(file.getObjGen());
     return file;
 }
 
@@ -321,14 +330,36 @@ int document_subset_fonts(SPQDocument *doc, int64_t *bytesBefore, int64_t *bytes
             setError(error, e.what()); // why every font stays whole: not a failure
             return 0;
         }
-        int cut = 0;
+        // WebKit embeds the same face whole under several fonts (one page's bold, another's):
+        // identical programs are cut once, to the glyphs all of them show, and their fonts'
+        // descriptors all name that one (glyph numbers are kept, so each font still finds its
+        // glyphs). The others are then no longer referenced, and not written.
+        struct Group {
+            std::string original;
+            std::vector<QPDFObjGen> members;
+            std::set<unsigned> glyphs;
+        };
+        std::vector<Group> groups;
+        std::map<std::pair<size_t, size_t>, size_t> byContent; // (size, hash) -> group
         for (auto &[id, glyphs] : use.glyphs) {
             if (use.untouchable.count(id)) continue;
-            auto program = use.programs.at(id);
-            auto data = program.getStreamData(qpdf_dl_generalized);
+            auto data = use.programs.at(id).getStreamData(qpdf_dl_generalized);
             std::string original(reinterpret_cast<char const *>(data->getBuffer()), data->getSize());
-            std::string smaller = subset(original, glyphs);
-            if (smaller.empty() || smaller.size() >= original.size()) continue;
+            auto key = std::make_pair(original.size(), std::hash<std::string>{}(original));
+            auto found = use.unshareable.count(id) ? byContent.end() : byContent.find(key);
+            if (found != byContent.end() && groups[found->second].original == original) {
+                groups[found->second].members.push_back(id);
+                groups[found->second].glyphs.insert(glyphs.begin(), glyphs.end());
+                continue;
+            }
+            if (!use.unshareable.count(id) && found == byContent.end()) byContent.emplace(key, groups.size());
+            groups.push_back(Group{std::move(original), {id}, glyphs});
+        }
+        int cut = 0;
+        for (auto &group : groups) {
+            std::string smaller = subset(group.original, group.glyphs);
+            if (smaller.empty() || smaller.size() >= group.original.size()) continue;
+            auto program = use.programs.at(group.members.front());
             Pl_Buffer buffer("font program");
             Pl_Flate flate("font program", &buffer, Pl_Flate::a_deflate);
             flate.write(reinterpret_cast<unsigned char const *>(smaller.data()), smaller.size());
@@ -336,9 +367,13 @@ int document_subset_fonts(SPQDocument *doc, int64_t *bytesBefore, int64_t *bytes
             program.replaceStreamData(buffer.getBufferSharedPointer(), QPDFObjectHandle::newName("/FlateDecode"),
                                       QPDFObjectHandle::newNull());
             program.getDict().replaceKey("/Length1", QPDFObjectHandle::newInteger(int64_t(smaller.size())));
-            if (bytesBefore) *bytesBefore += int64_t(original.size());
+            for (size_t i = 1; i < group.members.size(); ++i) {
+                for (auto &[descriptorId, descriptor] : use.descriptors[group.members[i]])
+                    descriptor.replaceKey("/FontFile2", program);
+            }
+            if (bytesBefore) *bytesBefore += int64_t(group.original.size() * group.members.size());
             if (bytesAfter) *bytesAfter += int64_t(smaller.size());
-            ++cut;
+            cut += int(group.members.size());
         }
         return cut;
     });
