@@ -271,6 +271,16 @@ import Testing
         #expect(!libraries.contains("libwebkit2gtk") && !libraries.contains("libgtk-3"), "\(libraries)")
     }
 
+    /// WebKit's processes write GLib's debug messages to their standard output when the user's
+    /// environment asks for them; none of it may reach the renderer's replies (it once ended the
+    /// job with "the markup renderer answered something unreadable").
+    @Test func glibDebugMessagesDoNotReachTheRenderersReplies() throws {
+        let dir = try folder(["page.html": "<html><body><h1>Debug</h1><p>GLib may talk.</p></body></html>"])
+        let (r, out) = try convert([dir + "/page.html"], env: ["G_MESSAGES_DEBUG": "all"])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(try PDF.text(out).contains("GLib may talk."))
+    }
+
     @Test func aPageThatCannotLoadIsAnErrorNamingTheFile() throws {
         let (r, _) = try convert(["/nonexistent/page.html"])
         #expect(r.status != 0)

@@ -167,7 +167,19 @@ if CommandLine.arguments.count == 5, CommandLine.arguments[1] == "--serve", Comm
    let keep = Double(CommandLine.arguments[4]), keep > 0 {
     serveShared(folder: CommandLine.arguments[2], keep: keep)
 } else {
-    serveRequests(from: STDIN_FILENO, to: STDOUT_FILENO)
+    // The requests and replies move to descriptors of their own, which no child inherits:
+    // WebKit's web process writes GLib's debug messages to its standard output (with
+    // G_MESSAGES_DEBUG set), which would otherwise land among the replies, and a child reading
+    // standard input would take requests. The children get /dev/null and standard error.
+    let requests = fcntl(STDIN_FILENO, F_DUPFD_CLOEXEC, 3), replies = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 3)
+    let null = open("/dev/null", O_RDONLY)
+    guard requests >= 0, replies >= 0, null >= 0, dup2(null, STDIN_FILENO) >= 0, dup2(STDERR_FILENO, STDOUT_FILENO) >= 0 else {
+        FileHandle.standardError.write(Data("swiftprint-markup: cannot set up its descriptors: \(String(cString: strerror(errno)))\n".utf8))
+        spw_exit_cleanly(71)
+        exit(71)  // not reached: spw_exit_cleanly exits
+    }
+    close(null)
+    serveRequests(from: requests, to: replies)
 }
 renderer = nil
 spw_exit_cleanly(0)
