@@ -256,7 +256,15 @@ static void make_view(SPWRenderer *r) {
     r->window = gtk_offscreen_window_new();
     gtk_window_set_default_size(GTK_WINDOW(r->window), 1024, 768);
     gtk_container_add(GTK_CONTAINER(r->window), GTK_WIDGET(r->view));
-    gtk_widget_show_all(r->window);
+    // The window is not shown: a shown one is drawn while the first page is being made, and
+    // WebKit's UI process then waits for the web process's first backing store, which for about
+    // one cold start in ten timed out after half a second with both processes waiting. Printing
+    // needs no drawing. A page whose own scripts run gets it shown (below): scripts may wait
+    // for animation frames, which a hidden page does not get.
+    gtk_widget_show(GTK_WIDGET(r->view));
+    // The size the shown window gives it (the screen layout the print starts from), unshown.
+    GtkAllocation size = {0, 0, 1024, 768};
+    gtk_widget_size_allocate(GTK_WIDGET(r->view), &size);
     g_signal_connect(r->view, "load-changed", G_CALLBACK(on_load_changed), r);
     g_signal_connect(r->view, "load-failed", G_CALLBACK(on_load_failed), r);
     g_signal_connect(r->view, "web-process-terminated", G_CALLBACK(on_web_process_terminated), r);
@@ -296,7 +304,10 @@ SPWStatus spw_renderer_load(SPWRenderer *r, const char *bytes, size_t length, co
     WebKitSettings *settings = document_settings(scripts);
     webkit_web_view_set_settings(r->view, settings);
     g_object_unref(settings);
-    if (scripts) r->viewReusable = FALSE;
+    if (scripts) {
+        r->viewReusable = FALSE;
+        gtk_widget_show_all(r->window);
+    }
 
     begin_step(r);
     GBytes *html = g_bytes_new(bytes, length);
