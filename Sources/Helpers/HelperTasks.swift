@@ -348,15 +348,21 @@ package struct GeneratedContent: Codable, Sendable, Equatable {
 /// whose ::before is in use gets an element of the same style as its first child instead.
 package enum ElementPageMarks {
     /// A print's marks are `<prefix><i>Q`, the prefix new for each print (`newPrefix()`), so
-    /// that no text of the document's own reads as a mark.
+    /// that no text of the document's own reads as a mark. A mark lower down (`<prefix><i>V<d>Q`,
+    /// d from 1 to 3) belongs to an element inside d marked ones: those may start at the same
+    /// place, and marks drawn over each other are read as one (poppler drops a character drawn
+    /// again where it already is), so each nesting level is drawn 2 px lower.
     package static func token(_ index: Int, prefix: String) -> String { "\(prefix)\(index)Q" }
     package static func newPrefix() -> String {
         "SWPM" + String((0..<8).map { _ in "BCDFGHJKLMNPRSTVWXZ".randomElement()! }) + "N"
     }
-    /// The marks of a print whose prefix is `prefix` (letters only), with their index.
+    /// The marks of a print whose prefix is `prefix` (letters only), with their index and level.
     package static func tokenPattern(prefix: String) -> Regex<AnyRegexOutput> {
-        try! Regex(prefix + "([0-9]+)Q")
+        try! Regex(prefix + "([0-9]+)(?:V([0-9]))?Q")
     }
+    /// How many levels of marks there are, each `levelStep` px below the one above.
+    package static let levels = 4
+    package static let levelStep = 2.0
     /// The end marks of such a print: `E` where the element ends, `F` on its last line when it
     /// ends at that line's end (a flex row's), with their index.
     package static func endTokenPattern(prefix: String) -> Regex<AnyRegexOutput> {
@@ -383,20 +389,33 @@ package enum ElementPageMarks {
               const style = document.createElement("style");
               style.id = "swiftprint-page-marks";
               style.textContent = '[data-swiftprint-mark]::before { content: "\(prefix)" attr(data-swiftprint-mark) "Q" !important; \(boxStyle) } '
-                + '[data-swiftprint-mark-end]::after { content: "\(prefix)E" attr(data-swiftprint-mark-end) "Q" !important; \(boxStyle) }';
+                + '[data-swiftprint-mark-end]::after { content: "\(prefix)E" attr(data-swiftprint-mark-end) "Q" !important; \(boxStyle) } '
+                + [1, 2, 3].map(d => '[data-swiftprint-mark-level="' + d + '"]::before { margin-top: ' + (\(levelStep) * (d + 1)) + 'px !important }').join(" ");
               const endSelector = \(endQuoted);
               (document.head || document.documentElement).appendChild(style);
               const elements = Array.from(document.querySelectorAll(\(quoted)));
               // Replaced and empty elements (an image, a rule) show no ::before: their mark goes
               // just before them instead.
               const replaced = ["IMG", "SVG", "VIDEO", "CANVAS", "IFRAME", "OBJECT", "EMBED", "INPUT", "SELECT", "TEXTAREA", "BR", "HR"];
+              // How many marked elements hold each one: its marks' level (module \(levels)).
+              const marked = new Set(elements);
+              const level = (element) => {
+                let d = 0;
+                for (let e = element.parentElement; e; e = e.parentElement) if (marked.has(e)) d += 1;
+                return d % \(levels);
+              };
               elements.forEach((element, i) => {
                 const outside = replaced.includes(element.tagName.toUpperCase());
                 const before = getComputedStyle(element, "::before").content;
-                if (!outside && (before === "none" || before === "normal")) { element.setAttribute("data-swiftprint-mark", String(i)); return; }
+                const d = level(element), id = d > 0 ? i + "V" + d : String(i);
+                if (!outside && (before === "none" || before === "normal")) {
+                  element.setAttribute("data-swiftprint-mark", id);
+                  if (d > 0) element.setAttribute("data-swiftprint-mark-level", String(d));
+                  return;
+                }
                 const mark = document.createElement("swiftprint-page-mark");
-                mark.setAttribute("style", \(String(decoding: try! JSONEncoder().encode(boxStyle), as: UTF8.self)));
-                mark.textContent = "\(prefix)" + i + "Q";
+                mark.setAttribute("style", \(String(decoding: try! JSONEncoder().encode(boxStyle), as: UTF8.self)).replace("margin:2px 0 0 0", "margin:" + (\(levelStep) * (d + 1)) + "px 0 0 0"));
+                mark.textContent = "\(prefix)" + id + "Q";
                 if (outside) element.parentNode?.insertBefore(mark, element); else element.insertBefore(mark, element.firstChild);
               });
               elements.forEach((element, i) => {
@@ -421,6 +440,7 @@ package enum ElementPageMarks {
         (() => {
           document.getElementById("swiftprint-page-marks")?.remove();
           document.querySelectorAll("[data-swiftprint-mark]").forEach(e => e.removeAttribute("data-swiftprint-mark"));
+          document.querySelectorAll("[data-swiftprint-mark-level]").forEach(e => e.removeAttribute("data-swiftprint-mark-level"));
           document.querySelectorAll("[data-swiftprint-mark-end]").forEach(e => e.removeAttribute("data-swiftprint-mark-end"));
           document.querySelectorAll("swiftprint-page-mark").forEach(e => e.remove());
           return true;

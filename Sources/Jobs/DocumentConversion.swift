@@ -78,7 +78,11 @@ public struct DocumentConversion {
         let header = settings.headerIsQueueDefault && documentEdges.contains(.top) ? nil : settings.header
         let footer = settings.footerIsQueueDefault && documentEdges.contains(.bottom) ? nil : settings.footer
         let taken: PageMarginEdges = [header == nil ? [] : .top, footer == nil ? [] : .bottom]
-        for formatter in formatters { formatter.marginEdgesTakenByJob = taken }
+        let setupTaken = info.media != nil || info.orientation != nil || settings.margins != nil
+        for formatter in formatters {
+            formatter.marginEdgesTakenByJob = taken
+            formatter.pageSetupTakenByJob = setupTaken
+        }
         let renderer = TemplatePageRenderer(
             header: header, footer: footer, font: Font("Sans 9")!,
             values: .init(title: info.jobName ?? first.displayName, file: first.displayName, date: date,

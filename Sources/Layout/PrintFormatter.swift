@@ -68,6 +68,9 @@ open class PrintFormatter {
     /// The page edges the job prints its own header or footer on: a document's page-margin
     /// boxes there are left out (an explicit header replaces the document's).
     public var marginEdgesTakenByJob: PageMarginEdges = []
+    /// Whether the job sets its own paper, orientation or margins: a document's own page sizes
+    /// (HTML's named pages) then give way to them too.
+    public var pageSetupTakenByJob = false
     /// The renderer this formatter draws for, set by `PrintPageRenderer.addPrintFormatter`.
     public internal(set) weak var printPageRenderer: PrintPageRenderer?
 

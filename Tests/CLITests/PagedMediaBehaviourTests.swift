@@ -72,12 +72,18 @@ import Testing
         #expect(footers == ["front i", "front ii", "main 1", "main 2", "main 3", "front iv"], "\(footers)")
     }
 
-    /// A named page's own size cannot be kept (WebKit lays the document out at one size): the
-    /// job says so rather than printing it otherwise in silence.
-    @Test func aNamedPagesOwnSizeIsReportedAsNotApplied() throws {
-        let (r, out) = try Self.convert(PagedMediaTests.namedPages.replacingOccurrences(of: "@page main {", with: "@page main { size: A5 landscape;"),
-                                        as: "w.html")
-        #expect(r.status == 0 && r.stderr.contains("w.html: @page main sets its own size or margins, which are not applied"), "\(r.stderr)")
+    /// A named page's own size is the document's, and the job's own paper wins over the
+    /// document's (README: the one precedence rule): with `--media`, its pages keep the job's
+    /// paper, and the job says so. Without it, they are turned (PagedMediaTests compares them
+    /// with WeasyPrint's).
+    @Test func theJobsPaperWinsOverANamedPagesOwnSize() throws {
+        let html = PagedMediaTests.namedPages.replacingOccurrences(of: "@page main {", with: "@page main { size: A5 landscape;")
+        let (own, ownPDF) = try Self.convert(html, as: "own.html")
+        #expect(own.status == 0 && !own.stderr.contains("warning"), "\(own.stderr)")
+        #expect(try PDF.pageSizes(ownPDF).map { $0.width > $0.height } == [false, false, true, true, true, false])
+        let (r, out) = try Self.convert(html, as: "w.html", ["--media", "A5"])
+        #expect(r.status == 0 && r.stderr.contains("w.html: @page main sets its own size or margins, which the job's own paper, orientation or margins replace"),
+                "\(r.stderr)")
         #expect(try PDF.pageSizes(out).allSatisfy { $0.width < $0.height })
     }
 

@@ -197,6 +197,52 @@ struct PagedMediaTests {
         #expect(try PDF.text(ours, first: 6, last: 6).contains("front vi"))
     }
 
+    /// A named page of its own size and margins (a landscape section) prints on paper of that
+    /// size within those margins, as WeasyPrint prints it, with the boxes of its own rule and
+    /// the page numbers running on. (WebKit lays a document out at one size: swiftprint prints
+    /// it again at the named page's and takes that print's pages for the section.) The
+    /// section's heading is a marked element inside a marked one, both starting at one place.
+    @Test func aNamedPageOfItsOwnSizeIsPrintedAtThatSize() throws {
+        let html = """
+            <html><head><meta charset="utf-8"><style>
+            @page { size: A4; margin: 20mm; @bottom-center { content: "Page " counter(page); font: 9pt "DejaVu Sans" } }
+            @page wide { size: A4 landscape; margin: 15mm; @top-center { content: "Wide " counter(page); font: 9pt "DejaVu Sans" } }
+            body { font: 11pt "DejaVu Serif"; margin: 0 } h1, h2 { margin-top: 0 }
+            .wide { page: wide }
+            table { border-collapse: collapse; width: 100% } td { border: 1px solid #888; padding: 2pt }
+            </style></head><body>
+            <h1>Report</h1><p>Portrait text before the wide section.</p>
+            <section class="wide"><h2>Wide table</h2><table>
+            <tr><td>alpha</td><td>beta</td><td>gamma</td><td>delta</td><td>epsilon</td><td>zeta</td><td>eta</td><td>theta</td></tr>
+            <tr><td>1</td><td>2</td><td>3</td><td>4</td><td>5</td><td>6</td><td>7</td><td>8</td></tr></table>
+            <p>The wide section ends here, with a line long enough to show how wide the landscape page is.</p></section>
+            <h2 style="break-before: page">After</h2><p>Portrait again.</p>
+            </body></html>
+            """
+        let (ours, theirs) = try Self.bothEngines(html)
+        let sizes = try PDF.pageSizes(ours), theirSizes = try PDF.pageSizes(theirs)
+        #expect(sizes.count == 3 && sizes.map { $0.width > $0.height } == [false, true, false], "\(sizes)")
+        #expect(sizes.map { "\(Int($0.width))x\(Int($0.height))" } == theirSizes.map { "\(Int($0.width))x\(Int($0.height))" })
+        for page in 1...3 {
+            #expect(try PDF.text(ours, first: page, last: page) == PDF.text(theirs, first: page, last: page), "page \(page)'s text")
+        }
+        // The wide page: its boxes and its heading where WeasyPrint has them (the heading 15 mm
+        // from the paper's left and top edges), and the paragraph below the table starting at
+        // that margin too (how far down differs: the engines' table rows are not of one height).
+        let landscape = (width: 841.89, height: 595.28)
+        Self.expectSamePlaces(try Self.marginWords(ours, page: 2, top: 15, side: 15, paper: landscape),
+                              try Self.marginWords(theirs, page: 2, top: 15, side: 15, paper: landscape), page: 2)
+        // (Where the heading starts, not where it ends: the engines' widths of 16.5 pt text
+        // differ by 2 %.)
+        let heading = try PDF.words(ours, page: 2).filter { $0.yMin > 30 && $0.yMin < 60 }
+        let theirHeading = try PDF.words(theirs, page: 2).filter { $0.yMin > 30 && $0.yMin < 60 }
+        #expect(heading.map(\.word) == ["Wide", "table"] && theirHeading.map(\.word) == ["Wide", "table"], "\(heading)")
+        #expect(abs(heading[0].xMin - 15 * 72 / 25.4) < 0.5 && abs(heading[0].xMin - theirHeading[0].xMin) < 1.5
+                    && abs(heading[0].yMin - theirHeading[0].yMin) < 1.5, "\(heading) / \(theirHeading)")
+        let paragraph = try #require(try PDF.words(ours, page: 2).first { $0.word == "The" })
+        #expect(abs(paragraph.xMin - 15 * 72 / 25.4) < 0.5, "\(paragraph)")
+    }
+
     /// A table of contents: `target-counter(attr(href), page)` in a link's `::after` shows the
     /// page its target starts on (decimal or roman), as WeasyPrint shows it; a link to nowhere
     /// shows no number.

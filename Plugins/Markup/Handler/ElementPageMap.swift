@@ -89,10 +89,12 @@ public struct ElementPageMap: Sendable, Equatable {
                 markRanges.append(offset(match.range.lowerBound)..<offset(match.range.upperBound))
                 guard let digits = match.output[1].substring, let index = Int(digits), found[index] == nil else { continue }
                 found[index] = page
-                // The mark is drawn 2 px (1.5 pt) below where the element's first line starts.
+                // The mark is drawn 2 px (1.5 pt) below where the element's first line starts,
+                // and 2 px more for each level it is at.
+                let level = match.output[2].substring.flatMap { Int($0) } ?? 0
                 let at = offset(match.range.lowerBound)
                 if at < charBoxes.count {
-                    tops[index] = max(0, charBoxes[at].minY - 1.5)
+                    tops[index] = max(0, charBoxes[at].minY - 0.75 * ElementPageMarks.levelStep * Double(level + 1))
                     starts[index] = (page, CGPoint(x: charBoxes[at].minX, y: charBoxes[at].minY))
                 }
             }
@@ -111,8 +113,15 @@ public struct ElementPageMap: Sendable, Equatable {
             }
             characters.append(pageCharacters)
             let unmarked = text.replacing(pattern, with: "").replacing(endPattern, with: "")
-            guard Self.words(unmarked).elementsEqual(plain.words[page], by: { $0 == $1 }) else {
-                throw PrintError(.renderingFailed, path: path, "marking its elements moved the text of page \(page + 1): no exact page map")
+            let markedWords = Self.words(unmarked)
+            guard markedWords.elementsEqual(plain.words[page], by: { $0 == $1 }) else {
+                // The first word that differs, to say where.
+                let at = zip(markedWords, plain.words[page]).enumerated().first { $0.element.0 != $0.element.1 }?.offset
+                    ?? min(markedWords.count, plain.words[page].count)
+                let was = at < plain.words[page].count ? "\"\(plain.words[page][at])\"" : "the page's end"
+                let became = at < markedWords.count ? "\"\(markedWords[at])\"" : "the page's end"
+                throw PrintError(.renderingFailed, path: path,
+                                 "marking its elements moved the text of page \(page + 1) (\(was) became \(became)): no exact page map")
             }
         }
         // A link's boxes: its text's lines between its two marks (poppler reads the tiny marks

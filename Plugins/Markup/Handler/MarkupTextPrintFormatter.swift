@@ -45,6 +45,8 @@ public final class MarkupTextPrintFormatter: PrintFormatter {
 
     static let logger = Logger(label: "swiftprint.markup")
     var rendered: RenderedDocument?
+    /// The named pages that set their own size or margins (`@page wide { size: A4 landscape }`).
+    private(set) var namedPageSetups: [String: NamedPageSetup] = [:]
 
     public override var placesContent: Bool { true }
 
@@ -108,9 +110,9 @@ public final class MarkupTextPrintFormatter: PrintFormatter {
         if style.sideMarginsChangeTheWidth {
             Self.logger.warning("\(errorPath ?? displayName): its left-hand and right-hand pages (@page :left, :right) are of different widths, which WebKit cannot lay out: their side margins are not applied")
         }
-        // WebKit lays the whole document out at one page size: a named page's own is not kept.
-        for rule in pagedMedia.pageRules where rule.name != nil && rule.declarations.keys.contains(where: { $0 == "size" || $0.hasPrefix("margin") }) {
-            Self.logger.warning("\(errorPath ?? displayName): @page \(rule.name!) sets its own size or margins, which are not applied: its pages keep the document's")
+        // Later rules win, as in the cascade (a named page's `:first` and the like are not read).
+        for rule in pagedMedia.pageRules where rule.selectors.isEmpty {
+            if let name = rule.name, let setup = NamedPageSetup(declarations: rule.declarations) { namedPageSetups[name] = setup }
         }
         pageStyle = style
         return style
@@ -194,6 +196,14 @@ public final class MarkupTextPrintFormatter: PrintFormatter {
 
     func render(pageSize: CGSize, firstPageTopInset: Double) throws -> RenderedDocument {
         if let rendered, rendered.pageSize == pageSize, rendered.firstPageTopInset == firstPageTopInset { return rendered }
+        let result = try printDocument(pageSize: pageSize, firstPageTopInset: firstPageTopInset)
+        rendered = result
+        return result
+    }
+
+    /// The document printed at `pageSize`, as `render` does, without keeping it as the
+    /// formatter's print (a named page's print at its own size).
+    func printDocument(pageSize: CGSize, firstPageTopInset: Double) throws -> RenderedDocument {
         try loadPageStyle()
         // Marks the elements that start a side, a page number or a named page (and breaks the
         // page before each change of name) before anything is printed.
@@ -219,10 +229,8 @@ public final class MarkupTextPrintFormatter: PrintFormatter {
         let why = fonts.keptWhole.map { "; all kept whole: \($0)" } ?? ""
         Self.logger.debug(
             "\(fonts.fonts) fonts subset, \(fonts.bytesBefore) -> \(fonts.bytesAfter) bytes in \(ContinuousClock.now - started)\(why)")
-        let result = RenderedDocument(pageSize: pageSize, firstPageTopInset: firstPageTopInset, document: document,
-                                      print: keep ? kept : nil)
-        rendered = result
-        return result
+        return RenderedDocument(pageSize: pageSize, firstPageTopInset: firstPageTopInset, document: document,
+                                print: keep ? kept : nil)
     }
 
     /// The document is loaded here, as its pages are about to be laid out, and not when the
@@ -266,8 +274,14 @@ public final class MarkupTextPrintFormatter: PrintFormatter {
             }
             guard let document, let plan, next < plan.slots.count else { return nil }
             defer { next += 1 }
-            return MarkupPage(content: try plan.slots[next].map { try PlacedContent(page: $0, of: document.document) },
-                              size: document.pageSize, index: next, decorations: plan.decorations,
+            // A page of WebKit's main print, or of the print at its named page's own size.
+            let source = plan.slots[next].map { plan.pages[$0] }
+            let print = source?.namedPrint.map { plan.namedPrints[$0] }
+            let placed = try source.map { try PlacedContent(page: $0.page, of: (print?.rendered ?? document).document) }
+            // A blank page (put in so that the next starts on its side) takes the next's size.
+            let sized = source ?? plan.slots[next...].lazy.compactMap { $0 }.first.map { plan.pages[$0] }
+            let area = sized?.namedPrint.map { plan.namedPrints[$0].area }
+            return MarkupPage(content: placed, size: area?.pageSize ?? document.pageSize, namedArea: area, index: next, decorations: plan.decorations,
                               edgesTaken: formatter.marginEdgesTakenByJob, headings: plan.headings[next] ?? [],
                               style: formatter.pageStyle, links: plan.links[next] ?? [], destinations: plan.destinations[next] ?? [])
         }
@@ -281,6 +295,9 @@ public final class MarkupTextPrintFormatter: PrintFormatter {
         /// WebKit's page; nil for a blank page put in so that the next starts on its side.
         let content: PlacedContent?
         let size: CGSize
+        /// A named page's own paper and margins, when it has them.
+        let namedArea: NamedPageArea?
+        var sheet: SheetRequest { namedArea.map { .size($0.paper) } ?? .jobPaper }
         /// The page's place in its document (from 0), and the document's margin boxes.
         let index: Int
         let decorations: PageDecorations?
@@ -298,8 +315,12 @@ public final class MarkupTextPrintFormatter: PrintFormatter {
         func draw(in context: GraphicsContext, rect: CGRect) throws {
             // Bottom-aligned: on the first page the blank inset rises above the shorter rect.
             var area = CGRect(x: rect.minX, y: rect.maxY - size.height, width: size.width, height: size.height)
-            // A left-hand or right-hand page of a book sits at its own side's margin.
-            if let paper = context.paperRect, let x = style?.pageAreaMinX(forPage: index, paper: paper, area: area) { area.origin.x = x }
+            if let namedArea, let paper = context.paperRect {
+                area = namedArea.area(onSheet: paper, rect: rect)
+            } else if let paper = context.paperRect, let x = style?.pageAreaMinX(forPage: index, paper: paper, area: area) {
+                // A left-hand or right-hand page of a book sits at its own side's margin.
+                area.origin.x = x
+            }
             if let content { try context.place(content, in: area) }
             for heading in headings { context.addOutlineEntry(heading.title, level: heading.level, at: area.minY + (heading.top ?? 0)) }
             for link in links { context.addLink(to: link.target, over: link.box.offsetBy(dx: area.minX, dy: area.minY)) }

@@ -97,8 +97,11 @@ extension MarkupTextPrintFormatter {
     /// must start on the other side (`break-before`/`break-after: left | right | recto |
     /// verso`, which WebKit prints as plain page breaks), and their margin boxes.
     struct PagePlan {
-        /// Each page of the job's document: a page of WebKit's (its index), or nil for a blank one.
+        /// Each page of the job's document: one of `pages` (its index), or nil for a blank one.
         var slots: [Int?]
+        /// WebKit's pages the job takes, from its main print and its named pages' own prints.
+        var pages: [PlanPage]
+        var namedPrints: [NamedPrint] = []
         var decorations: PageDecorations?
         /// The content of the document's `target-counter()` rules, with the pages found.
         var generated: [GeneratedContent] = []
@@ -111,7 +114,8 @@ extension MarkupTextPrintFormatter {
 
     /// WebKit's pages as they are, with the document's margin boxes.
     private func unplanned(pageCount count: Int) -> PagePlan {
-        PagePlan(slots: Array(0..<count), decorations: pagedMedia.hasMarginBoxes ? PageDecorations(rules: pagedMedia, pageCount: count) : nil)
+        PagePlan(slots: Array(0..<count), pages: (0..<count).map { PlanPage(namedPrint: nil, page: $0) },
+                 decorations: pagedMedia.hasMarginBoxes ? PageDecorations(rules: pagedMedia, pageCount: count) : nil)
     }
 
     /// Plans the pages of `rendered`. Where elements start is asked of the page map (one more
@@ -125,10 +129,10 @@ extension MarkupTextPrintFormatter {
         let elements = described.elements
         // On a one-page document every element shown is on that page: no print needed. (An
         // element hidden by print-only style counts as shown there.)
-        let map: ElementPageMap
+        let printed: ElementPageMap
         do {
             // Links need their boxes, which only a print tells, even on one page.
-            map = count == 1 && !described.hasLinks
+            printed = count == 1 && !described.hasLinks
                 ? ElementPageMap(pageCount: 1, pages: elements.map { $0.shown == false ? nil : 0 })
                 : try elementPages(matching: described.selector, pageSize: rendered.pageSize, firstPageTopInset: rendered.firstPageTopInset,
                                    plainPrint: rendered.print?.path, endsOf: Self.linkSelector)
@@ -138,9 +142,13 @@ extension MarkupTextPrintFormatter {
             Self.logger.warning("\(errorPath ?? displayName): \(error.message); printed without running strings, recto/verso pages or bookmarks")
             return unplanned(pageCount: count)
         }
-        guard map.pageCount == count else {
-            throw PrintError(.renderingFailed, path: errorPath, "WebKit printed \(map.pageCount) pages when placing its elements, \(count) before")
+        guard printed.pageCount == count else {
+            throw PrintError(.renderingFailed, path: errorPath, "WebKit printed \(printed.pageCount) pages when placing its elements, \(count) before")
         }
+        // Named pages of their own size take their pages from prints at that size: from here
+        // on, pages are the job's (`composed.pages`), not the main print's.
+        let composed = try composeNamedPages(rendered: rendered, map: printed, described: described)
+        let map = composed.map
         func marked(_ rule: Int, _ attribute: String) -> [(page: Int, value: String)] {
             elements.indices.compactMap { i in
                 guard elements[i].rules.contains(rule), i < map.pages.count, let page = map.pages[i] else { return nil }
@@ -151,7 +159,7 @@ extension MarkupTextPrintFormatter {
         var sides: [Int: String] = [:]
         for (page, side) in marked(described.sideRule, PageStyleReport.sideAttribute) where sides[page] == nil { sides[page] = side }
         var slots: [Int?] = []
-        for page in 0..<count {
+        for page in 0..<map.pageCount {
             // The first page is a right-hand one (left to right).
             let wantsRight: Bool? = switch sides[page] {
             case "right"?, "recto"?: true
@@ -215,7 +223,8 @@ extension MarkupTextPrintFormatter {
                 if let at = position[page] { links[at, default: []].append((box, target)) }
             }
         }
-        var plan = PagePlan(slots: slots, decorations: nil, generated: generated, headings: headings, links: links, destinations: destinations)
+        var plan = PagePlan(slots: slots, pages: composed.pages, namedPrints: composed.prints, decorations: nil, generated: generated,
+                            headings: headings, links: links, destinations: destinations)
         guard pagedMedia.hasMarginBoxes else { return plan }
         // Page names: that of the run the page starts in; a blank page takes the page's before it.
         var nameStarts: [Int: String] = [:]

@@ -1,0 +1,231 @@
+import Foundation
+import HandlerSupport
+
+/// A named page's own size and margins (`@page wide { size: A4 landscape; margin: 15mm }`).
+///
+/// WebKit lays a document out at one page size. So swiftprint prints the document again at
+/// each such page's size, and takes that print's pages for the runs of elements on that page
+/// (each run starts and ends with a forced break, so its pages are the same in any print of
+/// the document at that size). Edges it leaves open take the job's margins.
+struct NamedPageSetup: Equatable, Sendable {
+    var size: CGSize?
+    var orientation: PrintInfo.Orientation?
+    var top: Double?, right: Double?, bottom: Double?, left: Double?
+
+    /// The rule's `size` and `margin`, `margin-top` … declarations; nil when it sets neither.
+    init?(declarations: [String: String]) {
+        if let text = declarations["size"], let s = PageStyle.size(from: text) {
+            size = s.size
+            orientation = s.orientation
+        }
+        if let shorthand = declarations["margin"] {
+            let values = shorthand.split(separator: " ").map { PageStyle.length(String($0)) }
+            if !values.isEmpty, values.count <= 4, !values.contains(where: { $0 == nil }) {
+                let v = values.map { $0! }
+                // CSS's order: top, right, bottom, left; missing ones repeat their opposite.
+                top = v[0]
+                right = v.count > 1 ? v[1] : v[0]
+                bottom = v.count > 2 ? v[2] : v[0]
+                left = v.count > 3 ? v[3] : (v.count > 1 ? v[1] : v[0])
+            }
+        }
+        top = declarations["margin-top"].flatMap(PageStyle.length) ?? top
+        right = declarations["margin-right"].flatMap(PageStyle.length) ?? right
+        bottom = declarations["margin-bottom"].flatMap(PageStyle.length) ?? bottom
+        left = declarations["margin-left"].flatMap(PageStyle.length) ?? left
+        guard size != nil || orientation != nil || top != nil || right != nil || bottom != nil || left != nil else { return nil }
+    }
+
+    /// The paper and margins of these pages, given the job's paper and its margins.
+    func resolved(paper: CGSize, margins: EdgeInsets) -> (paper: CGSize, margins: EdgeInsets) {
+        var size = self.size ?? paper
+        if self.size == nil, let orientation, (orientation == .landscape) != (size.width > size.height) {
+            size = CGSize(width: size.height, height: size.width)
+        }
+        return (size, EdgeInsets(top: top ?? margins.top, left: left ?? margins.left,
+                                 bottom: bottom ?? margins.bottom, right: right ?? margins.right))
+    }
+
+    /// Whether pages of this setup are laid out as the document's other pages are.
+    func isSame(asPaper paper: CGSize, margins: EdgeInsets) -> Bool {
+        let r = resolved(paper: paper, margins: margins)
+        return abs(r.paper.width - paper.width) < 0.5 && abs(r.paper.height - paper.height) < 0.5
+            && abs(r.margins.top - margins.top) < 0.5 && abs(r.margins.left - margins.left) < 0.5
+            && abs(r.margins.bottom - margins.bottom) < 0.5 && abs(r.margins.right - margins.right) < 0.5
+    }
+}
+
+/// Where a named page of its own size sits on its sheet, and how big WebKit lays it out.
+struct NamedPageArea: Sendable {
+    /// Its paper, its margins, and the job's margins (which its sheet keeps around the
+    /// formatter's rect: a header or footer of the job's sits there too).
+    var paper: CGSize
+    var margins: EdgeInsets
+    var jobMargins: EdgeInsets
+    /// The size WebKit lays the page out at: the paper within its margins, less what the job
+    /// takes from its own pages' area (a header or footer).
+    var pageSize: CGSize
+
+    /// The page's area on its sheet `sheet`, the formatter's rect there being `rect`: the
+    /// paper within the page's own margins, moved as the job's rect is within the job's margins.
+    func area(onSheet sheet: CGRect, rect: CGRect) -> CGRect {
+        let x = sheet.minX + margins.left + (rect.minX - (sheet.minX + jobMargins.left))
+        let bottom = sheet.maxY - margins.bottom - ((sheet.maxY - jobMargins.bottom) - rect.maxY)
+        return CGRect(x: x, y: bottom - pageSize.height, width: pageSize.width, height: pageSize.height)
+    }
+}
+
+extension MarkupTextPrintFormatter {
+    /// A page of the job's document: page `page` of WebKit's main print, or of the named
+    /// page print `namedPrint`.
+    struct PlanPage: Hashable {
+        var namedPrint: Int?
+        var page: Int
+    }
+
+    /// The document printed at a named page's own size, whose pages the runs of that name take.
+    struct NamedPrint {
+        let name: String
+        let rendered: RenderedDocument
+        let area: NamedPageArea
+    }
+
+    /// Each page's name in a print: that of the first run starting on it, else the page's before.
+    static func pageNames(pageCount: Int, map: ElementPageMap, described: Described) -> [String?] {
+        var starts: [Int: String] = [:]
+        for (i, element) in described.elements.enumerated() where element.rules.contains(described.nameRule) {
+            guard i < map.pages.count, let page = map.pages[i], starts[page] == nil else { continue }
+            starts[page] = element.attributes[PageStyleReport.pageNameAttribute] ?? ""
+        }
+        var names: [String?] = [], current: String?
+        for page in 0..<pageCount {
+            if let name = starts[page] { current = name.isEmpty ? nil : name }
+            names.append(current)
+        }
+        return names
+    }
+
+    /// The runs of pages named `name`, in order.
+    static func runs(of name: String, in names: [String?]) -> [ClosedRange<Int>] {
+        var runs: [ClosedRange<Int>] = []
+        for (page, n) in names.enumerated() where n == name {
+            if let last = runs.last, last.upperBound == page - 1 { runs[runs.count - 1] = last.lowerBound...page } else { runs.append(page...page) }
+        }
+        return runs
+    }
+
+    /// The job's pages when named pages have their own size: the main print's pages, each run
+    /// of such a page replaced by the same run's pages in a print at that page's size; and the
+    /// page map over them. Without such pages, the main print's pages and map as they are.
+    func composeNamedPages(rendered: RenderedDocument, map: ElementPageMap, described: Described) throws
+        -> (pages: [PlanPage], prints: [NamedPrint], map: ElementPageMap) {
+        let count = map.pageCount
+        let unchanged = ((0..<count).map { PlanPage(namedPrint: nil, page: $0) }, [NamedPrint](), map)
+        guard !namedPageSetups.isEmpty else { return unchanged }
+        let names = Self.pageNames(pageCount: count, map: map, described: described)
+        let used = Set(names.compactMap { $0 }).filter { namedPageSetups[$0] != nil }.sorted()
+        guard !used.isEmpty else { return unchanged }
+        let file = errorPath ?? displayName
+        guard !pageSetupTakenByJob else {
+            Self.logger.warning("\(file): @page \(used.joined(separator: ", ")) sets its own size or margins, which the job's own paper, orientation or margins replace")
+            return unchanged
+        }
+        // The job's paper and margins, and what its own pages' area leaves out of them (a header).
+        let renderer = printPageRenderer
+        let paper = renderer?.paperRect ?? CGRect(origin: .zero, size: MediaSize.a4.size)
+        let printable = renderer?.printableRect ?? paper.insetBy(dx: 36, dy: 36)
+        let jobMargins = EdgeInsets(top: printable.minY - paper.minY, left: printable.minX - paper.minX,
+                                    bottom: paper.maxY - printable.maxY, right: paper.maxX - printable.maxX)
+        let taken = CGSize(width: printable.width - rendered.pageSize.width, height: printable.height - rendered.pageSize.height)
+
+        var prints: [NamedPrint] = [], maps: [ElementPageMap] = []
+        // Each replaced run of the main print: its pages there, and the named print's instead.
+        var replaced: [(main: ClosedRange<Int>, print: Int, pages: ClosedRange<Int>)] = []
+        for name in used {
+            guard let setup = namedPageSetups[name], !setup.isSame(asPaper: paper.size, margins: jobMargins) else { continue }
+            let own = setup.resolved(paper: paper.size, margins: jobMargins)
+            let size = CGSize(width: own.paper.width - own.margins.left - own.margins.right - taken.width,
+                              height: own.paper.height - own.margins.top - own.margins.bottom - taken.height)
+            guard size.width >= 36, size.height >= 36 else {
+                Self.logger.warning("\(file): @page \(name) leaves no room within its margins; its pages keep the document's size")
+                continue
+            }
+            let print = try printDocument(pageSize: size, firstPageTopInset: rendered.firstPageTopInset)
+            let named: ElementPageMap
+            do {
+                named = try elementPages(matching: described.selector, pageSize: size, firstPageTopInset: rendered.firstPageTopInset,
+                                         plainPrint: print.print?.path, endsOf: Self.linkSelector)
+            } catch let error as PrintError where error.code == .renderingFailed {
+                Self.logger.warning("\(file): @page \(name)'s own size is not applied: \(error.message)")
+                continue
+            }
+            let mainRuns = Self.runs(of: name, in: names)
+            let namedRuns = Self.runs(of: name, in: Self.pageNames(pageCount: named.pageCount, map: named, described: described))
+            guard mainRuns.count == namedRuns.count else {
+                Self.logger.warning("\(file): @page \(name)'s own size is not applied: its runs of elements print differently at that size")
+                continue
+            }
+            let index = prints.count
+            prints.append(NamedPrint(name: name, rendered: print,
+                                     area: NamedPageArea(paper: own.paper, margins: own.margins, jobMargins: jobMargins, pageSize: size)))
+            maps.append(named)
+            for (main, pages) in zip(mainRuns, namedRuns) { replaced.append((main, index, pages)) }
+        }
+        guard !replaced.isEmpty else { return unchanged }
+
+        // The pages in order, and where each source page went.
+        var pages: [PlanPage] = [], position: [PlanPage: Int] = [:]
+        var page = 0
+        while page < count {
+            if let run = replaced.first(where: { $0.main.lowerBound == page }) {
+                for p in run.pages { position[PlanPage(namedPrint: run.print, page: p)] = pages.count; pages.append(PlanPage(namedPrint: run.print, page: p)) }
+                page = run.main.upperBound + 1
+            } else {
+                position[PlanPage(namedPrint: nil, page: page)] = pages.count
+                pages.append(PlanPage(namedPrint: nil, page: page))
+                page += 1
+            }
+        }
+        // Each element where it starts among them: in a replaced run, where the named print has it.
+        func run(containing page: Int) -> (main: ClosedRange<Int>, print: Int, pages: ClosedRange<Int>)? {
+            replaced.first { $0.main.contains(page) }
+        }
+        var elementPages: [Int?] = [], tops: [Double?] = []
+        for i in map.pages.indices {
+            guard let page = map.pages[i] else { elementPages.append(nil); tops.append(nil); continue }
+            if let run = run(containing: page) {
+                let named = maps[run.print]
+                if i < named.pages.count, let p = named.pages[i], run.pages.contains(p) {
+                    elementPages.append(position[PlanPage(namedPrint: run.print, page: p)])
+                    tops.append(i < named.tops.count ? named.tops[i] : nil)
+                } else {
+                    elementPages.append(position[PlanPage(namedPrint: run.print, page: run.pages.lowerBound)])
+                    tops.append(nil)
+                }
+            } else {
+                elementPages.append(position[PlanPage(namedPrint: nil, page: page)])
+                tops.append(i < map.tops.count ? map.tops[i] : nil)
+            }
+        }
+        let contentTops = pages.map { p -> Double? in
+            let source = p.namedPrint.map { maps[$0] } ?? map
+            return p.page < source.contentTops.count ? source.contentTops[p.page] : nil
+        }
+        // A link's boxes on the pages each print gives the job.
+        var textBoxes: [Int: [(page: Int, box: CGRect)]] = [:]
+        for (i, boxes) in map.textBoxes {
+            for (page, box) in boxes where run(containing: page) == nil {
+                if let at = position[PlanPage(namedPrint: nil, page: page)] { textBoxes[i, default: []].append((at, box)) }
+            }
+        }
+        for (k, named) in maps.enumerated() {
+            for (i, boxes) in named.textBoxes {
+                for (page, box) in boxes {
+                    if let at = position[PlanPage(namedPrint: k, page: page)] { textBoxes[i, default: []].append((at, box)) }
+                }
+            }
+        }
+        return (pages, prints, ElementPageMap(pageCount: pages.count, pages: elementPages, tops: tops, contentTops: contentTops,
+                                              textBoxes: textBoxes))
+    }
+}
