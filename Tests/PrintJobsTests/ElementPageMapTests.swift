@@ -77,6 +77,25 @@ import Testing
         #expect(map.tops.compactMap { $0 }.count >= count - 1)
     }
 
+    /// Marked elements that start at one place (a section and its heading, and a span in that):
+    /// their marks are drawn at levels of their own, or poppler would read them as one and the
+    /// map would not be exact.
+    @Test func nestedElementsThatStartTogetherAreEachMapped() throws {
+        let filler = (0..<40).map { "<p>Filler paragraph \($0) of the first page.</p>" }.joined()
+        let html = """
+            <html><head><style>body { font: 11pt 'DejaVu Sans' } h2 { margin-top: 0 } section { break-before: page }</style></head>
+            <body><p class=a>First</p>\(filler)
+            <section class=a><h2 class=a><span class=a>Nested</span> heading</h2><p>Body of the section.</p></section>
+            <section class=a><h2 class=a>Second</h2></section></body></html>
+            """
+        let formatter = MarkupTextPrintFormatter(markupText: html)
+        let map = try formatter.elementPages(matching: ".a", pageSize: CGSize(width: 451, height: 698))
+        #expect(map.pages == [0, 2, 2, 2, 3, 3] || map.pages == [0, 1, 1, 1, 2, 2], "\(map.pages)")
+        // The three that start together start at one height.
+        let tops = map.tops[1...3].compactMap { $0 }
+        #expect(tops.count == 3 && tops.max()! - tops.min()! < 0.5, "\(map.tops)")
+    }
+
     @Test func aBadSelectorIsAClearError() throws {
         let formatter = MarkupTextPrintFormatter(markupText: "<p>one</p>")
         #expect { try formatter.elementPages(matching: "p[", pageSize: CGSize(width: 400, height: 600)) } throws: {
