@@ -243,6 +243,40 @@ struct PagedMediaTests {
         #expect(abs(paragraph.xMin - 15 * 72 / 25.4) < 0.5, "\(paragraph)")
     }
 
+    /// A named landscape run among right-hand chapters, blank pages and a table of contents with
+    /// leaders: the same pages, of the same sizes, with the same running headers and numbers as
+    /// WeasyPrint's; a blank page before the run keeps the size (and name) of the page before it.
+    @Test func aNamedRunAmongBlankPagesAndAContentsPage() throws {
+        let html = """
+            <html><head><meta charset="utf-8"><style>
+            @page { size: A5; margin: 20mm; @bottom-center { content: counter(page) " / " counter(pages); font: 9pt "DejaVu Sans" }
+              @top-center { content: string(ch); font: 9pt "DejaVu Sans" } }
+            @page wide { size: A5 landscape; margin: 12mm }
+            @page :blank { @top-center { content: "(blank)" } }
+            body { font: 11pt "DejaVu Serif"; margin: 0 } h1 { string-set: ch content(); break-before: right; margin: 0 }
+            .wide { page: wide } .toc a::after { content: leader('.') target-counter(attr(href), page) } .toc a { color: black; text-decoration: none }
+            </style></head><body>
+            <h2 style="margin:0">Contents</h2><ul class=toc><li><a href="#a">Alpha</a></li><li><a href="#w">Wide one</a></li><li><a href="#b">Beta</a></li></ul>
+            <h1 id=a>Alpha</h1><p>Text of alpha.</p>
+            <div class=wide><h1 id=w>Wide one</h1><p>Landscape content that is wide.</p><p style="break-before: page">Second landscape page.</p></div>
+            <h1 id=b>Beta</h1><p>Text of beta, see <a href="#w">the wide chapter</a>.</p>
+            </body></html>
+            """
+        let (ours, theirs) = try Self.bothEngines(html)
+        func sizes(_ pdf: String) throws -> [String] { try PDF.pageSizes(pdf).map { "\(Int($0.width))x\(Int($0.height))" } }
+        let mine = try sizes(ours)
+        #expect(mine == ["419x595", "419x595", "419x595", "419x595", "595x419", "595x419", "419x595"], "\(mine)")
+        #expect(try mine == sizes(theirs))
+        // Page by page the same words, the leaders' dots and the list's bullets aside.
+        func words(_ pdf: String, _ page: Int) throws -> [String] {
+            try PDF.text(pdf, first: page, last: page).split(whereSeparator: { $0.isWhitespace || $0 == "." || $0 == "•" }).map(String.init)
+        }
+        for page in 1...7 {
+            let text = try words(ours, page)
+            #expect(try text == words(theirs, page), "page \(page): \(text)")
+        }
+    }
+
     /// A table of contents: `target-counter(attr(href), page)` in a link's `::after` shows the
     /// page its target starts on (decimal or roman), as WeasyPrint shows it; a link to nowhere
     /// shows no number.

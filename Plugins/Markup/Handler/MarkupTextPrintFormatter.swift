@@ -278,8 +278,9 @@ public final class MarkupTextPrintFormatter: PrintFormatter {
             let source = plan.slots[next].map { plan.pages[$0] }
             let print = source?.namedPrint.map { plan.namedPrints[$0] }
             let placed = try source.map { try PlacedContent(page: $0.page, of: (print?.rendered ?? document).document) }
-            // A blank page (put in so that the next starts on its side) takes the next's size.
-            let sized = source ?? plan.slots[next...].lazy.compactMap { $0 }.first.map { plan.pages[$0] }
+            // A blank page (put in so that the next starts on its side) is of the size of the
+            // page before it, whose name it takes too (as in WeasyPrint).
+            let sized = source ?? plan.slots[..<next].reversed().lazy.compactMap { $0 }.first.map { plan.pages[$0] }
             let area = sized?.namedPrint.map { plan.namedPrints[$0].area }
             return MarkupPage(content: placed, size: area?.pageSize ?? document.pageSize, namedArea: area, index: next, decorations: plan.decorations,
                               edgesTaken: formatter.marginEdgesTakenByJob, headings: plan.headings[next] ?? [],
