@@ -56,6 +56,9 @@ package struct MarkupTask: Codable, Sendable {
     package var allowedFolderURL: String?
     /// Whether the page's own scripts run.
     package var scripts: Bool?
+    /// Whose document this is (a formatter's own name): two formatters of one file, in jobs of
+    /// one process that take turns, keep what each changed in it apart.
+    package var owner: String?
     /// Seconds the step may take.
     package var timeout: Double
     /// print: page size in points (WebKit prints edge to edge; margins are the paginator's).
@@ -285,8 +288,9 @@ package struct GeneratedContent: Codable, Sendable, Equatable {
     /// content, then the `::after`), and the `::after` takes the rest of the line. Its text is
     /// the leader repeated past any line's width, then what follows it, written backwards and
     /// set right to left with the bidirectional order overridden: it reads forwards, ends at the
-    /// line's end, and the repeats that do not fit are cut off on the left. Only an element
-    /// laid out inline or as a block is changed; any other shows a space for its leader.
+    /// line's end, and the repeats that do not fit are cut off on the left. Only an element of
+    /// text alone (no child elements, no `::before`), laid out inline or as a block, is changed;
+    /// any other shows a space for its leader.
     static func leaderText(_ text: String, fill: String) -> String {
         String((String(repeating: fill, count: max(1, 800 / max(1, fill.count))) + text).reversed())
     }
@@ -316,8 +320,12 @@ package struct GeneratedContent: Codable, Sendable, Equatable {
                 elements.forEach((e, i) => {
                   if (i >= g.texts.length) return;
                   e.removeAttribute(leader);
-                  const display = getComputedStyle(e).display;
-                  if (g.drawn && (display === "inline" || display === "block" || display === "inline-block" || display === "flex")) {
+                  const display = getComputedStyle(e).display, before = getComputedStyle(e, "::before").content;
+                  // A flex row makes each child and each run of text an item of its own, and
+                  // drops the spaces between them: only an element of text alone takes one.
+                  const textAlone = Array.from(e.childNodes).every(n => n.nodeType !== Node.ELEMENT_NODE)
+                    && (before === "none" || before === "normal");
+                  if (g.drawn && textAlone && (display === "inline" || display === "block" || display === "inline-block" || display === "flex")) {
                     e.setAttribute(leader, getComputedStyle(e).position === "static" ? "relative" : "");
                     e.setAttribute(name, g.drawn[i]);
                   } else {
@@ -327,7 +335,7 @@ package struct GeneratedContent: Codable, Sendable, Equatable {
                 rules.push(g.selector + "::" + g.pseudo + " { content: attr(" + name + ") }");
                 if (g.drawn) {
                   rules.push("[" + leader + "] { display: flex !important; align-items: last baseline }");
-                  rules.push("[" + leader + "=relative] { position: relative }");
+                  rules.push("[" + leader + "=relative] { position: relative !important }");
                   rules.push("[" + leader + "]::after { flex: 1 0 0; min-width: " + g.minimumWidth + "em; overflow: hidden; white-space: pre;"
                     + " direction: rtl; unicode-bidi: bidi-override; text-align: start; text-indent: 0 }");
                 }

@@ -52,6 +52,7 @@ package final class BackgroundWork<T: Sendable>: Sendable {
     package func value() throws -> T {
         if let ready = result.withLock({ $0 }) { return try ready.get() }
         done.wait()
+        done.signal()  // for another caller waiting at once
         return try result.withLock { $0! }.get()
     }
 }

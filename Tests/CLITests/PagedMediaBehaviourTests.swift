@@ -102,6 +102,33 @@ import Testing
         #expect(try !PDF.text(out).contains("#"), "the document prints as it is")
     }
 
+    /// A leader row keeps its entry's words apart and its link: an entry of text alone is
+    /// drawn with its leader, one with child elements (a number in a span) keeps its spaces and
+    /// shows a space for its leader, and a padded entry's link still covers its line.
+    @Test func leaderEntriesKeepTheirWordsAndTheirLinks() throws {
+        let (r, out) = try Self.convert("""
+            <html><head><meta charset="utf-8"><style>
+            @page { size: A5; margin: 20mm } body { font: 11pt "DejaVu Serif"; margin: 0 } h1 { break-before: page }
+            .toc a { display: block; padding: 0.5em 0; color: black; text-decoration: none }
+            .toc a::after { content: leader('.') target-counter(attr(href), page) }
+            </style></head><body>
+            <div class=toc><a href="#one">Plain entry</a><a href="#two"><span>2.</span> Numbered entry</a></div>
+            <h1 id=one>One</h1><h1 id=two>Two</h1>
+            </body></html>
+            """, as: "toc.html")
+        #expect(r.status == 0 && !r.stderr.contains("warning"), "\(r.stderr)")
+        let lines = try PDF.text(out, first: 1, last: 1).split(whereSeparator: \.isNewline)
+            .map { $0.trimmingCharacters(in: .whitespacesAndNewlines.union(CharacterSet(charactersIn: "\u{0C}"))) }.filter { !$0.isEmpty }
+        #expect(lines.count == 2 && lines[0].hasPrefix("Plain entry.....") && lines[0].hasSuffix("2"), "\(lines)")
+        #expect(lines.count == 2 && lines[1] == "2. Numbered entry 3", "\(lines)")
+        // Both entries are links to their chapters' pages, the drawn one over its whole line.
+        let links = try PDF.links(out)
+        #expect(links.compactMap(\.page).sorted() == [1, 2], "\(links)")
+        let plain = try #require(try PDF.words(out, page: 1).first { $0.word.hasPrefix("Plain") })
+        let row = try #require(links.first { $0.page == 1 })
+        #expect(abs(row.box[0] - plain.xMin) < 1 && row.box[2] > 419.53 - 20 * 72 / 25.4 - 2, "\(row.box) from \(plain.xMin)")
+    }
+
     /// Links are kept (WebKitGTK's print output has none): each `a[href]` to a web or mail
     /// address or to a place in the document becomes a link over its text, a box a line, and
     /// links to scripts or to files beside the document do not.

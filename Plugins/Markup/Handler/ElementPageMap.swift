@@ -137,7 +137,10 @@ public struct ElementPageMap: Sendable, Equatable {
                 // A mark sits 1.5 pt below its line's top: the line that holds that height.
                 func line(at y: CGFloat) -> Int? { lines[page].firstIndex { $0.box.minY - 1 <= y && y <= $0.box.maxY } }
                 let first = page == start.page ? line(at: start.at.y) : 0
-                let last = page == end.page ? line(at: end.at.y) : lines[page].count - 1
+                // An `F` mark (the end of a leader's row) sits at the row's bottom, which its
+                // padding may put below the last line's glyphs: the last line above it.
+                let last = page != end.page ? lines[page].count - 1
+                    : end.at.x.isInfinite ? lines[page].lastIndex { $0.box.minY - 1 <= end.at.y } : line(at: end.at.y)
                 guard let first, let last, first <= last else { continue }
                 for n in first...last {
                     let chars = lines[page][n].characters.filter {
@@ -209,6 +212,8 @@ extension MarkupTextPrintFormatter {
         // The plain print is read while WebKit makes the marked one.
         let plainPath = plainPrint ?? plain.scratchPath!
         let plainText = BackgroundWork { try ElementPageMap.PlainPrintText(path: plainPath) }
+        // Waited for even when the marked print fails: it reads a scratch file about to go.
+        defer { FontEngineLock.lent { _ = try? plainText.value() } }
         try FontEngineLock.lent { try print(to: marked, marked: true) }
         let started = ContinuousClock.now
         let map = try ElementPageMap(plain: FontEngineLock.lent { try plainText.value() }, marked: marked.scratchPath!, prefix: prefix, path: errorPath)

@@ -123,6 +123,7 @@ public final class MarkupTextPrintFormatter: PrintFormatter {
         var task = MarkupTask(operation: operation, timeout: timeout)
         var input: String?
         task.scripts = scriptsEnabled
+        task.owner = destinationPrefix
         switch source {
         case .text(let html, _):
             task.html = html

@@ -87,7 +87,7 @@ func load(_ request: HelperRequest<MarkupTask>, with renderer: WebRenderer) thro
 
 func key(_ r: HelperRequest<MarkupTask>) -> String {
     [r.input ?? "", String(r.task.html?.hashValue ?? 0), r.task.baseURL ?? "", r.task.allowedFolderURL ?? "", String(r.task.scripts ?? false),
-     String(currentConnection)]
+     r.task.owner ?? "", String(currentConnection)]
         .joined(separator: "\u{0}")
 }
 
