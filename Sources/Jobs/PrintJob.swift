@@ -164,6 +164,8 @@ public final class PrintJob {
             switch formatted.sheet {
             case .jobPaper: continue
             case .size(let size): return paper.resized(to: size)
+            case .paper(let size, let margins):
+                return PrintPaper(media: .custom(points: size), orientation: size.width > size.height ? .landscape : .portrait, margins: margins)
             case .orientation(let o): return info.orientation == nil ? paper.turned(to: o) : paper
             }
         }

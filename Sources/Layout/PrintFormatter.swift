@@ -33,6 +33,8 @@ public enum SheetRequest: Hashable, Sendable {
     case jobPaper
     /// A sheet of this size in points (a PDF page printed at its own size).
     case size(CGSize)
+    /// Paper of this size with these margins, instead of the job's (an HTML named page's own).
+    case paper(CGSize, margins: EdgeInsets)
     /// The job's paper turned this way, when the job sets no orientation (a wide photo).
     case orientation(PrintInfo.Orientation)
 }

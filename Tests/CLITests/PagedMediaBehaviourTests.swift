@@ -87,6 +87,24 @@ import Testing
         #expect(try PDF.pageSizes(out).allSatisfy { $0.width < $0.height })
     }
 
+    /// A job's header on a named page of its own size and margins sits within that page's
+    /// margins, and the page's content below it.
+    @Test func aJobsHeaderOnANamedPageSitsWithinItsMargins() throws {
+        let (r, out) = try Self.convert("""
+            <html><head><style>
+            @page { size: A4; margin: 20mm } @page wide { size: A4 landscape; margin: 15mm }
+            body { font: 11pt "DejaVu Serif"; margin: 0 } h2 { margin: 0 } .wide { page: wide }
+            </style></head><body><p>Portrait.</p><section class=wide><h2>Landscape heading</h2><p>Wide text.</p></section></body></html>
+            """, as: "hw.html", ["--header", "Job header||{page}"])
+        #expect(r.status == 0 && !r.stderr.contains("warning"), "\(r.stderr)")
+        #expect(try PDF.pageSizes(out).map { $0.width > $0.height } == [false, true])
+        let words = try PDF.words(out, page: 2)
+        let job = try #require(words.first { $0.word == "Job" }), heading = try #require(words.first { $0.word == "Landscape" })
+        let margin = 15 * 72 / 25.4
+        #expect(abs(job.xMin - margin) < 1 && job.yMin >= margin - 1, "\(job)")
+        #expect(heading.yMin > job.yMax && abs(heading.xMin - margin) < 1, "\(heading) below \(job)")
+    }
+
     /// When marking a document's elements would change what it prints (here a `::before` in
     /// use makes the mark an element, and `:first-child` then picks another), there is no exact
     /// page map: the job prints WebKit's pages as they are, says what it left out, and does

@@ -299,7 +299,7 @@ public final class MarkupTextPrintFormatter: PrintFormatter {
         let size: CGSize
         /// A named page's own paper and margins, when it has them.
         let namedArea: NamedPageArea?
-        var sheet: SheetRequest { namedArea.map { .size($0.paper) } ?? .jobPaper }
+        var sheet: SheetRequest { namedArea.map { .paper($0.paper, margins: $0.margins) } ?? .jobPaper }
         /// The page's place in its document (from 0), and the document's margin boxes.
         let index: Int
         let decorations: PageDecorations?
@@ -316,10 +316,9 @@ public final class MarkupTextPrintFormatter: PrintFormatter {
 
         func draw(in context: GraphicsContext, rect: CGRect) throws {
             // Bottom-aligned: on the first page the blank inset rises above the shorter rect.
+            // (A named page's sheet has its own paper and margins: its rect is within them.)
             var area = CGRect(x: rect.minX, y: rect.maxY - size.height, width: size.width, height: size.height)
-            if let namedArea, let paper = context.paperRect {
-                area = namedArea.area(onSheet: paper, rect: rect)
-            } else if let paper = context.paperRect, let x = style?.pageAreaMinX(forPage: index, paper: paper, area: area) {
+            if namedArea == nil, let paper = context.paperRect, let x = style?.pageAreaMinX(forPage: index, paper: paper, area: area) {
                 // A left-hand or right-hand page of a book sits at its own side's margin.
                 area.origin.x = x
             }

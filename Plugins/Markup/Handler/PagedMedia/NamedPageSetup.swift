@@ -55,24 +55,14 @@ struct NamedPageSetup: Equatable, Sendable {
     }
 }
 
-/// Where a named page of its own size sits on its sheet, and how big WebKit lays it out.
+/// A named page of its own size: its paper and margins (its sheet's, so that the job's header
+/// and footer sit within them too), and the size WebKit lays it out at.
 struct NamedPageArea: Sendable {
-    /// Its paper, its margins, and the job's margins (which its sheet keeps around the
-    /// formatter's rect: a header or footer of the job's sits there too).
     var paper: CGSize
     var margins: EdgeInsets
-    var jobMargins: EdgeInsets
-    /// The size WebKit lays the page out at: the paper within its margins, less what the job
-    /// takes from its own pages' area (a header or footer).
+    /// The paper within its margins, less what the job takes from its own pages' area (a header
+    /// or footer).
     var pageSize: CGSize
-
-    /// The page's area on its sheet `sheet`, the formatter's rect there being `rect`: the
-    /// paper within the page's own margins, moved as the job's rect is within the job's margins.
-    func area(onSheet sheet: CGRect, rect: CGRect) -> CGRect {
-        let x = sheet.minX + margins.left + (rect.minX - (sheet.minX + jobMargins.left))
-        let bottom = sheet.maxY - margins.bottom - ((sheet.maxY - jobMargins.bottom) - rect.maxY)
-        return CGRect(x: x, y: bottom - pageSize.height, width: pageSize.width, height: pageSize.height)
-    }
 }
 
 extension MarkupTextPrintFormatter {
@@ -166,8 +156,7 @@ extension MarkupTextPrintFormatter {
                 continue
             }
             let index = prints.count
-            prints.append(NamedPrint(name: name, rendered: print,
-                                     area: NamedPageArea(paper: own.paper, margins: own.margins, jobMargins: jobMargins, pageSize: size)))
+            prints.append(NamedPrint(name: name, rendered: print, area: NamedPageArea(paper: own.paper, margins: own.margins, pageSize: size)))
             maps.append(named)
             for (main, pages) in zip(mainRuns, namedRuns) { replaced.append((main, index, pages)) }
         }
