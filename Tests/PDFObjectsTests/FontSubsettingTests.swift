@@ -43,12 +43,7 @@ import Testing
         let whole = dir + "/whole.pdf", cut = dir + "/cut.pdf"
         try Self.fixture(c).write(to: URL(fileURLWithPath: whole))
 
-        let document = try QPDFDocument(path: whole)
-        #expect(document.repairs == 0, "the fixture itself is not a valid PDF")
-        let result = try document.subsetEmbeddedFonts()
-        let output = try OutputFile(.file(cut))
-        try document.write(to: output)
-        try output.commit()
+        let result = try Self.subset(whole, to: cut)
 
         let fontSize = try Data(contentsOf: URL(fileURLWithPath: Self.fontPath)).count
         if c.expectCut {
@@ -93,12 +88,7 @@ import Testing
             type0(10), cidFont(11), descriptor(12), Self.stream(font, extra: "/Length1 \(font.count)"),
         ]).write(to: URL(fileURLWithPath: whole))
 
-        let document = try QPDFDocument(path: whole)
-        #expect(document.repairs == 0, "the fixture itself is not a valid PDF")
-        let result = try document.subsetEmbeddedFonts()
-        let output = try OutputFile(.file(cut))
-        try document.write(to: output)
-        try output.commit()
+        let result = try Self.subset(whole, to: cut)
         #expect(result.fonts == 2 && result.bytesBefore == 2 * font.count && result.bytesAfter < font.count / 10, "\(result)")
         // One font program is written, and both fonts name it.
         let json = try Tool.run("qpdf", ["--json=1", "--json-key=objects", cut]).stdout
@@ -108,6 +98,17 @@ import Testing
         #expect(programs.count == 1 && named.count == 2 && Set(named) == Set(programs), "programs \(programs), named \(named)")
         let before = try PDF.grayPixels(whole, page: 1, dpi: 150), after = try PDF.grayPixels(cut, page: 1, dpi: 150)
         #expect(before.pixels.contains { $0 < 128 } && before.pixels == after.pixels, "the page draws differently after subsetting")
+    }
+
+    /// Subsets the fonts of the PDF at `whole` and writes it to `cut`.
+    static func subset(_ whole: String, to cut: String) throws -> QPDFDocument.FontSubsetting {
+        let document = try QPDFDocument(path: whole)
+        #expect(document.repairs == 0, "the fixture itself is not a valid PDF")
+        let result = try document.subsetEmbeddedFonts()
+        let output = try OutputFile(.file(cut))
+        try document.write(to: output)
+        try output.commit()
+        return result
     }
 
     @Test func aContentStreamItCannotFollowLeavesEveryFontWhole() throws {
