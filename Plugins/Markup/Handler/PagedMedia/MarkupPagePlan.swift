@@ -228,14 +228,10 @@ extension MarkupTextPrintFormatter {
                             headings: headings, links: links, destinations: destinations)
         guard pagedMedia.hasMarginBoxes else { return plan }
         // Page names: that of the run the page starts in; a blank page takes the page's before it.
-        var nameStarts: [Int: String] = [:]
-        // A page takes the name of the first run on it.
-        for (page, name) in marked(described.nameRule, PageStyleReport.pageNameAttribute) {
-            if let at = position[page], nameStarts[at] == nil { nameStarts[at] = name }
-        }
+        let pageNames = Self.pageNames(pageCount: map.pageCount, map: map, described: described)
         var names: [String?] = [], current: String?
-        for index in slots.indices {
-            if let name = nameStarts[index] { current = name.isEmpty ? nil : name }
+        for slot in slots {
+            if let slot { current = pageNames[slot] }
             names.append(current)
         }
         let pages = map.pages.map { $0.flatMap { position[$0] } }
