@@ -126,4 +126,17 @@ extension PrinterTests {
         setenv("CUPS_SERVER", s.cups.server, 1)
         #expect(PrintInteractionController.isPrintingAvailable)
     }
+
+    /// libcups reads its server once per thread and keeps it; a program that changes
+    /// CUPS_SERVER still reaches the new server from a thread that asked another one before
+    /// (here one where nothing listens, the discard port).
+    @Test func aChangedCUPSServerIsFollowedOnAThreadThatAskedAnotherOne() throws {
+        let s = try Setup.shared()
+        setenv("CUPS_SERVER", "127.0.0.1:9", 1)
+        #expect(!PrintInteractionController.isPrintingAvailable)
+        #expect(CUPSServer.name == "127.0.0.1")
+        setenv("CUPS_SERVER", s.cups.server, 1)
+        #expect(PrintInteractionController.isPrintingAvailable)
+        #expect(try PrinterDirectory.printers(capabilities: false).map(\.name).contains("Office"))
+    }
 }

@@ -5,6 +5,8 @@
 #include "CLibraryLoader.h"
 #include <pthread.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 // One pointer per function, and a compile-time check that the signature written in the list
 // is the one libcups's header declares (typeof makes no reference to the symbol itself).
@@ -32,4 +34,17 @@ int spcups_load(const char **error) {
     pthread_once(&load_once, load);
     if (!loaded && error) *error = load_error;
     return loaded ? 0 : -1;
+}
+
+void spcups_follow_server_setting(void) {
+    // What CUPS_SERVER was ("" when unset) when this thread last set libcups's server here.
+    static __thread char seen[1024];
+    static __thread int has_seen;
+    const char *now = getenv("CUPS_SERVER");
+    if (!now) now = "";
+    if (has_seen && strcmp(seen, now) == 0) return;
+    p_cupsSetServer(NULL);
+    // A value too long to keep is read again at the next call, which costs one reconnection.
+    has_seen = strlen(now) < sizeof seen;
+    if (has_seen) strcpy(seen, now);
 }

@@ -86,7 +86,7 @@ public struct PrintCenter: Sendable {
     /// Jobs on `printer` (every printer for nil): not yet finished ones, or all that CUPS keeps
     /// with `includeFinished`; the user's own, or everyone's with `allUsers`. Oldest first.
     public static func jobs(on printer: String? = nil, includeFinished: Bool = false, allUsers: Bool = false) throws -> [JobStatus] {
-        try LibCUPS.load()
+        try LibCUPS.loadForRequests()
         let request = IPPRequest(IPP_OP_GET_JOBS)
         request.add(IPP_TAG_OPERATION, IPP_TAG_URI, "printer-uri", printerURI(printer))
         request.add(IPP_TAG_OPERATION, IPP_TAG_NAME, "requesting-user-name", LibCUPS.user)
@@ -99,7 +99,7 @@ public struct PrintCenter: Sendable {
 
     /// One job's state now.
     public static func status(ofJob id: Int) throws -> JobStatus {
-        try LibCUPS.load()
+        try LibCUPS.loadForRequests()
         let request = IPPRequest(IPP_OP_GET_JOB_ATTRIBUTES)
         request.add(IPP_TAG_OPERATION, IPP_TAG_URI, "job-uri", "ipp://localhost/jobs/\(id)")
         request.add(IPP_TAG_OPERATION, IPP_TAG_NAME, "requesting-user-name", LibCUPS.user)
@@ -114,7 +114,7 @@ public struct PrintCenter: Sendable {
 
     /// Cancels job `id`; a job already finished cannot be, and says so.
     public static func cancel(job id: Int) throws {
-        try LibCUPS.load()
+        try LibCUPS.loadForRequests()
         let request = IPPRequest(IPP_OP_CANCEL_JOB)
         request.add(IPP_TAG_OPERATION, IPP_TAG_URI, "job-uri", "ipp://localhost/jobs/\(id)")
         request.add(IPP_TAG_OPERATION, IPP_TAG_NAME, "requesting-user-name", LibCUPS.user)

@@ -35,7 +35,7 @@ final class DestinationList {
     private var dests: UnsafeMutablePointer<cups_dest_t>?
 
     init() throws {
-        try LibCUPS.load()
+        try LibCUPS.loadForRequests()
         count = spcups_cupsGetDests2(nil, &dests)
         // Zero destinations and an unreachable server look alike here: libcups says which.
         if count == 0, spcups_cupsLastError().rawValue > IPP_STATUS_OK_EVENTS_COMPLETE.rawValue {
@@ -161,5 +161,5 @@ final class DestinationInfo {
 /// The CUPS server libcups talks to.
 public enum CUPSServer {
     /// `host:port` or a socket path: from CUPS_SERVER, client.conf, or the local default.
-    public static var name: String { (try? LibCUPS.load()) != nil ? LibCUPS.server : "localhost" }
+    public static var name: String { (try? LibCUPS.loadForRequests()) != nil ? LibCUPS.server : "localhost" }
 }

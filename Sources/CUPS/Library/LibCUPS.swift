@@ -12,6 +12,14 @@ package enum LibCUPS {
     /// Throws when libcups cannot be opened; call before any `spcups_` function.
     package static func load() throws { try loaded.get() }
 
+    /// Loads libcups for a request to the server, and points this thread's libcups at the server
+    /// CUPS_SERVER names now (libcups would keep the one it read at the thread's first use of it;
+    /// see `spcups_follow_server_setting`).
+    package static func loadForRequests() throws {
+        try load()
+        spcups_follow_server_setting()
+    }
+
     /// libcups's last error as one line, for `what` ("cannot create the job").
     package static func lastError(_ what: String, code: PrintError.Code = .jobFailed) -> PrintError {
         let text = spcups_cupsLastErrorString().map { String(cString: $0) } ?? "unknown error"
@@ -22,7 +30,8 @@ package enum LibCUPS {
 
     /// The user name CUPS sends with requests.
     package static var user: String { spcups_cupsUser().map { String(cString: $0) } ?? "" }
-    /// The server libcups talks to (`CUPS_SERVER`, client.conf, or the local socket).
+    /// The server libcups talks to (`CUPS_SERVER`, client.conf, or the local socket); after
+    /// `loadForRequests`, the one it talks to now.
     package static var server: String { spcups_cupsServer().map { String(cString: $0) } ?? "localhost" }
 }
 

@@ -33,6 +33,14 @@ const char *_httpResolveURI(const char *uri, char *resolved_uri, size_t resolved
 /// (static storage; do not free).
 int spcups_load(const char **error);
 
+/// Makes the calling thread's libcups ask the server CUPS_SERVER names now. libcups reads its
+/// server once per thread, at that thread's first use of it (even an `ippNew`), and keeps it: a
+/// thread that used libcups before CUPS_SERVER was set or changed would go on asking the old
+/// server. When CUPS_SERVER differs from what this thread last saw here, libcups is told to read
+/// its settings again (`cupsSetServer(NULL)`: CUPS_SERVER, then client.conf, then the local
+/// socket). Call before each request to the server; after `spcups_load`.
+void spcups_follow_server_setting(void);
+
 // The functions used: return type, name, parameters, arguments.
 #define SPCUPS_FUNCTIONS(X)                                                                                      \
     X(int, cupsGetDests2, (http_t * http, cups_dest_t * *dests), (http, dests))                                  \
@@ -65,6 +73,7 @@ int spcups_load(const char **error);
     X(ipp_status_t, cupsLastError, (void), ())                                                                   \
     X(const char *, cupsUser, (void), ())                                                                        \
     X(const char *, cupsServer, (void), ())                                                                      \
+    X(void, cupsSetServer, (const char *server), (server))                                                       \
     X(ipp_t *, cupsDoRequest, (http_t * http, ipp_t *request, const char *resource), (http, request, resource))   \
     X(ipp_t *, ippNewRequest, (ipp_op_t op), (op))                                                               \
     X(ipp_attribute_t *, ippAddString,                                                                           \
