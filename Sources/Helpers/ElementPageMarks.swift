@@ -44,8 +44,7 @@ package enum ElementPageMarks {
 
     /// Marks the elements `selector` matches; answers how many.
     package static func markScript(selector: String, prefix: String, endSelector: String? = nil) -> String {
-        let quoted = String(decoding: try! JSONEncoder().encode(selector), as: UTF8.self)
-        let endQuoted = String(decoding: try! JSONEncoder().encode(endSelector ?? ""), as: UTF8.self)
+        let quoted = scriptLiteral(selector), endQuoted = scriptLiteral(endSelector ?? "")
         let prefix = prefix.filter { $0.isLetter && $0.isASCII }
         return """
             (() => {
@@ -77,7 +76,7 @@ package enum ElementPageMarks {
                   return;
                 }
                 const mark = document.createElement("swiftprint-page-mark");
-                mark.setAttribute("style", \(String(decoding: try! JSONEncoder().encode(boxStyle), as: UTF8.self)).replace("margin:2px 0 0 0", "margin:" + (\(levelStep) * (d + 1)) + "px 0 0 0"));
+                mark.setAttribute("style", \(scriptLiteral(boxStyle)).replace("margin:2px 0 0 0", "margin:" + (\(levelStep) * (d + 1)) + "px 0 0 0"));
                 mark.textContent = "\(prefix)" + id + "Q";
                 if (outside) element.parentNode?.insertBefore(mark, element); else element.insertBefore(mark, element.firstChild);
               });
@@ -89,7 +88,7 @@ package enum ElementPageMarks {
                 // In the flex row a leader makes, which fills its last line, it would sit at
                 // the row's start: it goes to the start of the last line and says so.
                 const flex = element.getAttributeNames().some(n => n.startsWith("data-swiftprint-leader-"));
-                mark.setAttribute("style", flex ? \(String(decoding: try! JSONEncoder().encode(lastLineBoxStyle), as: UTF8.self)) : \(String(decoding: try! JSONEncoder().encode(boxStyle), as: UTF8.self)));
+                mark.setAttribute("style", flex ? \(scriptLiteral(lastLineBoxStyle)) : \(scriptLiteral(boxStyle)));
                 mark.textContent = "\(prefix)" + (flex ? "F" : "E") + i + "Q";
                 element.appendChild(mark);
               });

@@ -39,7 +39,7 @@ package struct GeneratedContent: Codable, Sendable, Equatable {
                      // Room for what follows the leader and a little of it, in em.
                      minimumWidth: 0.6 * Double(g.texts.map(\.count).max() ?? 0) + 1.2)
         }
-        let json = String(decoding: (try? JSONEncoder().encode(scripted)) ?? Data("[]".utf8), as: UTF8.self)
+        let json = scriptLiteral(scripted)
         return """
             (() => {
               document.getElementById("swiftprint-generated")?.remove();

@@ -154,9 +154,8 @@ package struct PageStyleReport: Codable, Sendable {
     /// must start on a side).
     package static func describeScript(ruleSelectors: [String], attributeNames: [String], pageNames: [[String]] = [],
                                        targetLinks: [[String]] = [], sideRules: [[String]] = [], resetRules: [[String]] = []) -> String {
-        func json<T: Encodable>(_ value: T) -> String { String(decoding: (try? JSONEncoder().encode(value)) ?? Data("[]".utf8), as: UTF8.self) }
-        let selectors = json(ruleSelectors), attributes = json(attributeNames), nameRules = json(pageNames), links = json(targetLinks)
-        let sideRuleList = json(sideRules), resetRuleList = json(resetRules)
+        let selectors = scriptLiteral(ruleSelectors), attributes = scriptLiteral(attributeNames), nameRules = scriptLiteral(pageNames)
+        let links = scriptLiteral(targetLinks), sideRuleList = scriptLiteral(sideRules), resetRuleList = scriptLiteral(resetRules)
         return """
             (() => {
               const all = \(selectors), names = \(attributes);
@@ -173,10 +172,11 @@ package struct PageStyleReport: Codable, Sendable {
                 }
               }
               const rendered = (e) => e.checkVisibility ? e.checkVisibility() : getComputedStyle(e).display !== "none";
+              // Rules whose selector this browser cannot read are left out.
+              const readable = (s) => { try { document.querySelector(s); return true; } catch (e) { return false; } };
               // Sides and page resets from the element's own style attribute, else from the print
               // rules that match it (the last wins); WebKit's computed style is the screen's.
-              const valid2 = (rules) => rules.filter(([sel]) => { try { document.querySelector(sel); return true; } catch (e) { return false; } });
-              const sideRules = valid2(\(sideRuleList)), resetRules = valid2(\(resetRuleList));
+              const sideRules = \(sideRuleList).filter(([s]) => readable(s)), resetRules = \(resetRuleList).filter(([s]) => readable(s));
               const sides = ["left", "right", "recto", "verso"];
               const ruled = (e, rules, at) => { let v = null; for (const r of rules) if (r[at] && e.matches(r[0])) v = r[at]; return v; };
               let pending = null;
@@ -188,7 +188,7 @@ package struct PageStyleReport: Codable, Sendable {
                 if (side && rendered(e)) e.setAttribute("\(sideAttribute)", side); else e.removeAttribute("\(sideAttribute)");
                 if (after) pending = {element: e, side: after};
               }
-              const nameRules = \(nameRules).filter(([s]) => { try { document.querySelector(s); return true; } catch (e) { return false; } });
+              const nameRules = \(nameRules).filter(([s]) => readable(s));
               const effective = new Map();
               const nameOf = (e) => { let own = null; for (const [s, name] of nameRules) if (e.matches(s)) own = name; return own; };
               // The root's and the body's page name (css-page-3: `auto` takes the parent's).
@@ -217,7 +217,7 @@ package struct PageStyleReport: Codable, Sendable {
                 }
                 first = false;
               }
-              const valid = all.map((s, i) => [s, i]).filter(([s]) => { try { document.querySelector(s); return true; } catch (e) { return false; } });
+              const valid = all.map((s, i) => [s, i]).filter(([s]) => readable(s));
               const union = valid.map(([s]) => s).join(", ");
               const found = union ? Array.from(document.querySelectorAll(union)) : [];
               const elements = found.map(e => ({
@@ -236,7 +236,7 @@ package struct PageStyleReport: Codable, Sendable {
     /// (file: URLs are each an origin of their own), read by the renderer from the document's
     /// folder and parsed here as constructed sheets, after the page's own.
     package static func script(extraSheets: [String] = []) -> String {
-        let extra = (try? String(decoding: JSONEncoder().encode(extraSheets), as: UTF8.self)) ?? "[]"
+        let extra = scriptLiteral(extraSheets)
         return """
             (() => {
               const rules = [], unreadable = [];
@@ -268,4 +268,9 @@ package struct PageStyleReport: Codable, Sendable {
             })()
             """
     }
+}
+
+/// `value` written as a JavaScript literal (JSON is one), for the page scripts swiftprint runs.
+func scriptLiteral<T: Encodable>(_ value: T) -> String {
+    (try? JSONEncoder().encode(value)).map { String(decoding: $0, as: UTF8.self) } ?? "null"
 }

@@ -26,12 +26,19 @@ public struct EdgeInsets: Hashable, Codable, Sendable, CustomStringConvertible {
     public init?(cssLengths text: String) {
         let parts = text.split(whereSeparator: { $0 == "," || $0 == " " }).map(String.init)
         let values = parts.compactMap(Length.points(from:))
-        guard values.count == parts.count, (1...4).contains(values.count) else { return nil }
+        guard values.count == parts.count else { return nil }
+        self.init(cssOrder: values)
+    }
+
+    /// One to four values in CSS's order (top, right, bottom, left), a missing one taking its
+    /// opposite's value (the one value all four).
+    public init?(cssOrder values: [Double]) {
         switch values.count {
         case 1: self.init(all: values[0])
         case 2: self.init(top: values[0], left: values[1], bottom: values[0], right: values[1])
         case 3: self.init(top: values[0], left: values[1], bottom: values[2], right: values[1])
-        default: self.init(top: values[0], left: values[3], bottom: values[2], right: values[1])
+        case 4: self.init(top: values[0], left: values[3], bottom: values[2], right: values[1])
+        default: return nil
         }
     }
 }

@@ -20,13 +20,8 @@ struct NamedPageSetup: Equatable, Sendable {
         }
         if let shorthand = declarations["margin"] {
             let values = shorthand.split(separator: " ").map { PageStyle.length(String($0)) }
-            if !values.isEmpty, values.count <= 4, !values.contains(where: { $0 == nil }) {
-                let v = values.map { $0! }
-                // CSS's order: top, right, bottom, left; missing ones repeat their opposite.
-                top = v[0]
-                right = v.count > 1 ? v[1] : v[0]
-                bottom = v.count > 2 ? v[2] : v[0]
-                left = v.count > 3 ? v[3] : (v.count > 1 ? v[1] : v[0])
+            if !values.contains(where: { $0 == nil }), let edges = EdgeInsets(cssOrder: values.compactMap { $0 }) {
+                (top, right, bottom, left) = (edges.top, edges.right, edges.bottom, edges.left)
             }
         }
         top = declarations["margin-top"].flatMap(PageStyle.length) ?? top
@@ -164,14 +159,14 @@ extension MarkupTextPrintFormatter {
 
         // The pages in order, and where each source page went.
         var pages: [PlanPage] = [], position: [PlanPage: Int] = [:]
+        func add(_ p: PlanPage) { position[p] = pages.count; pages.append(p) }
         var page = 0
         while page < count {
             if let run = replaced.first(where: { $0.main.lowerBound == page }) {
-                for p in run.pages { position[PlanPage(namedPrint: run.print, page: p)] = pages.count; pages.append(PlanPage(namedPrint: run.print, page: p)) }
+                for p in run.pages { add(PlanPage(namedPrint: run.print, page: p)) }
                 page = run.main.upperBound + 1
             } else {
-                position[PlanPage(namedPrint: nil, page: page)] = pages.count
-                pages.append(PlanPage(namedPrint: nil, page: page))
+                add(PlanPage(namedPrint: nil, page: page))
                 page += 1
             }
         }

@@ -55,12 +55,13 @@ public struct PagedMediaRules: Equatable, Sendable {
                 if let rule = PageRule(selectorText: String(prelude.dropFirst(5)), body: block.body) { pageRules.append(rule) }
             } else if !lower.hasPrefix("@") {
                 let declarations = CSSText.declarations(block.body)
+                // `nav a::after, .toc a::after { … }`: a rule for each selector.
+                let selectors = CSSText.split(prelude, on: ",").map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
                 if let value = declarations["string-set"], let rule = StringSetRule(selector: prelude, value: value) {
                     stringSets.append(rule)
                 }
                 if let content = declarations["content"], content.lowercased().contains("target-counter(") {
-                    // `nav a::after, .toc a::after { … }`: a rule for each selector.
-                    targetCounters += CSSText.split(prelude, on: ",").compactMap { TargetCounterRule(selector: $0, content: content) }
+                    targetCounters += selectors.compactMap { TargetCounterRule(selector: $0, content: content) }
                 }
                 let sides: Set<String> = ["left", "right", "recto", "verso"]
                 func side(_ names: [String]) -> String? {
@@ -68,13 +69,13 @@ public struct PagedMediaRules: Equatable, Sendable {
                 }
                 let before = side(["page-break-before", "break-before"]), after = side(["page-break-after", "break-after"])
                 if before != nil || after != nil {
-                    sideBreaks += CSSText.split(prelude, on: ",").map { ($0.trimmingCharacters(in: .whitespacesAndNewlines), before, after) }
+                    sideBreaks += selectors.map { ($0, before, after) }
                 }
                 if let reset = declarations["counter-reset"] {
                     let words = reset.split(whereSeparator: { $0.isWhitespace }).map(String.init)
                     if let at = words.firstIndex(where: { $0.lowercased() == "page" }) {
                         let value = at + 1 < words.count ? Int(words[at + 1]) ?? 0 : 0
-                        pageResets += CSSText.split(prelude, on: ",").map { ($0.trimmingCharacters(in: .whitespacesAndNewlines), value) }
+                        pageResets += selectors.map { ($0, value) }
                     }
                 }
                 if let value = declarations["page"]?.trimmingCharacters(in: .whitespaces).lowercased(), !value.isEmpty,
@@ -270,7 +271,7 @@ public struct TargetCounterRule: Equatable, Sendable {
             switch token {
             case .string(let s): parts.append(.text(s))
             case .function("attr", let args) where args.count == 1:
-                parts.append(.attribute(String(args[0].split(separator: " ").first ?? "")))
+                parts.append(.attribute(Self.attributeName(args[0])))
             case .function("leader", let args):
                 let fill = switch args.first.flatMap({ CSSText.tokens($0).first }) {
                 case .identifier(let name)? where name.lowercased() == "solid": "_"
@@ -280,16 +281,19 @@ public struct TargetCounterRule: Equatable, Sendable {
                 }
                 parts.append(.leader(fill))
             case .function("target-counter", let args) where args.count >= 2 && args[1].lowercased() == "page":
-                // `attr(href)`, `attr(href url)`: the attribute is the first word.
-                guard case .function("attr", let inner)? = CSSText.tokens(args[0]).first, inner.count == 1,
-                      let attribute = inner[0].split(separator: " ").first else { return nil }
+                guard case .function("attr", let inner)? = CSSText.tokens(args[0]).first, inner.count == 1 else { return nil }
+                let attribute = Self.attributeName(inner[0])
+                guard !attribute.isEmpty else { return nil }
                 let style = args.count > 2 ? MarginBoxContent.CounterStyle(rawValue: args[2].lowercased()) ?? .decimal : .decimal
-                parts.append(.targetPage(attribute: String(attribute), style: style))
+                parts.append(.targetPage(attribute: attribute, style: style))
             default: break
             }
         }
         guard parts.contains(where: { if case .targetPage = $0 { true } else { false } }) else { return nil }
     }
+
+    /// The attribute an `attr()` names: its first word (`attr(href url)` reads `href`).
+    static func attributeName(_ argument: String) -> String { String(argument.split(separator: " ").first ?? "") }
 
     /// The text a leader repeats when swiftprint can draw it: a leader that opens an `::after`
     /// content (blank text before it at most) fills the rest of the element's last line, the
