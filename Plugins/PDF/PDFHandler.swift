@@ -34,10 +34,16 @@ public final class PDFPrintFormatter: PlacedPagesFormatter {
     public init(input: PrintInput, password: String? = nil) throws {
         let path = input.path
         try PDFFileCheck.check(path: path)
-        let document = try Self.open(path: path, password: password, name: input.displayName, logger: Self.logger)
+        let document: QPDFDocument
+        do {
+            document = try Self.open(path: path, password: password, name: input.displayName, logger: Self.logger)
+        } catch var error as PrintError where error.code == .passwordRequired {
+            error.option = PlacementOptions.password.name
+            throw error
+        }
         guard document.allowsPrinting else {
-            throw PrintError(.printingNotAllowed, path: path,
-                             "the PDF's permissions forbid printing; give its owner password with --password")
+            throw PrintError(.printingNotAllowed, path: path, "the PDF's permissions forbid printing: give its owner password",
+                             option: PlacementOptions.password.name)
         }
         guard document.pageCount > 0 else { throw PrintError(.noContent, path: path, "the PDF has no pages") }
         super.init(document: document)

@@ -30,6 +30,7 @@ enum ExitCodes {
 
 /// Prints one line for a failed job, naming the file and the problem, and exits.
 func fail(_ error: PrintError) -> ExitCode {
-    FileHandleStderr.write("swiftprint: \(error)\n")
+    let option = error.option.flatMap(JobSettings.option(named:)).map { " (--\($0.commandLineName))" } ?? ""
+    FileHandleStderr.write("swiftprint: \(error)\(option)\n")
     return ExitCode(ExitCodes.code(for: error))
 }

@@ -8,12 +8,16 @@ import PrintSupport
 /// their libraries.
 package enum HelperProgram {
     /// Where `name` is: the path in `$environmentVariable`, else beside the running executable,
-    /// else in /usr/local/libexec/swiftprint or /usr/libexec/swiftprint. Nil when none is there.
+    /// else in the `libexec/swiftprint` of its installation's prefix, else in
+    /// /usr/local/libexec/swiftprint or /usr/libexec/swiftprint. Nil when none is there.
     package static func find(_ name: String, environmentVariable: String) -> String? {
         var candidates: [String] = []
         if let path = ProcessInfo.processInfo.environment[environmentVariable] { candidates.append(path) }
         if let exe = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
-            candidates.append(URL(fileURLWithPath: exe).deletingLastPathComponent().appendingPathComponent(name).path)
+            let folder = URL(fileURLWithPath: exe).deletingLastPathComponent()
+            candidates.append(folder.appendingPathComponent(name).path)
+            // An installation's own libexec, at whatever prefix (`PREFIX/bin/swiftprint`).
+            candidates.append(folder.deletingLastPathComponent().appendingPathComponent("libexec/swiftprint/" + name).path)
         }
         candidates += ["/usr/local/libexec/swiftprint/" + name, "/usr/libexec/swiftprint/" + name]
         return candidates.first { FileManager.default.isExecutableFile(atPath: $0) }

@@ -1,5 +1,6 @@
 import ContentDetection
 import Foundation
+import Logging
 import PageLayout
 import PrintModel
 
@@ -36,6 +37,16 @@ public struct Dispatcher: Sendable {
             // the same kind (application/json that is GeoJSON gets the map handler). libmagic
             // is not asked: it would only second-guess the sender.
             let refined = try detector.refine(declared: declared, input: input)
+            if ContentSignature.matches(uti: type.identifier, head: refined.head ?? Data()) == false {
+                // The bytes are not what the sender said (cupsd's CONTENT_TYPE is the job's
+                // original type even after another filter ran; a PNG may come named x.pdf):
+                // the content decides, as it does for `swiftprint convert`.
+                var undeclared = input
+                undeclared.declaredMIMEType = nil
+                let routed = try route(undeclared)
+                Logger(label: "swiftprint.job").debug("\(input.displayName): sent as \(declared), its content is \(routed.type.mimeType): printed as that")
+                return routed
+            }
             if let narrower = refined.type, narrower.identifier != type.identifier,
                detector.catalogue.conforms(narrower.identifier, to: type.identifier), let h = self.handler(for: narrower) {
                 return (refined, h)

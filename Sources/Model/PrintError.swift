@@ -42,9 +42,13 @@ public struct PrintError: Error, Hashable, Sendable, CustomStringConvertible {
     public var message: String
     /// The C library's status (errno, cairo_status_t, …) when one caused this.
     public var underlyingStatus: Int32?
+    /// The option that would set this right, by its IPP/CUPS name (`document-password`), for
+    /// each front end to name its own way: `--password` at the command line, `-o
+    /// document-password=…` in a CUPS job. The message itself names no flag.
+    public var option: String?
 
-    public init(_ code: Code, path: String? = nil, _ message: String, status: Int32? = nil) {
-        self.code = code; self.path = path; self.message = message; self.underlyingStatus = status
+    public init(_ code: Code, path: String? = nil, _ message: String, status: Int32? = nil, option: String? = nil) {
+        self.code = code; self.path = path; self.message = message; self.underlyingStatus = status; self.option = option
     }
 
     /// From an errno value, with its text.

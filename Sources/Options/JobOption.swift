@@ -1,4 +1,5 @@
 import Foundation
+import PrintGraphics
 import PrintModel
 
 /// Where an option may be given. Each option says it once, in its declaration; every reader of
@@ -74,6 +75,9 @@ public protocol DeclaredOption: Sendable {
     /// A value that changes the settings, for the test that follows every option to each place it
     /// is declared for.
     var example: String { get }
+    /// Whether its value is text that may hold spaces and braces (a title, a template, a font
+    /// name): what libcups can split or turn into a collection on the way from `lp -o`.
+    var takesFreeText: Bool { get }
     /// Sets the option from its written form; a value it does not take throws, naming it.
     func apply(text: String, to settings: inout JobSettings) throws
     /// Sets the option from its command-line text, naming it `--name` in an error.
@@ -119,6 +123,8 @@ public struct JobOption<Value: OptionValue>: DeclaredOption {
         self.parse = parse ?? { Value(optionText: $0) }
         self.isValid = isValid; self.store = store
     }
+
+    public var takesFreeText: Bool { Value.self == String.self || Value.self == Font.self || Value.self == EdgeInsets.self }
 
     /// Sets the option from its command-line text (a flag's is "true" or "false"), naming it
     /// `--name` in an error.

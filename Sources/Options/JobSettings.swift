@@ -26,6 +26,9 @@ public struct JobSettings: Sendable, Equatable, Codable {
     public var map = MapSettings()
     /// The ICC profile of the printer's inks, for CMYK raster output (a file).
     public var cmykProfile: String?
+    /// The documents' type as the user names it (IPP `document-format`, a MIME type), over what
+    /// detection would find: standard input has no name to go by.
+    public var documentFormat: String?
 
     // Set by the program that runs the job, never by an option:
     /// Who prints, for `{user}`: the CUPS job's user; the login name when nil.

@@ -80,7 +80,14 @@ public enum PaperOptions {
                                  set: @escaping @Sendable (inout JobSettings, String?) -> Void) -> JobOption<String> {
         JobOption<String>("swiftprint-\(name)", aliases: [name], help: help, valueName: "template",
                           ppd: PPDPresentation(label, default: "None", [("None", "None", "")] + choices),
-                          expects: "a template", example: example) { set(&$0, $1.isEmpty ? nil : $1) }
+                          expects: "a template", example: example, parse: unescapedFields) { set(&$0, $1.isEmpty ? nil : $1) }
+    }
+
+    /// A template with its `%{field}` written `{field}`. libcups reads an option's value that
+    /// starts with `{` as an IPP collection (`lp -o "swiftprint-footer='{file}||…'"` arrives in
+    /// pieces), so a template may write any field `%{field}` instead, the same in every door.
+    static func unescapedFields(_ text: String) -> String? {
+        text.replacing(/%\{([a-z]+)\}/) { "{\($0.output.1)}" }
     }
 
     public static let headerOn = JobOption<HeaderPlacement>(
@@ -102,9 +109,17 @@ public enum PaperOptions {
         help: "The job's title (PDF title, {title}); default: the input's file name.",
         expects: "a title", example: "Minutes") { $0.info.jobName = $1 }
 
+    /// A print job's `document-format` is cupsd's to read (the filter gets it as CONTENT_TYPE),
+    /// so here it is the command line's only.
+    public static let documentFormat = JobOption<String>(
+        "document-format", sources: .commandLine,
+        help: "The documents' type as a MIME type (text/markdown, text/plain …), over what swiftprint detects; for standard input above all.",
+        valueName: "mime-type", expects: "a MIME type such as text/markdown", example: "text/markdown",
+        valid: { $0.split(separator: "/").count == 2 && !$0.contains(" ") }) { $0.documentFormat = $1.lowercased() }
+
     public static let all: [any DeclaredOption] =
         [media, orientation, landscape, pageRanges, copies, margins] + edgeMargins
-        + [outputType, colorMode, header, footer, headerOn, sheetHeaders, title]
+        + [outputType, colorMode, header, footer, headerOn, sheetHeaders, title, documentFormat]
 }
 
 /// IPP `orientation-requested`: 3 portrait, 4 landscape, 5 reverse-landscape, 6 reverse-portrait.

@@ -56,10 +56,17 @@ public enum PlacementOptions {
         "swiftprint-max-pixels", aliases: ["max-pixels"], help: "Refuse images declaring more pixels than this (default 200000000).",
         expects: "a whole number above 0", example: "1000000", valid: { $0 > 0 }) { $0.placement.maxPixels = $1 }
 
+    /// IPP's own attribute for a document's password (PWG 5100.13): cupsd passes it to the
+    /// filter and never shows it, to anyone, in a job's attributes (lpstat, Get-Job-Attributes).
+    /// `swiftprint-password`, its old print-job name, every user could read there: a job that
+    /// still sends it is refused (`PrintFilter.refuseExposedPassword`).
     public static let password = JobOption<String>(
-        "swiftprint-password", aliases: ["password"],
+        "document-password", aliases: ["password"], commandLine: "password",
         help: "The password of an encrypted PDF (the owner's lifts a ban on printing).", valueName: "password",
         expects: "a password", example: "secret") { $0.placement.password = $1 }
+
+    /// The password's print-job name before `document-password`, which cupsd shows to every user.
+    public static let exposedPasswordName = "swiftprint-password"
 
     public static let all: [any DeclaredOption] =
         [printScaling, fitToPage, scaling, position, ppi, naturalScaling, photosPerSheet, gutter, converterTimeout,

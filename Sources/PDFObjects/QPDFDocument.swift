@@ -24,7 +24,7 @@ package final class QPDFDocument {
             switch Int(kind) {
             case Int(SPQ_ERROR_PASSWORD):
                 throw PrintError(.passwordRequired, path: path,
-                                 password == nil ? "the PDF is encrypted; give its password with --password" : "the password is not right for this PDF")
+                                 password == nil ? "the PDF is encrypted: give its password" : "the password is not right for this PDF")
             case Int(SPQ_ERROR_DAMAGED):
                 throw PrintError(.invalidInput, path: path, "qpdf cannot rebuild it (\(message))")
             default:

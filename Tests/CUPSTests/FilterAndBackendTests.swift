@@ -13,12 +13,24 @@ struct FilterAndBackendTests {
     @Test("job options read by libcups and mapped like convert's flags", arguments: [
         ("media=A5 page-ranges=1-2", "iso_a5_148x210mm", "1-2"),
         ("PageSize=Letter landscape", "na_letter_8.5x11in", nil),
-        ("media=iso_a4_210x297mm,tray-1 'swiftprint-header=Title {title}'", "iso_a4_210x297mm", nil),
+        // (A value with spaces, as cupsd writes it in argv[5].)
+        ("media=iso_a4_210x297mm,tray-1 swiftprint-header=Title\\ {title}", "iso_a4_210x297mm", nil),
     ] as [(String, String, String?)])
     func options(text: String, media: String, ranges: String?) throws {
         let o = try PrintFilter.settings(arguments: ["swiftprint", "1", "u", "t", "1", text], environment: [:])
         #expect(o.info.media?.pwgName == media)
         #expect(o.info.pageRanges.map { "\($0)" } == ranges)
+        if text.contains("header") { #expect(o.header == "Title {title}") }
+    }
+
+    /// Words of a text option split off by `lp` (an unquoted value with spaces) fail the job.
+    @Test func wordsSplitOffATextOptionFailTheJob() {
+        #expect(throws: PrintError.self) {
+            try PrintFilter.settings(arguments: ["swiftprint", "1", "u", "t", "1", "swiftprint-font=DejaVu Sans Mono"], environment: [:])
+        }
+        #expect(throws: PrintError.self) {
+            try PrintFilter.settings(arguments: ["swiftprint", "1", "u", "t", "1", "{page} of"], environment: [:])
+        }
     }
 
     @Test func copiesComeFromArgvAndColourModeFromItsIPPName() throws {

@@ -39,6 +39,26 @@ struct InstallTests {
         #expect(!queues.contains("printer swiftprint"))
     }
 
+    /// The installed program installs again: its helpers are in PREFIX/libexec/swiftprint and
+    /// its engines in PREFIX/lib/swiftprint, not beside it as in the build folder.
+    @Test func theInstalledProgramInstallsAgain() throws {
+        let cups = try PrivateCUPS.fresh()
+        defer { cups.stop() }
+        let installed = cups.root + "/prefix/bin/swiftprint"
+        for extra in [["--dry-run"], ["--dry-run", "--share"], []] {
+            let r = try Tool.run(installed, ["install"] + cups.installArguments + extra)
+            #expect(r.status == 0, "\(extra): \(r.stderr)")
+            #expect(!r.text.contains("write "), "\(extra): the same files, so nothing to write:\n\(r.text)")
+        }
+        // And what it installed prints: the installed filter finds its installed helpers.
+        let id = try cups.submit([directory() + "/../../Examples/report.html"], title: "installed")
+        try cups.waitForJobs()
+        #expect(FileManager.default.fileExists(atPath: cups.saved + "/root/\(id)-installed.pdf"), "\((try? cups.finishedJobReport(id)) ?? "")")
+        let converted = try temporaryDirectory() + "/photo.pdf"
+        let photo = try Tool.run(installed, ["convert", directory() + "/../../Examples/poster.svg", "-o", converted])
+        #expect(photo.status == 0, "the installed convert finds its image helper: \(photo.stderr)")
+    }
+
     @Test func withoutRootInstallSaysSo() throws {
         let r = try Tool.run("setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups", Tool.swiftprint, "install"])
         #expect(r.status == 64)

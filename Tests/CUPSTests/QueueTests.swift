@@ -168,9 +168,9 @@ struct QueueTests {
     @Test func hostileOptionsRunNothingAndReadNothing() throws {
         let cups = try PrivateCUPS.shared()
         let id = try cups.submit([examples + "/server.log"], options: [
-            // (lp splits option values at spaces: none here.)
+            // (lp splits an option's value at spaces unless it is quoted inside the option.)
             "swiftprint-header": "$(touch${IFS}/tmp/swiftprint-pwned-header)`touch${IFS}/tmp/swiftprint-pwned-tick`",
-            "swiftprint-font": "/etc/shadow 10", "page-ranges": "1",
+            "swiftprint-font": "'/etc/shadow 10'", "page-ranges": "1",
         ], title: "options")
         try cups.waitForJobs()
         #expect(!FileManager.default.fileExists(atPath: "/tmp/swiftprint-pwned-header"))

@@ -99,12 +99,7 @@ public struct PrintCenter: Sendable {
 
     /// One job's state now.
     public static func status(ofJob id: Int) throws -> JobStatus {
-        try LibCUPS.loadForRequests()
-        let request = IPPRequest(IPP_OP_GET_JOB_ATTRIBUTES)
-        request.add(IPP_TAG_OPERATION, IPP_TAG_URI, "job-uri", "ipp://localhost/jobs/\(id)")
-        request.add(IPP_TAG_OPERATION, IPP_TAG_NAME, "requesting-user-name", LibCUPS.user)
-        request.add(IPP_TAG_OPERATION, IPP_TAG_KEYWORD, "requested-attributes", attributes)
-        let response = try request.send(to: "/jobs/", doing: "cannot read job \(id)")
+        let response = try CUPSJobQuery.attributes(ofJob: id, attributes, doing: "cannot read job \(id)")
         return withExtendedLifetime(response) {
             var s = status(response.groups(IPP_TAG_JOB).first ?? [:])
             s.id = id

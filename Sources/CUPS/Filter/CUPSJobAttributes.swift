@@ -18,6 +18,10 @@ enum CUPSJobAttributes {
     /// `com.apple.print.…` from macOS senders, `notify-…`).
     static let prefixes = ["job-", "time-at-", "date-time-at-", "document-", "notify-", "com.apple.", "printer-", "cups", "APPrinter"]
 
+    /// Options CUPS users give as a bare word (`lp -o fitplot`), for other filters: words, not
+    /// pieces of a text option split at its spaces.
+    static let bareWords: Set<String> = ["fitplot", "prettyprint", "raw", "blackplot", "nocollate", "manualfeed"]
+
     static func actedOnElsewhere(_ name: String) -> Bool {
         names.contains(name) || prefixes.contains { name.hasPrefix($0) }
     }

@@ -32,6 +32,10 @@ public enum PrintFilter {
         input.declaredMIMEType = environment["CONTENT_TYPE"]
         do {
             let settings = try settings(arguments: arguments, environment: environment)
+            // Only under cupsd (which names the queue in PRINTER) is there a job to ask about.
+            if environment["PRINTER"] != nil, let job = Int(arguments[1]) {
+                try checkNoCollections(job: job, given: try CUPSOptions.parse(arguments[5]))
+            }
             var conversion = DocumentConversion(settings: settings, dispatcher: Dispatcher.standard)
             conversion.progress = { progress in
                 if progress.page == 1 || progress.page % 50 == 0 { report("INFO", "\(input.displayName): page \(progress.page)") }
@@ -49,7 +53,8 @@ public enum PrintFilter {
             var e = error
             // cupsd's spool file means nothing to the user: name the document by its title.
             if e.path == nil || e.path == input.path { e.path = input.displayName }
-            report("ERROR", "swiftprint: \(e)")
+            let option = e.option.flatMap(JobSettings.option(named:)).map { " (lp -o \($0.name)=…)" } ?? ""
+            report("ERROR", "swiftprint: \(e)\(option)")
             return 1
         } catch {
             report("ERROR", "swiftprint: \(input.displayName): \(error)")
@@ -72,6 +77,7 @@ public enum PrintFilter {
             }
         }
         let jobOptions = try CUPSOptions.parse(arguments[5])
+        try checkArrivedWhole(jobOptions, ppd: ppd)
         for (name, value) in jobOptions { try settings.apply(name: name, value: value, from: .printJob) }
         // A header or footer the job did not ask for is the queue's.
         settings.headerIsQueueDefault = settings.header != nil && !jobOptions.contains { PaperOptions.header.answers(to: $0.name) }
@@ -130,6 +136,56 @@ public enum PrintFilter {
         case (.adobeRGB, _): .adobeRGB8
         default: nil
         }
+    }
+
+    /// Refuses a job whose text options did not arrive as they were written, rather than print
+    /// without them. On the way from `lp -o`, libcups splits an unquoted value at its spaces
+    /// (`swiftprint-font=DejaVu Sans Mono` arrives as `swiftprint-font=DejaVu` and the options
+    /// `Sans` and `Mono`) and sends a value that starts with `{` as an IPP collection (a footer
+    /// `{file}||page {page}` arrives as `{file}||page=true {page}=true}`); and a password sent as
+    /// `swiftprint-password` was shown to every user who lists jobs.
+    static func checkArrivedWhole(_ options: [(name: String, value: String)], ppd: PPDFile?) throws {
+        if options.contains(where: { $0.name.lowercased() == PlacementOptions.exposedPasswordName }) {
+            throw PrintError(.invalidOption, "\(PlacementOptions.exposedPasswordName) is shown to everyone who lists the job: send the password as document-password, which CUPS shows to no one",
+                             option: PlacementOptions.password.name)
+        }
+        for option in options where JobSettings.option(named: option.name) != nil
+            && option.value.hasPrefix("{") && option.value.hasSuffix("}") && option.value.contains("=") {
+            throw PrintError(.invalidOption, "\(option.name) arrived as an IPP collection (\(option.value)): libcups sends a value that starts with '{' as one; write the template's first field as %{…}: lp -o \"\(option.name)='%{file}||page {page} of {pages}'\"")
+        }
+        let ppdOptions = Set(ppd?.defaults.map(\.name) ?? [])
+        let words = options.filter { option in
+            (option.value == "true" || option.value == "false") && JobSettings.option(named: option.name) == nil
+                && !ppdOptions.contains(option.name) && !CUPSJobAttributes.actedOnElsewhere(option.name)
+                && !CUPSJobAttributes.bareWords.contains(option.name.lowercased())
+        }
+        // (A password's value is never repeated: the reason is shown to every user.)
+        let text = options.filter { JobSettings.option(named: $0.name)?.takesFreeText == true }
+            .map { PlacementOptions.password.answers(to: $0.name) ? (name: $0.name, value: "…") : $0 }
+        guard !words.isEmpty, !text.isEmpty || words.contains(where: { $0.name.contains("{") || $0.name.contains("}") }) else { return }
+        let stray = words.map { "'\($0.value == "false" ? "no" : "")\($0.name)'" }.joined(separator: ", ")
+        if let first = text.first {
+            throw PrintError(.invalidOption, "\(stray) arrived as options of their own beside \(text.map { "\($0.name)=\($0.value)" }.joined(separator: ", ")): a value with spaces needs quotes inside the option: lp -o \"\(first.name)='…'\"")
+        }
+        throw PrintError(.invalidOption, "\(stray) arrived as options of their own: a value with spaces needs quotes inside the option (lp -o \"swiftprint-footer='page {page} of {pages}'\"), and a template's first field is written %{…}")
+    }
+
+    /// Refuses a job that cupsd holds one of swiftprint's options for as an IPP collection
+    /// (`lp -o "swiftprint-footer='{file}||…'"`): cupsd passes no collection to a filter, so the
+    /// option would be lost without a word. One request to cupsd a job, for the free-text
+    /// options argv[5] does not hold.
+    static func checkNoCollections(job: Int, given: [(name: String, value: String)]) throws {
+        let missing = JobSettings.declaredOptions.filter { option in
+            option.sources.contains(.printJob) && option.takesFreeText && !given.contains { option.answers(to: $0.name) }
+        }.flatMap { [$0.name] + $0.aliases }
+        guard !missing.isEmpty else { return }
+        let collections: [String]
+        do { collections = try CUPSJobQuery.collections(ofJob: job, among: missing) } catch {
+            report("DEBUG", "swiftprint: cannot ask cupsd for the job's options sent as collections: \(error)")
+            return
+        }
+        guard let name = collections.first else { return }
+        throw PrintError(.invalidOption, "\(name) arrived as an IPP collection, which CUPS does not pass on: libcups sends a value that starts with '{' as one; write the template's first field as %{…}: lp -o \"\(name)='%{file}||page {page} of {pages}'\"")
     }
 
     /// Tells the user (in the job's log and `lpstat -l`) which of the job's options nothing

@@ -38,3 +38,27 @@ public enum CUPSOptions {
         return values
     }
 }
+
+/// What cupsd holds of a job that it does not pass to the filter.
+public enum CUPSJobQuery {
+    /// Which of `names` job `id` holds as IPP collections. cupsd leaves collections out of a
+    /// filter's options (argv[5]), and `lp -o` sends any value that starts with `{` as one, so a
+    /// header template written `{title}…` would vanish without a word: the filter asks cupsd.
+    /// Throws when cupsd cannot be asked.
+    public static func collections(ofJob id: Int, among names: [String]) throws -> [String] {
+        let response = try attributes(ofJob: id, names, doing: "cannot read job \(id)'s attributes")
+        return withExtendedLifetime(response) {
+            (response.groups(IPP_TAG_JOB).first ?? [:]).filter { $0.value.valueTag == IPP_TAG_BEGIN_COLLECTION }.keys.sorted()
+        }
+    }
+
+    /// cupsd's answer to Get-Job-Attributes for job `id`, asked as this user: `names` only.
+    package static func attributes(ofJob id: Int, _ names: [String], doing what: String) throws -> IPPResponse {
+        try LibCUPS.loadForRequests()
+        let request = IPPRequest(IPP_OP_GET_JOB_ATTRIBUTES)
+        request.add(IPP_TAG_OPERATION, IPP_TAG_URI, "job-uri", "ipp://localhost/jobs/\(id)")
+        request.add(IPP_TAG_OPERATION, IPP_TAG_NAME, "requesting-user-name", LibCUPS.user)
+        request.add(IPP_TAG_OPERATION, IPP_TAG_KEYWORD, "requested-attributes", names)
+        return try request.send(to: "/jobs/", doing: what)
+    }
+}

@@ -25,6 +25,8 @@ package enum LibCUPS {
         let text = spcups_cupsLastErrorString().map { String(cString: $0) } ?? "unknown error"
         let status = spcups_cupsLastError()
         let hint = status == IPP_STATUS_ERROR_SERVICE_UNAVAILABLE ? " (is cupsd running?)" : ""
+        // A job or printer that is not there is not a job that failed.
+        let code = status == IPP_STATUS_ERROR_NOT_FOUND ? .notAvailable : code
         return PrintError(code, "\(what): \(text)\(hint)", status: Int32(status.rawValue))
     }
 

@@ -71,17 +71,17 @@ public struct Installer {
                     l.cupsServerBin + "/backend", l.cupsDataDir + "/mime"] {
             try makeFolder(dir, mode: 0o755, &manifest)
         }
-        try copy(products + "/swiftprint", to: l.prefix + "/bin/swiftprint", mode: 0o755, &manifest)
-        try copy(products + "/swiftprint-filter", to: l.libexec + "/swiftprint-filter", mode: 0o755, &manifest)
+        try copy(product("swiftprint"), to: l.prefix + "/bin/swiftprint", mode: 0o755, &manifest)
+        try copy(product("swiftprint-filter"), to: l.libexec + "/swiftprint-filter", mode: 0o755, &manifest)
         // 0700: cupsd runs a backend that others cannot execute as root (it writes as the user).
-        try copy(products + "/swiftprint-backend", to: l.libexec + "/swiftprint-backend", mode: 0o700, &manifest)
-        try copy(products + "/swiftprint-image", to: l.libexec + "/swiftprint-image", mode: 0o755, &manifest)
-        try copy(products + "/swiftprint-markup", to: l.libexec + "/swiftprint-markup", mode: 0o755, &manifest)
-        try copy(products + "/swiftprint-map", to: l.libexec + "/swiftprint-map", mode: 0o755, &manifest)
+        try copy(product("swiftprint-backend"), to: l.libexec + "/swiftprint-backend", mode: 0o700, &manifest)
+        try copy(product("swiftprint-image"), to: l.libexec + "/swiftprint-image", mode: 0o755, &manifest)
+        try copy(product("swiftprint-markup"), to: l.libexec + "/swiftprint-markup", mode: 0o755, &manifest)
+        try copy(product("swiftprint-map"), to: l.libexec + "/swiftprint-map", mode: 0o755, &manifest)
         // The PDF assembler's engine (libqpdf), opened by the tool and the filter on first use.
-        try copy(products + "/libSwiftPrintQPDF.so", to: l.prefix + "/lib/swiftprint/libSwiftPrintQPDF.so", mode: 0o755, &manifest)
+        try copy(product("libSwiftPrintQPDF.so"), to: l.prefix + "/lib/swiftprint/libSwiftPrintQPDF.so", mode: 0o755, &manifest)
         // The damaged-PDF repair engine (poppler), opened only for a PDF qpdf cannot rebuild.
-        try copy(products + "/libSwiftPrintPDFRepair.so", to: l.prefix + "/lib/swiftprint/libSwiftPrintPDFRepair.so", mode: 0o755, &manifest)
+        try copy(product("libSwiftPrintPDFRepair.so"), to: l.prefix + "/lib/swiftprint/libSwiftPrintPDFRepair.so", mode: 0o755, &manifest)
         for name in ["papers.tsv", "types.tsv", "cups/swiftprint.types", "basemap/world.mbtiles"] {
             try copy(config + "/" + name, to: l.share + "/Config/" + name, mode: 0o644, &manifest)
         }
@@ -256,9 +256,18 @@ public struct Installer {
         if !dryRun { try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true, attributes: [.posixPermissions: mode]) }
     }
 
+    /// Where the program or engine `name` is: beside the running swiftprint (the build folder),
+    /// or where an installation of it put it (`bin/../libexec/swiftprint`, `bin/../lib/swiftprint`):
+    /// install runs from the source tree and from an installed copy alike.
+    func product(_ name: String) -> String {
+        let candidates = [products, products + "/../libexec/swiftprint", products + "/../lib/swiftprint"]
+            .map { (($0 as NSString).standardizingPath as NSString).appendingPathComponent(name) }
+        return candidates.first { FileManager.default.fileExists(atPath: $0) } ?? candidates[0]
+    }
+
     private func copy(_ source: String, to target: String, mode: Int, _ manifest: inout Manifest) throws {
         guard let data = FileManager.default.contents(atPath: source) else {
-            throw PrintError(.inputUnreadable, path: source, "is missing: build it first (scripts/build-release)")
+            throw PrintError(.inputUnreadable, path: source, "is missing, and not installed beside this swiftprint either: build it (scripts/build-release)")
         }
         try write(data, to: target, mode: mode, &manifest)
     }

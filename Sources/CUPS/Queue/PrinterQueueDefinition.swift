@@ -68,7 +68,7 @@ public struct PrinterQueueDefinition {
         ]
         // A PDF for a PDF printer goes through the filter too: media, n-up and copies are its.
         for type in routed {
-            own.append("*cupsFilter2: \"\(type) \(format.mimeType) 0 \(QueueDefinition.filterName)\"")
+            own.append("*cupsFilter2: \"\(type) \(format.mimeType) \(QueueDefinition.routeCost(type)) \(QueueDefinition.filterName)\"")
         }
         ppd = (lines + own + QueueDefinition.optionLines()).joined(separator: "\n") + "\n"
     }

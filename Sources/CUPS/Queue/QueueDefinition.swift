@@ -76,6 +76,14 @@ public struct QueueDefinition {
         return types
     }
 
+    /// What cupsd counts for swiftprint's route from `type` (a `*cupsFilter2` line's cost):
+    /// 0, and 1 for PDF. cupsd takes the cheapest chain of filters to the queue, and
+    /// cups-filters (installed with Debian's cups) turns Apple raster and PostScript into PDF at
+    /// cost 0: with PDF's route at 0 too, the chain through its rastertopdf tied with
+    /// swiftprint's own Apple raster route and cupsd could take it. At 1 swiftprint's own route
+    /// is the cheapest for every type it prints, and no other converter runs for its queues.
+    static func routeCost(_ type: String) -> Int { type == "application/pdf" ? 1 : 0 }
+
     static func makePPD(routed: [String], defaultMedia: MediaSize) -> String {
         var lines = [
             "*PPD-Adobe: \"4.3\"",
@@ -110,9 +118,18 @@ public struct QueueDefinition {
             "*Resolution 300dpi/300 dpi: \"\"",
             "*Resolution 600dpi/600 dpi: \"\"",
             "*CloseUI: *Resolution",
+            "*% Two-sided: the filter lays out the backs (blank ones too). cupsd reads the queue's",
+            "*% sides-supported from this option, so lp, swiftprint print and printers agree.",
+            "*OpenUI *Duplex/Two-sided: PickOne",
+            "*OrderDependency: 10 AnySetup *Duplex",
+            "*DefaultDuplex: None",
+            "*Duplex None/One-sided: \"\"",
+            "*Duplex DuplexNoTumble/Two-sided, long edge: \"\"",
+            "*Duplex DuplexTumble/Two-sided, short edge: \"\"",
+            "*CloseUI: *Duplex",
         ]
         for type in routed {
-            lines.append("*cupsFilter2: \"\(type) \(outputType) 0 \(filterName)\"")
+            lines.append("*cupsFilter2: \"\(type) \(outputType) \(routeCost(type)) \(filterName)\"")
         }
         return (lines + paperLines(defaultMedia: defaultMedia) + optionLines()).joined(separator: "\n") + "\n"
     }

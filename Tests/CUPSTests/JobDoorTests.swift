@@ -1,0 +1,172 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// A job through `lp` and IPP does what the same job does through `swiftprint convert`: text
+/// options arrive whole or the job says why, a password is shown to no one, and the content
+/// decides its type however cupsd labelled it. Run through a real cupsd, with `lp` and `ipptool`
+/// as users and phones send jobs.
+@Suite(.serialized, .enabled(if: PrivateCUPS.canRun, "cupsd runs filters as lp and backends as root only when started as root"))
+struct JobDoorTests {
+    let examples = directory() + "/../../Examples"
+
+    /// Submits `file` with `lp` and these raw `-o` arguments, exactly as a user types them.
+    func lp(_ cups: PrivateCUPS, _ file: String, _ options: [String], title: String) throws -> Int {
+        var args = ["-h", cups.server, "-d", "swiftprint", "-t", title]
+        for option in options { args += ["-o", option] }
+        let r = try Tool.run("lp", args + [file])
+        guard r.status == 0, let id = r.text.split(separator: " ").compactMap({ $0.split(separator: "-").last.flatMap { Int($0) } }).first else {
+            throw Failure("lp failed: \(r.stderr)")
+        }
+        try cups.waitForJobs()
+        return id
+    }
+
+    func words(_ pdf: String) throws -> String {
+        try PDF.text(pdf).split(whereSeparator: \.isWhitespace).joined(separator: " ")
+    }
+
+    @Test func aFooterTemplateWrittenWithPercentFieldsArrivesWhole() throws {
+        let cups = try PrivateCUPS.shared()
+        let id = try lp(cups, examples + "/server.log", ["swiftprint-footer='%{file}||page {page} of {pages}'", "page-ranges=1"], title: "footer")
+        let saved = cups.saved + "/root/\(id)-footer.pdf"
+        #expect(FileManager.default.fileExists(atPath: saved), "\((try? cups.finishedJobReport(id)) ?? "")")
+        let text = try words(saved)
+        #expect(text.contains("footer") && text.contains("page 1 of "), "\(text.suffix(200))")
+        #expect(!text.contains("%{") && !text.contains("{page}"))
+    }
+
+    @Test func aTemplateThatLibcupsTurnedIntoACollectionFailsTheJobSayingHowToWriteIt() throws {
+        let cups = try PrivateCUPS.shared()
+        let id = try lp(cups, examples + "/server.log", ["swiftprint-footer='{file}||page {page} of {pages}'"], title: "collection")
+        #expect(cups.savedFiles().filter { $0.hasPrefix("\(id)-") }.isEmpty)
+        let report = try cups.finishedJobReport(id, awaiting: "collection")
+        #expect(report.contains("swiftprint-footer arrived as an IPP collection") && report.contains("%{"), "\(report)")
+    }
+
+    @Test("a value split at its spaces fails the job naming the stray words", arguments: [
+        ("swiftprint-footer=page {page} of {pages}", "'of'"),
+        ("swiftprint-font=DejaVu Sans Mono 10", "'Mono'"),
+    ])
+    func aValueSplitAtItsSpacesFailsTheJob(option: String, stray: String) throws {
+        let cups = try PrivateCUPS.shared()
+        let id = try lp(cups, examples + "/server.log", [option], title: "split")
+        #expect(cups.savedFiles().filter { $0.hasPrefix("\(id)-") }.isEmpty)
+        let report = try cups.finishedJobReport(id, awaiting: "options of their own")
+        #expect(report.contains("arrived as options of their own") && report.contains(stray), "\(report)")
+    }
+
+    /// Every free-text option, quoted as CUPS users quote values with spaces, does in a job what
+    /// its flag does in `convert`.
+    @Test func everyFreeTextOptionArrivesAsWritten() throws {
+        let cups = try PrivateCUPS.shared()
+        let id = try lp(cups, examples + "/server.log", [
+            "swiftprint-header='Night run — {title}||{user}'", "swiftprint-font='DejaVu Sans Mono 9'",
+            "swiftprint-text-color=#1f3a93", "page-ranges=1",
+        ], title: "Quarterly report")
+        let saved = cups.saved + "/root/\(id)-Quarterly report.pdf"
+        #expect(FileManager.default.fileExists(atPath: saved), "\((try? cups.finishedJobReport(id)) ?? "")")
+        let text = try words(saved)
+        #expect(text.contains("Night run — Quarterly report") && text.contains("root"), "\(text.prefix(200))")
+        #expect(try PDF.info(saved, "Title") == "Quarterly report")
+        let fonts = try Tool.run("pdffonts", [saved]).text
+        #expect(fonts.contains("DejaVuSansMono"), "\(fonts)")
+        let reference = try temporaryDirectory() + "/reference.pdf"
+        #expect(try Tool.run(Tool.swiftprint, ["convert", examples + "/server.log", "-o", reference, "--header", "Night run — {title}||{user}",
+                                               "--font", "DejaVu Sans Mono 9", "--color", "#1f3a93", "--page-ranges", "1",
+                                               "--title", "Quarterly report"], environment: ["USER": "root"]).status == 0)
+        #expect(try PDF.grayPixels(saved, page: 1, dpi: 50).pixels == PDF.grayPixels(reference, page: 1, dpi: 50).pixels)
+    }
+
+    /// The password of an encrypted PDF goes as IPP's document-password: the job prints, and no
+    /// other user (nor the owner) sees it in lpstat or the job's attributes; the old
+    /// swiftprint-password, which cupsd shows to everyone, is refused with the reason.
+    @Test func aPasswordIsShownToNoOne() throws {
+        let cups = try PrivateCUPS.shared()
+        let dir = try temporaryDirectory()
+        chmod(dir, 0o755)
+        #expect(try Tool.run(Tool.swiftprint, ["convert", examples + "/server.log", "-o", dir + "/plain.pdf", "--page-ranges", "1"]).status == 0)
+        #expect(try Tool.run("qpdf", ["--encrypt", "Secr3t-user", "Secr3t-owner", "256", "--", dir + "/plain.pdf", dir + "/locked.pdf"]).status == 0)
+        chmod(dir + "/locked.pdf", 0o644)
+        let id = try lp(cups, dir + "/locked.pdf", ["document-password=Secr3t-user"], title: "locked")
+        #expect(FileManager.default.fileExists(atPath: cups.saved + "/root/\(id)-locked.pdf"), "\((try? cups.finishedJobReport(id)) ?? "")")
+        let listings = [
+            try Tool.run("lpstat", ["-h", cups.server, "-U", "someoneelse", "-l", "-W", "all", "-o", "swiftprint"]).text,
+            try Tool.run("lpstat", ["-h", cups.server, "-l", "-W", "all", "-o", "swiftprint"]).text,
+            try ippJobAttributes(cups, id, user: "someoneelse"),
+        ]
+        for listing in listings { #expect(!listing.contains("Secr3t"), "\(listing)") }
+        #expect(listings[2].contains("job-state"), "the job's attributes were read: \(listings[2].prefix(300))")
+
+        let old = try lp(cups, dir + "/locked.pdf", ["swiftprint-password=Secr3t-user"], title: "exposed")
+        #expect(cups.savedFiles().filter { $0.hasPrefix("\(old)-") }.isEmpty)
+        let report = try cups.finishedJobReport(old, awaiting: "document-password")
+        #expect(report.contains("send the password as document-password"), "\(report)")
+        let wrong = try lp(cups, dir + "/locked.pdf", ["document-password=Wr0ng"], title: "wrong")
+        let wrongReport = try cups.finishedJobReport(wrong, awaiting: "document-password=")
+        #expect(wrongReport.contains("password is not right") && wrongReport.contains("lp -o document-password=") && !wrongReport.contains("Wr0ng"), "\(wrongReport)")
+    }
+
+    func ippJobAttributes(_ cups: PrivateCUPS, _ id: Int, user: String) throws -> String {
+        let test = try temporaryDirectory() + "/get-job.test"
+        try """
+        { NAME "Get-Job-Attributes" OPERATION Get-Job-Attributes GROUP operation-attributes-tag
+          ATTR charset attributes-charset utf-8 ATTR naturalLanguage attributes-natural-language en
+          ATTR uri printer-uri $uri ATTR integer job-id \(id) ATTR name requesting-user-name \(user)
+          ATTR keyword requested-attributes all STATUS successful-ok }
+        """.write(toFile: test, atomically: false, encoding: .utf8)
+        return try Tool.run("ipptool", ["-tv", "ipp://\(cups.server)/printers/swiftprint", test]).text
+    }
+
+    /// `print`, `printers` and `lp` give one answer about the queue's two sides: the queue's
+    /// own (its PPD's Duplex option, which cupsd turns into sides-supported).
+    @Test func printAndLpAgreeOnTwoSides() throws {
+        let cups = try PrivateCUPS.shared()
+        let env = ["CUPS_SERVER": cups.server]
+        let printers = try Tool.run(Tool.swiftprint, ["printers"], environment: env)
+        let lines = printers.text.split(separator: "\n")
+        let start = lines.firstIndex { $0.dropFirst(2).hasPrefix("swiftprint:") || $0.dropFirst(2).hasPrefix("swiftprint (default):") }
+        let entry = start.map { lines[($0 + 1)...].prefix { $0.hasPrefix("    ") }.joined(separator: "\n") } ?? ""
+        #expect(entry.contains("two-sided-long-edge") && entry.contains("two-sided-short-edge"), "\(printers.text)")
+        let before = Set(cups.savedFiles())
+        let r = try Tool.run(Tool.swiftprint, ["print", "-d", "swiftprint", "--sides", "two-sided-long-edge", "--title", "duplex",
+                                               "--page-ranges", "1", examples + "/server.log"], environment: env)
+        #expect(r.status == 0, "\(r.stderr)")
+        try cups.waitForJobs()
+        let made = Set(cups.savedFiles()).subtracting(before).filter { $0.hasSuffix("-duplex.pdf") }
+        #expect(made.count == 1, "\(made)")
+        if let file = made.first { #expect(try PDF.pageCount(cups.saved + "/root/" + file) == 2, "one page, two-sided: a blank back") }
+    }
+
+    /// A PNG named x.pdf: cupsd calls it a PDF by its name, the filter prints it as the PNG it is.
+    @Test func theContentDecidesWhatCupsdLabelledByName() throws {
+        let cups = try PrivateCUPS.shared()
+        let dir = try temporaryDirectory()
+        chmod(dir, 0o755)
+        #expect(try Tool.run("convert", ["-size", "300x200", "xc:green", "png:" + dir + "/x.pdf"]).status == 0)
+        chmod(dir + "/x.pdf", 0o644)
+        let id = try lp(cups, dir + "/x.pdf", [], title: "x.pdf")
+        let saved = cups.saved + "/root/\(id)-x.pdf"
+        #expect(FileManager.default.fileExists(atPath: saved), "\((try? cups.finishedJobReport(id)) ?? "")")
+        #expect(try PDF.pageCount(saved) == 1)
+    }
+
+    /// What an iPhone sends, on a cupsd with every converter of this machine (cups-filters'
+    /// rastertopdf among them, which ties at cost 0 with a route through PDF): swiftprint's own
+    /// route is taken, and no other converter runs.
+    @Test func anAppleRasterJobTakesSwiftprintsOwnRouteBesideCupsFilters() throws {
+        let cups = try PrivateCUPS.withSystemFilters()
+        defer { cups.stop() }
+        let urf = QueueTests.fixtures + "/job.urf"
+        let r = try Tool.run("ipptool", ["-tv", "-f", urf, "-d", "filetype=image/urf", "ipp://\(cups.server)/printers/swiftprint", "print-job.test"])
+        #expect(r.status == 0, "\(r.text)")
+        try cups.waitForJobs()
+        let saved = cups.savedFiles()
+        let jobs = try Tool.run("lpstat", ["-h", cups.server, "-l", "-W", "completed", "-o", "swiftprint"]).text
+        #expect(saved.count == 1, "\(saved) \(jobs)")
+        if let file = saved.first { #expect(try PDF.pageCount(cups.saved + "/root/" + file) == 2) }
+        let log = try String(contentsOfFile: cups.root + "/log/error_log", encoding: .utf8)
+        #expect(log.contains("filter/swiftprint"), "swiftprint's filter ran")
+        #expect(!log.contains("rastertopdf") && !log.contains("pdftopdf"), "no other converter ran")
+    }
+}
