@@ -12,13 +12,14 @@ struct Convert: ParsableCommand {
         inputs become one document, in order, each starting on a new page, numbered continuously.
 
         Examples:
+          swiftprint convert notes.txt                    # writes notes.pdf beside it
           swiftprint convert notes.txt -o notes.pdf
           swiftprint convert report.pdf notes.txt -o job.pdf --page-ranges 2-5
           cat app.log | swiftprint convert - -o log.pdf --media letter --line-numbers
           swiftprint convert report.txt -o - --footer "{file}||{page}/{pages}" | lp
           swiftprint convert slides.pdf -o a4.pdf --media A4 --print-scaling fit
           swiftprint convert photo.jpg scan.png report.pdf notes.txt -o job.pdf
-          swiftprint convert holiday/*.jpg -o contact-sheet.pdf --photos-per-sheet 6 --print-scaling fill
+          swiftprint convert holiday/*.jpg -o sheet.pdf --photos-per-sheet 6
 
         The output is written to a temporary file beside it and renamed into place only when \
         complete: a failed job leaves no partial file. The same inputs and options give the same \
@@ -26,15 +27,28 @@ struct Convert: ParsableCommand {
         """ + "\n\n" + JobFlagsHelp.text
     )
 
-    @Option(name: .shortAndLong, help: "The PDF to write; - writes standard output.")
-    var output: String
+    @Option(name: .shortAndLong,
+            help: "The PDF to write; - writes standard output. Without it, one input file is written beside itself (notes.txt -> notes.pdf).")
+    var output: String?
+
+    @Flag(help: "Replace the PDF beside the input when it exists (without -o).")
+    var force = false
 
     @OptionGroup var job: JobFlags
     @OptionGroup var global: GlobalOptions
 
 
+    func validate() throws {
+        try OutputChoice.checkGivenOnce()
+        if let output { try OutputChoice.refuseTerminal(output, kind: "a PDF") }
+    }
+
     func run() throws {
         global.bootstrapLogging()
+        let output: String
+        do {
+            output = try self.output ?? OutputChoice.beside(inputs: job.inputs, extension: "pdf", force: force)
+        } catch let error as PrintError { throw fail(error) }
         TemporaryFiles.removeOnTerminationSignals()
         let logger = Logger(label: "swiftprint.convert")
         let started = Date()
@@ -45,7 +59,7 @@ struct Convert: ParsableCommand {
             var conversion = DocumentConversion(settings: settings, dispatcher: dispatcher)
             let progress = ProgressLine(quiet: global.quiet)
             conversion.progress = { progress.update(page: $0.page, of: $0.estimatedPages, estimate: $0.isEstimate) }
-            let report = try conversion.run(job.inputs.map(PrintInput.init(path:)), to: OutputDestination(path: output))
+            let report = try conversion.run(job.printInputs(settings), to: OutputDestination(path: output))
             progress.finish()
             logger.debug("\(report.pagesDrawn) pages drawn of \(report.pagesLaidOut) laid out, \(report.sheetsWritten) sheets, \(report.bytesWritten) bytes in \(String(format: "%.3f", Date().timeIntervalSince(started))) s")
         } catch let error as PrintError {

@@ -63,13 +63,19 @@ struct Types: ParsableCommand {
         let dispatcher = Dispatcher.standard
         let detector = dispatcher.detector
         let printable = Set(dispatcher.printableUTIs)
-        for uti in detector.catalogue.order {
-            guard let type = detector.catalogue.type(uti), all || printable.contains(uti) else { continue }
-            guard !type.mimeTypes.isEmpty || !type.extensions.isEmpty else { continue }
-            let handler = dispatcher.handler(for: type)?.name ?? "none"
+        let rows: [[String]] = detector.catalogue.order.compactMap { uti in
+            guard let type = detector.catalogue.type(uti), all || printable.contains(uti) else { return nil }
+            guard !type.mimeTypes.isEmpty || !type.extensions.isEmpty else { return nil }
             let mimes = type.mimeTypes.joined(separator: ",")
-            let exts = type.extensions.map { "." + $0 }.joined(separator: " ")
-            print("\(uti.padding(toLength: 36, withPad: " ", startingAt: 0)) \(handler.padding(toLength: 6, withPad: " ", startingAt: 0)) \(mimes.isEmpty ? "-" : mimes)  \(exts)")
+            return [uti, dispatcher.handler(for: type)?.name ?? "none", mimes.isEmpty ? "-" : mimes,
+                    type.extensions.map { "." + $0 }.joined(separator: " ")]
+        }
+        // Each column as wide as its widest cell: a handler's name is never cut.
+        let table = [["TYPE", "HANDLER", "MIME TYPES", "EXTENSIONS"]] + rows
+        let widths = (0..<3).map { column in table.map { $0[column].count }.max() ?? 0 }
+        for row in table {
+            let padded = zip(row.prefix(3), widths).map { $0.padding(toLength: $1, withPad: " ", startingAt: 0) }
+            print((padded + [row[3]]).joined(separator: "  ").trimmingCharacters(in: .whitespaces))
         }
     }
 }

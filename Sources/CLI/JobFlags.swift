@@ -17,6 +17,20 @@ struct JobFlags: ParsableArguments {
     /// The documents named, in order.
     var inputs: [String] { (try? JobArguments(arguments).inputs) ?? [] }
 
+    /// The documents as the job prints them: typed by `--document-format` when it is given.
+    func printInputs(_ settings: JobSettings) throws -> [PrintInput] {
+        try inputs.map { path in
+            var input = PrintInput(path: path)
+            if let format = settings.documentFormat {
+                guard Dispatcher.standard.detector.catalogue.type(forMIME: format).map(Dispatcher.standard.handler(for:)) != nil else {
+                    throw PrintError(.invalidOption, "--document-format \(format): swiftprint prints no such type (swiftprint types lists them)")
+                }
+                input.declaredMIMEType = format
+            }
+            return input
+        }
+    }
+
     /// The job's settings: a --preset's, then every option over them, in the order given.
     func settings() throws -> JobSettings { try settings(from: JobArguments(arguments)) }
 
@@ -69,7 +83,8 @@ struct JobArguments {
             let name = String(body.prefix { $0 != "=" })
             let inline = body.contains("=") ? String(body.drop { $0 != "=" }.dropFirst()) : nil
             guard argument.hasPrefix("--"), let (option, fixed) = Self.byFlag[name] else {
-                throw PrintError(.invalidOption, "unknown option '\(argument)'")
+                throw PrintError(.invalidOption, "unknown option '\(argument)'"
+                                 + Suggestions.didYouMean(name, among: Self.byFlag.keys, written: "--"))
             }
             if let fixed {
                 guard inline == nil else { throw PrintError(.invalidOption, "--\(name) takes no value") }

@@ -13,7 +13,7 @@ struct Preview: ParsableCommand {
 
         Examples:
           swiftprint preview report.pdf --number-up 4 --page 2 -o sheet2.png
-          swiftprint preview notes.txt --booklet --page 1 -o front.png --resolution 150
+          swiftprint preview notes.txt --booklet -o front.png --resolution 150
         """ + "\n\n" + JobFlagsHelp.text
     )
 
@@ -30,7 +30,9 @@ struct Preview: ParsableCommand {
     @OptionGroup var global: GlobalOptions
 
     func validate() throws {
-                guard page >= 1 else { throw ValidationError("--page counts sides from 1") }
+        try OutputChoice.checkGivenOnce()
+        try OutputChoice.refuseTerminal(output, kind: "a PNG")
+        guard page >= 1 else { throw ValidationError("--page counts sides from 1") }
         guard (1...1200).contains(resolution) else { throw ValidationError("--resolution must be 1 to 1200 pixels per inch") }
     }
 
@@ -42,8 +44,9 @@ struct Preview: ParsableCommand {
             let scratch = try TemporaryFiles.makePrivateDirectory(prefix: "swiftprint-preview-")
             defer { try? FileManager.default.removeItem(atPath: scratch) }
             let pdf = scratch + "/job.pdf"
-            let report = try DocumentConversion(settings: try job.settings(), dispatcher: dispatcher)
-                .run(job.inputs.map(PrintInput.init(path:)), to: OutputDestination(path: pdf))
+            let settings = try job.settings()
+            let report = try DocumentConversion(settings: settings, dispatcher: dispatcher)
+                .run(job.printInputs(settings), to: OutputDestination(path: pdf))
             guard page <= report.sheetsWritten else {
                 throw PrintError(.invalidOption, "--page \(page): the job prints \(report.sheetsWritten) side\(report.sheetsWritten == 1 ? "" : "s")")
             }

@@ -22,7 +22,7 @@ struct Print: ParsableCommand {
 
         Examples:
           swiftprint print -d Office report.pdf notes.txt
-          swiftprint print -d Office --sides two-sided-long-edge --number-up 2 slides.pdf
+          swiftprint print -d Office --sides two-sided-long-edge slides.pdf
           swiftprint print --preset office.json --no-wait invoice.html
           swiftprint print --pick --sides two-sided-long-edge report.pdf
         """ + "\n\n" + JobFlagsHelp.text
@@ -69,7 +69,7 @@ struct Print: ParsableCommand {
                 """)
             let dispatcher = Dispatcher.standard
             let conversion = DocumentConversion(settings: settings, dispatcher: dispatcher)
-            let documents = job.inputs.map(PrintInput.init(path:))
+            let documents = try job.printInputs(settings)
             // --title names the job on the printer too.
             let name = settings.info.jobName ?? documents[0].displayName
             submitted = try delivery.send(title: name, info: settings.info) { destination, info in

@@ -14,7 +14,7 @@ struct Printers: ParsableCommand {
 
         Examples:
           swiftprint printers
-          swiftprint printers --json | jq '.[] | select(.capabilities.sides | index("two-sided-long-edge"))'
+          swiftprint printers --json | jq -r '.[] | select(.isDefault) | .name'
         """
     )
 

@@ -10,7 +10,7 @@ struct SwiftPrintCommand: ParsableCommand {
         abstract: "Put any content on paper: convert it to print-ready PDF, or print it through CUPS.",
         discussion: """
         Exit codes: 0 done; 64 bad usage or option, or an option the printer lacks; 65 the input \
-        is not valid or not a printable type; 66 the input cannot be read; 69 the printer or CUPS \
+        is not valid or not a printable type; 66 the input cannot be read; 69 the printer, the job or CUPS \
         cannot be reached or does not exist; 70 drawing or a converter failed; 73 the output cannot \
         be created; 74 the output cannot be written; 75 the printer failed (aborted) the job; 77 \
         the PDF needs a password or forbids printing; 130 the job was cancelled or interrupted \
@@ -36,7 +36,19 @@ struct SwiftPrintCommand: ParsableCommand {
             do { try parsed.run() } catch { exit(withError: error) }
             return
         }
+        refuseUnknownSubcommand()
         main(nil)
+    }
+
+    /// `swiftprint conver notes.txt -o t.pdf`: ArgumentParser would take the word for an
+    /// argument of the root and complain about `-o`; the user needs to hear that the command's
+    /// name is wrong, and which one was meant.
+    static func refuseUnknownSubcommand() {
+        guard let word = CommandLine.arguments.dropFirst().first, !word.hasPrefix("-") else { return }
+        let names = configuration.subcommands.map { $0._commandName } + ["help"]
+        guard !names.contains(word) else { return }
+        FileHandleStderr.write("swiftprint: '\(word)' is not a swiftprint command\(Suggestions.didYouMean(word, among: names)); swiftprint --help lists them\n")
+        exit(withError: ExitCode(ExitCodes.usage))
     }
 
     static let documentCommands: [any ParsableCommand.Type] = [Convert.self, Print.self, Preview.self]

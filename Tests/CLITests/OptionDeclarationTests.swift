@@ -60,7 +60,7 @@ import Testing
         let listed = Set(r.text.split(separator: "\n").compactMap { line in
             line.firstMatch(of: /^  --(?:\[no-\])?([a-z0-9-]+)/).map { String($0.1) }
         })
-        let commandsOwn: Set = ["output", "quiet", "verbose", "preset", "save-preset", "help", "version"]
+        let commandsOwn: Set = ["output", "force", "quiet", "verbose", "preset", "save-preset", "help", "version"]
         let declared = Set(Self.declared.filter { $0.sources.contains(.commandLine) }.map(\.commandLineName))
         #expect(listed.subtracting(commandsOwn) == declared,
                 "undeclared: \(listed.subtracting(commandsOwn).subtracting(declared)); missing: \(declared.subtracting(listed))")
