@@ -27,6 +27,11 @@ public struct PDFHandler: ContentHandler {
 
 /// Lays out the pages of a PDF: one formatter page per input page.
 public final class PDFPrintFormatter: PlacedPagesFormatter {
+    /// The PDF's own Title, from its information dictionary.
+    public override var documentTitle: String? {
+        document.info("Title").map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.flatMap { $0.isEmpty ? nil : $0 }
+    }
+
     private static let logger = Logger(label: "swiftprint.pdf")
 
     /// Opens the PDF at `input` (a file; standard input is spooled by the caller), with a

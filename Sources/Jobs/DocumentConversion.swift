@@ -59,16 +59,17 @@ public struct DocumentConversion {
     private func runHoldingFontEngines(_ inputs: [PrintInput], target: Target) throws -> JobReport {
         guard let first = inputs.first else { throw PrintError(.noContent, "no documents to print") }
         var settings = self.settings
-        if settings.info.jobName == nil { settings.info.jobName = first.displayName }
-        let info = settings.info
         // Raster settings are checked before any document is read.
-        let raster = try info.outputFormat.flatMap { $0 == .pdf ? nil : try RasterDocumentWriter(info: info, cmykProfile: settings.cmykProfile) }
+        let raster = try settings.info.outputFormat.flatMap { $0 == .pdf ? nil : try RasterDocumentWriter(info: settings.info, cmykProfile: settings.cmykProfile) }
         let (spools, formatters) = try open(inputs, settings: settings)
         // The first document's own page setup (HTML's @page) decides what the job leaves open.
         let setup: DocumentPageSetup?
         do { setup = try formatters[0].documentPageSetup() } catch let e as PrintError {
             throw Self.named(e, by: spools, inputs, concerning: first)
         }
+        // The job's title: the one it was given, else the first document's own, else its name.
+        if settings.info.jobName == nil { settings.info.jobName = formatters[0].documentTitle ?? first.displayName }
+        let info = settings.info
         let paper = settings.paper(document: setup)
         let date = DocumentMetadata.fromEnvironment(title: nil).creationDate ?? Date()
         // The one rule between headers and a document's own page-margin boxes (HTML's): the

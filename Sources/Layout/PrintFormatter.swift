@@ -64,6 +64,10 @@ open class PrintFormatter {
     /// The document's own page setup (HTML's `@page`), for the job's paper; nil for most content.
     /// It may have to read the document first, so it can fail and is asked for only when needed.
     open func documentPageSetup() throws -> DocumentPageSetup? { nil }
+    /// The document's own title (HTML's `<title>`, Markdown's first heading, a PDF's Title),
+    /// known once `documentPageSetup()` has been asked; the job's title and `{title}` when the
+    /// job names none, as WeasyPrint titles its PDFs.
+    open var documentTitle: String? { nil }
     /// The page edges whose margin the document itself fills (HTML's page-margin boxes); the
     /// job then leaves a header or footer that is only the queue's default off those edges.
     open var documentMarginEdges: PageMarginEdges { [] }

@@ -1,7 +1,7 @@
 import Foundation
 
-/// What the PDF says about itself. Dates are written only when given, so the same input and
-/// options give the same bytes; `fromEnvironment` honours SOURCE_DATE_EPOCH.
+/// What the PDF says about itself. `fromEnvironment` dates it now, or at SOURCE_DATE_EPOCH when
+/// that is set, so that the same input and options give the same bytes.
 public struct DocumentMetadata: Hashable, Sendable {
     public var title: String?
     public var creator: String = "swiftprint"
@@ -11,14 +11,14 @@ public struct DocumentMetadata: Hashable, Sendable {
         self.title = title; self.creationDate = creationDate
     }
 
-    /// Metadata with the creation date from SOURCE_DATE_EPOCH, when it is set.
+    /// Metadata dated now (to the second), or at SOURCE_DATE_EPOCH when it is set.
     public static func fromEnvironment(title: String?, environment: [String: String] = ProcessInfo.processInfo.environment) -> DocumentMetadata {
         let epoch = environment["SOURCE_DATE_EPOCH"].flatMap(TimeInterval.init)
-        return DocumentMetadata(title: title, creationDate: epoch.map(Date.init(timeIntervalSince1970:)))
+        return DocumentMetadata(title: title, creationDate: Date(timeIntervalSince1970: (epoch ?? Date().timeIntervalSince1970).rounded(.down)))
     }
 
-    /// The date written into the file: the creation date, or a fixed one (the epoch) so that the
-    /// same input and options give the same bytes.
+    /// The date written into the file: the creation date, or, for metadata made without one,
+    /// a fixed one (the epoch).
     package var stampedDate: Date { creationDate ?? Date(timeIntervalSince1970: 0) }
 
     /// `date` in UTC: year, month, day, hour, minute, second. Formatted by hand: Foundation's

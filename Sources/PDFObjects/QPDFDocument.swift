@@ -172,6 +172,13 @@ package final class QPDFDocument {
     }
 
     /// Sets a document information entry (Title, Creator, CreationDate …).
+    /// An entry of the document's information dictionary (`Title`), when it holds text.
+    package func info(_ key: String) -> String? {
+        guard let value = engine.get_info!(handle, key) else { return nil }
+        defer { free(value) }
+        return String(cString: value)
+    }
+
     package func setInfo(_ key: String, _ value: String) throws {
         try check { engine.set_info!(handle, key, value, &$0) }
     }

@@ -131,7 +131,9 @@ import Testing
         let root = URL(fileURLWithPath: directory()).deletingLastPathComponent().deletingLastPathComponent().path
         let out = try temporaryDirectory() + "/out.pdf"
         let paths = inputs.map { $0.hasPrefix("Identity/") ? Self.folder + "/" + $0.dropFirst(9) : root + "/" + $0 }
-        let r = try swiftprint(["convert"] + paths + ["-o", out, "--quiet"] + options, env: PinnedFonts.environment)
+        // (A PDF is dated now unless SOURCE_DATE_EPOCH says otherwise.)
+        let r = try swiftprint(["convert"] + paths + ["-o", out, "--quiet"] + options,
+                               env: PinnedFonts.environment.merging(["SOURCE_DATE_EPOCH": "0"]) { $1 })
         try #require(r.status == 0, "\(name): \(r.stderr)")
         let hash = try Tool.run("sha256sum", [out]).text.prefix(64)
         if Self.recording {

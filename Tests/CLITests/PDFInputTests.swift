@@ -20,7 +20,7 @@ import Testing
         let input = try makePDF(pages: 3)
         let dir = try temporaryDirectory()
         for name in ["a", "b"] {
-            let r = try swiftprint(["convert", input, "-o", "\(dir)/\(name).pdf"])
+            let r = try swiftprint(["convert", input, "-o", "\(dir)/\(name).pdf"], env: ["SOURCE_DATE_EPOCH": "1"])
             #expect(r.status == 0, "\(r.stderr)")
         }
         #expect(try PDF.pageCount(dir + "/a.pdf") == 3)

@@ -20,22 +20,26 @@ public struct MarkdownHandler: ContentHandler {
         }
         var text = String(decoding: bytes, as: UTF8.self)
         if text.hasPrefix("\u{FEFF}") { text.removeFirst() }
-        let html = Self.html(markdown: text, title: input.displayName)
+        let html = Self.html(markdown: text)
         let formatter = MarkupTextPrintFormatter(markupText: html, madeFrom: input.path)
+        formatter.documentName = input.displayName
         if settings.localFiles == .documentFolder {
             formatter.baseURL = URL(fileURLWithPath: input.path).standardizedFileURL
+            formatter.allowedFolder = settings.markup.allowedFolder.map { URL(fileURLWithPath: $0, isDirectory: true) }
         }
         MarkupHandler.configure(formatter, settings: settings.markup)
         return formatter
     }
 
-    /// A whole HTML document for `markdown`.
-    static func html(markdown: String, title: String) -> String {
-        let body = MarkdownParser().html(from: markdown)
+    /// A whole HTML document for `markdown`, titled by its first top-level heading (none: the
+    /// job's title is the file's name).
+    static func html(markdown: String) -> String {
+        let parsed = MarkdownParser().parse(markdown)
+        let title = parsed.title.map { "<title>\(escaped($0))</title>" } ?? ""
         return """
             <!DOCTYPE html>
-            <html><head><meta charset="utf-8"><title>\(escaped(title))</title><style>\(stylesheet)</style></head>
-            <body>\(body)</body></html>
+            <html><head><meta charset="utf-8">\(title)<style>\(stylesheet)</style></head>
+            <body>\(parsed.html)</body></html>
             """
     }
 

@@ -348,6 +348,19 @@ int document_write(SPQDocument *dst, spq_write_fn write, void *context, char **e
     });
 }
 
+char *get_info(SPQDocument *doc, const char *key) {
+    try {
+        auto info = doc->pdf->getTrailer().getKey("/Info");
+        if (!info.isDictionary()) return nullptr;
+        auto value = info.getKey(std::string("/") + key);
+        if (!value.isString()) return nullptr;
+        return strdup(value.getUTF8Value().c_str());
+    } catch (...) {
+        // A damaged dictionary has no entry to give.
+        return nullptr;
+    }
+}
+
 } // namespace spq
 
 #pragma GCC visibility pop
@@ -379,6 +392,7 @@ extern "C" __attribute__((visibility("default"))) const SPQFunctions *spq_functi
         spq::add_drawing,
         spq::set_outline,
         spq::add_link,
+        spq::get_info,
     };
     return &table;
 }

@@ -84,7 +84,7 @@ typedef struct {
 } SPQOutlineItem;
 
 /// Changes whenever the table below changes: a library built from other sources is refused.
-#define SPQ_FUNCTIONS_VERSION 7
+#define SPQ_FUNCTIONS_VERSION 8
 
 /// The engine's functions.
 typedef struct {
@@ -164,6 +164,9 @@ typedef struct {
     /// when negative).
     int (*add_link)(SPQDocument *dst, int page, double x1, double y1, double x2, double y2, const char *uri,
                     int destPage, double destTop, char **error);
+    /// An entry of an opened document's information dictionary (Title …) as UTF-8, malloc'd
+    /// (the caller frees it); NULL when the document has none, or it is not a text string.
+    char *(*get_info)(SPQDocument *doc, const char *key);
 } SPQFunctions;
 
 /// Finds the engine's table: in the shared library at `path` (opened once, never closed), or —
