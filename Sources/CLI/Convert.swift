@@ -23,7 +23,7 @@ struct Convert: ParsableCommand {
 
         The output is written to a temporary file beside it and renamed into place only when \
         complete: a failed job leaves no partial file. The same inputs and options give the same \
-        bytes; set SOURCE_DATE_EPOCH to stamp a creation date.
+        bytes when SOURCE_DATE_EPOCH is set (the PDF is dated then, else now).
         """ + "\n\n" + JobFlagsHelp.text
     )
 
@@ -64,7 +64,8 @@ struct Convert: ParsableCommand {
             logger.debug("\(report.pagesDrawn) pages drawn of \(report.pagesLaidOut) laid out, \(report.sheetsWritten) sheets, \(report.bytesWritten) bytes in \(String(format: "%.3f", Date().timeIntervalSince(started))) s")
         } catch let error as PrintError {
             var e = error
-            if e.path == nil, e.code != .outputFailed { e.path = output }
+            // An option's error is the option's, not the output file's.
+            if e.path == nil, e.code != .outputFailed, e.code != .invalidOption { e.path = output }
             throw fail(e)
         }
     }

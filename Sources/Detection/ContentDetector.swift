@@ -183,6 +183,9 @@ public final class ContentDetector: @unchecked Sendable {
 
     /// Says why a file cannot be read in the system's words, before libmagic words it its way.
     private static func checkReadable(_ path: String) throws {
+        if access(path, R_OK) != 0, path.firstMatch(of: /^[A-Za-z][A-Za-z0-9+.-]*:\/\//) != nil {
+            throw PrintError(.inputUnreadable, path: path, "is an address, and swiftprint prints files: download it first (curl -O, wget)")
+        }
         if access(path, R_OK) != 0 {
             throw PrintError.system(.inputUnreadable, path: path, "cannot open the file", errno: errno)
         }

@@ -122,6 +122,8 @@ package struct PageStyleReport: Codable, Sendable {
 
     package var title: String
     package var rules: [Rule]
+    /// The style sheets and images the page names that were not loaded (blocked or missing), as URLs.
+    package var notLoaded: [String]?
     /// Style sheets whose rules the script could not read.
     package var unreadableSheets: [String]
     /// The text of every style sheet: the page's `<style>` elements, then the linked sheets read
@@ -264,7 +266,10 @@ package struct PageStyleReport: Codable, Sendable {
               }
               const forPrint = (media) => !media || /(^|[ ,])(print|all)([ ,]|$)/i.test(media) && !/^\\s*not\\s/i.test(media);
               const styleTexts = Array.from(document.querySelectorAll("style")).filter(s => forPrint(s.media)).map(s => s.textContent || "").concat(\(extra));
-              return {title: document.title || "", rules, unreadableSheets: unreadable, styleTexts};
+              const notLoaded = Array.from(new Set(
+                Array.from(document.querySelectorAll('link[rel~="stylesheet" i][href]')).filter(l => !l.sheet).map(l => l.href)
+                  .concat(Array.from(document.images).filter(i => i.complete && i.naturalWidth === 0 && i.getAttribute("src")).map(i => i.src))));
+              return {title: document.title || "", rules, unreadableSheets: unreadable, styleTexts, notLoaded};
             })()
             """
     }

@@ -51,6 +51,15 @@ public struct MediaSize: Hashable, Codable, Sendable, CustomStringConvertible {
     }
 
     /// A custom size of `size` points (in portrait).
+    /// The catalogue's paper of `size` (either way round, within half a point: CSS's `A4` is
+    /// 210 mm in its own units), else a custom size: a printer that takes A4 is asked for
+    /// iso_a4_210x297mm, not a custom size of the same measure.
+    public static func matching(points size: CGSize) -> MediaSize {
+        let short = min(size.width, size.height), long = max(size.width, size.height)
+        return catalogue.lazy.map(\.media).first { abs($0.size.width - short) < 0.5 && abs($0.size.height - long) < 0.5 }
+            ?? custom(points: size)
+    }
+
     public static func custom(points size: CGSize) -> MediaSize {
         custom(width: min(size.width, size.height), length: max(size.width, size.height))
     }

@@ -109,7 +109,7 @@ public struct JobSettings: Sendable, Equatable, Codable {
                       environment: [String: String] = ProcessInfo.processInfo.environment) -> PrintPaper {
         let type = info.outputType ?? .general
         let isPhoto = type == .photo || type == .photoGrayscale
-        let media = OptionPrecedence.resolve(job: info.media, document: document?.size.map(MediaSize.custom(points:)),
+        let media = OptionPrecedence.resolve(job: info.media, document: document?.size.map(MediaSize.matching(points:)),
                                              queue: isPhoto ? nil : queueMedia,
                                              locale: PaperDefaults.media(for: type, environment: environment))
         let documentOrientation = document?.size.map { $0.width > $0.height ? PrintInfo.Orientation.landscape : .portrait }
@@ -187,6 +187,8 @@ public struct MarkupSettings: Sendable, Equatable, Codable {
     public var scripts = false
     /// Seconds for loading, and for laying out, each.
     public var timeout: Double?
+    /// The folder whose files a page may read, instead of its own (command line only).
+    public var allowedFolder: String?
     public init() {}
 }
 

@@ -12,5 +12,14 @@ public enum MarkupOptions {
         help: "Seconds an HTML or Markdown document may take to load, and to lay out (default 60).", valueName: "seconds",
         expects: "seconds, more than 0, at most 3600", example: "30", valid: { $0 > 0 && $0 <= 3600 }) { $0.markup.timeout = $1 }
 
-    public static let all: [any DeclaredOption] = [scripts, timeout]
+    /// A folder, so the command line's only: a print job's page reads no local file at all.
+    public static let allowFiles = JobOption<String>(
+        "swiftprint-allow-files", aliases: ["allow-files"], sources: .commandLine,
+        help: "Let an HTML or Markdown document read files anywhere under this folder (default: its own folder only), as a manual whose style sheet sits in the folder above needs.",
+        valueName: "folder", expects: "a folder", example: "/usr/share/doc",
+        valid: { var folder: ObjCBool = false; return FileManager.default.fileExists(atPath: $0, isDirectory: &folder) && folder.boolValue }) {
+        $0.markup.allowedFolder = URL(fileURLWithPath: $1).standardizedFileURL.path
+    }
+
+    public static let all: [any DeclaredOption] = [scripts, timeout, allowFiles]
 }

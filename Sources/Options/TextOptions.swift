@@ -10,8 +10,8 @@ public enum TextOptions {
     ) { $0.text.font = $1 }
 
     public static let color = JobOption<Color>(
-        "swiftprint-text-color", aliases: ["text-color"], commandLine: "color", help: "Text colour: a name or #rrggbb.",
-        valueName: "color", expects: "a colour name or #rrggbb", example: "#204080") { $0.text.color = $1 }
+        "swiftprint-text-color", aliases: ["text-color"], commandLine: "color", help: "Text colour: #rrggbb, or a CSS colour name (darkblue, rebeccapurple).",
+        valueName: "color", expects: "#rrggbb, #rgb or one of CSS's 148 colour names, listed at https://www.w3.org/TR/css-color-4/#named-colors", example: "#204080") { $0.text.color = $1 }
 
     public static let alignment = JobOption<TextAlignment>(
         "swiftprint-alignment", aliases: ["alignment"], help: "left, center, right or justified.",

@@ -77,4 +77,75 @@ import Testing
         #expect(r.status == 77)
         #expect(r.stderr.contains("locked.pdf: the PDF is encrypted: give its password (--password)"), "\(r.stderr)")
     }
+
+    /// The PDF's Title and {title} come from the document where it has one, as WeasyPrint does;
+    /// --title still wins.
+    @Test func theTitleIsTheDocumentsOwn() throws {
+        let dir = try temporaryDirectory()
+        try "<html><head><title>Quarterly  figures</title></head><body><p>x</p></body></html>".write(toFile: dir + "/page.html", atomically: false, encoding: .utf8)
+        try "Some words first\n\n# Minutes of the board\n\ntext\n".write(toFile: dir + "/notes.md", atomically: false, encoding: .utf8)
+        #expect(try swiftprint(["convert", examples + "/server.log", "-o", dir + "/titled.pdf", "--title", "Inner title", "--page-ranges", "1"]).status == 0)
+        for (file, title) in [("page.html", "Quarterly figures"), ("notes.md", "Minutes of the board"), ("titled.pdf", "Inner title")] {
+            let r = try swiftprint(["convert", dir + "/" + file, "-o", dir + "/out.pdf", "--header", "[{title}]"])
+            #expect(r.status == 0, "\(r.stderr)")
+            #expect(try PDF.info(dir + "/out.pdf", "Title") == title, "\(file)")
+            // (A PDF's page keeps its size: the header is drawn over its top, and text
+            // extraction may interleave the two, so each word is looked for.)
+            let words = Set(try PDF.text(dir + "/out.pdf").split(whereSeparator: \.isWhitespace))
+            #expect("[\(title)]".split(separator: " ").allSatisfy(words.contains), "\(file): {title}")
+        }
+        #expect(try swiftprint(["convert", dir + "/page.html", "-o", dir + "/out.pdf", "--title", "Mine"]).status == 0)
+        #expect(try PDF.info(dir + "/out.pdf", "Title") == "Mine")
+        try "no heading here\n".write(toFile: dir + "/plain.md", atomically: false, encoding: .utf8)
+        #expect(try swiftprint(["convert", dir + "/plain.md", "-o", dir + "/out.pdf"]).status == 0)
+        #expect(try PDF.info(dir + "/out.pdf", "Title") == "plain.md")
+    }
+
+    @Test func aColourTakesEveryCSSName() throws {
+        let dir = try temporaryDirectory()
+        for name in ["darkblue", "rebeccapurple", "LightGoldenrodYellow"] {
+            let r = try swiftprint(["convert", examples + "/server.log", "-o", dir + "/c.pdf", "--color", name, "--page-ranges", "1"])
+            #expect(r.status == 0, "\(name): \(r.stderr)")
+        }
+        let bad = try swiftprint(["convert", examples + "/server.log", "-o", dir + "/c.pdf", "--color", "darkbleu"])
+        #expect(bad.status == 64 && bad.stderr.contains("css-color-4/#named-colors"), "\(bad.stderr)")
+    }
+
+    @Test func typesHasAHeaderAndWholeNames() throws {
+        let r = try swiftprint(["types"])
+        #expect(r.status == 0)
+        let lines = r.text.split(separator: "\n")
+        #expect(lines.first?.hasPrefix("TYPE") == true && lines.first?.contains("HANDLER") == true, "\(lines.first ?? "")")
+        #expect(lines.contains { $0.contains(" markdown ") || $0.contains(" markup ") }, "\(r.text)")
+    }
+
+    /// A manual whose style sheet sits in the folder above: the page is printed, and the user
+    /// hears once what was not loaded and which option lets it be.
+    @Test func aBlockedStyleSheetIsNamedWithTheOptionThatAllowsIt() throws {
+        let dir = try temporaryDirectory()
+        try FileManager.default.createDirectory(atPath: dir + "/manual", withIntermediateDirectories: true)
+        try #"p::before { content: "STYLED-FROM-ABOVE " }"#.write(toFile: dir + "/style.css", atomically: false, encoding: .utf8)
+        try """
+            <html><head><title>Manual</title><link rel="stylesheet" href="../style.css"></head>
+            <body><p>chapter one</p><img src="missing.png"></body></html>
+            """.write(toFile: dir + "/manual/page.html", atomically: false, encoding: .utf8)
+        var r = try swiftprint(["convert", dir + "/manual/page.html", "-o", dir + "/out.pdf"])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(!(try PDF.text(dir + "/out.pdf")).contains("STYLED-FROM-ABOVE"))
+        let warnings = r.stderr.split(separator: "\n").filter { $0.contains("not loaded") || $0.contains("not found") }
+        #expect(warnings.count == 2, "\(r.stderr)")
+        #expect(r.stderr.contains("not loaded, outside the folder the page may read") && r.stderr.contains(dir + "/style.css")
+                    && r.stderr.contains("--allow-files \(dir) lets it"), "\(r.stderr)")
+        #expect(r.stderr.contains("not found: \(dir)/manual/missing.png"), "\(r.stderr)")
+        r = try swiftprint(["convert", dir + "/manual/page.html", "-o", dir + "/out.pdf", "--allow-files", dir])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(try PDF.text(dir + "/out.pdf").contains("STYLED-FROM-ABOVE"), "the sheet is read with --allow-files")
+        #expect(!r.stderr.contains("not loaded"), "\(r.stderr)")
+    }
+
+    @Test func anAddressGivenAsAFileIsNamedAsOne() throws {
+        let r = try swiftprint(["convert", "https://example.org/report.pdf", "-o", try temporaryDirectory() + "/r.pdf"])
+        #expect(r.status == 66)
+        #expect(r.stderr.contains("https://example.org/report.pdf: is an address, and swiftprint prints files"), "\(r.stderr)")
+    }
 }

@@ -138,6 +138,24 @@ struct JobDoorTests {
         if let file = made.first { #expect(try PDF.pageCount(cups.saved + "/root/" + file) == 2, "one page, two-sided: a blank back") }
     }
 
+    /// Each document of a job is titled by its own title.
+    @Test func eachSavedPDFHasItsDocumentsTitle() throws {
+        let cups = try PrivateCUPS.shared()
+        let id = try cups.submit([QueueTests.fixtures + "/notes.md", QueueTests.fixtures + "/page.html"], title: "two")
+        try cups.waitForJobs()
+        let files = cups.savedFiles().filter { $0.hasPrefix("\(id)-") }
+        #expect(files.count == 2, "\(files)")
+        let titles = try Set(files.map { try PDF.info(cups.saved + "/root/" + $0, "Title") ?? "" })
+        #expect(titles == ["Minutes", "Page"], "\(titles)")
+    }
+
+    @Test func cancellingAJobThatIsNotThereSaysSo() throws {
+        let cups = try PrivateCUPS.shared()
+        let r = try Tool.run(Tool.swiftprint, ["cancel", "99999"], environment: ["CUPS_SERVER": cups.server])
+        #expect(r.status == 69, "no such job, not the printer-aborted 75: \(r.stderr)")
+        #expect(r.stderr.contains("99999"), "\(r.stderr)")
+    }
+
     /// A PNG named x.pdf: cupsd calls it a PDF by its name, the filter prints it as the PNG it is.
     @Test func theContentDecidesWhatCupsdLabelledByName() throws {
         let cups = try PrivateCUPS.shared()

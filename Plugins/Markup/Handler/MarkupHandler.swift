@@ -17,6 +17,9 @@ public struct MarkupHandler: ContentHandler {
         let formatter = MarkupTextPrintFormatter(file: input.path, displayName: input.displayName,
                                                  readsOwnFolder: settings.localFiles == .documentFolder)
         Self.configure(formatter, settings: settings.markup)
+        if settings.localFiles == .documentFolder, let folder = settings.markup.allowedFolder {
+            formatter.allowedFolder = URL(fileURLWithPath: folder, isDirectory: true)
+        }
         return formatter
     }
 

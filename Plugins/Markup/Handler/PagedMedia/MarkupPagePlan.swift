@@ -140,7 +140,7 @@ extension MarkupTextPrintFormatter {
             // No exact map: WebKit's pages as they are, without what needs one (named strings,
             // sides, page numbers set by elements, the outline), and the job says so.
             let sizes = namedPageSetups.isEmpty ? "" : ", named pages' own sizes"
-            Self.logger.warning("\(errorPath ?? displayName): \(error.message); printed without running strings, recto/verso pages\(sizes) or bookmarks")
+            Self.logger.warning("\(shownName): \(error.message); printed without running strings, recto/verso pages\(sizes) or bookmarks")
             return unplanned(pageCount: count)
         }
         guard printed.pageCount == count else {

@@ -110,7 +110,7 @@ extension MarkupTextPrintFormatter {
         let names = Self.pageNames(pageCount: count, map: map, described: described)
         let used = Set(names.compactMap { $0 }).filter { namedPageSetups[$0] != nil }.sorted()
         guard !used.isEmpty else { return unchanged }
-        let file = errorPath ?? displayName
+        let file = shownName
         guard !pageSetupTakenByJob else {
             Self.logger.warning("\(file): @page \(used.joined(separator: ", ")) sets its own size or margins, which the job's own paper, orientation or margins replace")
             return unchanged
