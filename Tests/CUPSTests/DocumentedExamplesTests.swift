@@ -96,13 +96,16 @@ struct DocumentedExamplesTests {
         defer { cups.stop() }
         let office = try IPPEverywherePrinter(name: "Office", duplex: true, color: true)
         defer { office.stop() }
-        // sudo, and swiftprint whose install and uninstall go to the private cupsd's folders.
+        // sudo, and swiftprint as the user has it: the installed copy (the build tree's after an
+        // uninstall removed it), with install and uninstall pointed at the private cupsd's folders.
         let bin = try temporaryDirectory()
         let install = cups.installArguments.map { "'\($0)'" }.joined(separator: " ")
         try """
             #!/bin/sh
-            case "$1" in install|uninstall) exec '\(Tool.swiftprint)' "$@" \(install) ;; esac
-            exec '\(Tool.swiftprint)' "$@"
+            program='\(cups.root)/prefix/bin/swiftprint'
+            [ -x "$program" ] || program='\(Tool.swiftprint)'
+            case "$1" in install|uninstall) exec "$program" "$@" \(install) ;; esac
+            exec "$program" "$@"
             """.write(toFile: bin + "/swiftprint", atomically: false, encoding: .utf8)
         try "#!/bin/sh\nexec \"$@\"\n".write(toFile: bin + "/sudo", atomically: false, encoding: .utf8)
         for name in ["swiftprint", "sudo"] { chmod(bin + "/" + name, 0o755) }

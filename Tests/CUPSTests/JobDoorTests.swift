@@ -149,6 +149,18 @@ struct JobDoorTests {
         #expect(titles == ["Minutes", "Page"], "\(titles)")
     }
 
+    /// A failed job's reason stays on the job; the queue's own message goes with the next good job.
+    @Test func aFailedJobsReasonStaysOnTheJobNotOnTheQueue() throws {
+        let cups = try PrivateCUPS.shared()
+        let failed = try lp(cups, QueueTests.cut("report.pdf", to: 0.5, as: "half.pdf"), [], title: "half.pdf")
+        #expect(try Tool.run("lpstat", ["-h", cups.server, "-p", "swiftprint"]).text.contains("half.pdf"), "the failure is the queue's news first")
+        _ = try lp(cups, examples + "/server.log", ["page-ranges=1"], title: "good")
+        try cups.waitUntilIdle(["swiftprint"])
+        let queue = try Tool.run("lpstat", ["-h", cups.server, "-p", "swiftprint"]).text
+        #expect(!queue.contains("half.pdf"), "a good job clears the queue's message: \(queue)")
+        #expect(try cups.finishedJobReport(failed).contains("Status: swiftprint: half.pdf:"))
+    }
+
     @Test func cancellingAJobThatIsNotThereSaysSo() throws {
         let cups = try PrivateCUPS.shared()
         let r = try Tool.run(Tool.swiftprint, ["cancel", "99999"], environment: ["CUPS_SERVER": cups.server])
