@@ -148,4 +148,24 @@ import Testing
         #expect(r.status == 66)
         #expect(r.stderr.contains("https://example.org/report.pdf: is an address, and swiftprint prints files"), "\(r.stderr)")
     }
+
+    /// `-o -` on a terminal (script(1) gives the program one) is refused, not a screenful of PDF.
+    @Test func binaryIsNotWrittenToATerminal() throws {
+        let r = try Tool.run("script", ["-qec", "'\(Tool.swiftprint)' convert '\(examples)/server.log' -o -", "/dev/null"])
+        #expect(r.status == 64, "\(r.text.prefix(300))")
+        #expect(r.text.contains("would write a PDF to the terminal") && !r.text.contains("%PDF"), "\(r.text.prefix(300))")
+    }
+
+    /// Each example in --help is one line, as a user copies it.
+    @Test func helpExamplesAreOneLineEach() throws {
+        for command in ["convert", "preview", "print", "printers", "jobs", "cancel", "install"] {
+            let help = try swiftprint([command, "--help"]).text
+            let block = help.components(separatedBy: "Examples:\n").dropFirst().first?.components(separatedBy: "\n\n").first ?? ""
+            #expect(!block.isEmpty, "\(command) has examples")
+            for line in block.split(separator: "\n") {
+                #expect(line.hasPrefix("  swiftprint ") || line.hasPrefix("  sudo ") || line.hasPrefix("  cat ") || line.hasPrefix("  lp "),
+                        "\(command): a wrapped example line: '\(line)'")
+            }
+        }
+    }
 }
