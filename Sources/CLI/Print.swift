@@ -59,8 +59,7 @@ struct Print: ParsableCommand {
                 paper: settings.info.media)) : nil
             let delivery = try PrinterDelivery(printer: picked ?? destination ?? settings.info.printerID)
             settings.info.printerID = delivery.printer
-            if settings.queueMedia == nil { settings.queueMedia = delivery.defaultMedia }
-            settings.printerMargins = delivery.capabilities.margins
+            delivery.capabilities.applyPrinterFacts(to: &settings)
             try job.presets.saveIfAsked(settings.info)
             let sent = try delivery.outputSettings(for: settings.info)
             Logger(label: "swiftprint.print").info("""

@@ -207,8 +207,7 @@ public final class PrintInteractionController: Observable, @unchecked Sendable {
         }
         var settings = JobSettings()
         settings.info = info
-        settings.queueMedia = printer?.defaultMedia
-        settings.printerMargins = printer?.capabilities.margins ?? PrinterMargins()
+        printer?.capabilities.applyPrinterFacts(to: &settings)
         if let chosen = delegate?.printInteractionController(self, choosePaper: printer?.papers ?? []) { settings.info.media = chosen.media }
         if let printer, let roll = printer.rollPaper, let delegate,
            let length = delegate.printInteractionController(self, cutLengthFor: roll) {

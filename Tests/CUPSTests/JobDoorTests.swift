@@ -1,3 +1,5 @@
+import SwiftPrint
+import CUPSLibrary
 import Foundation
 import Testing
 import TestSupport
@@ -136,6 +138,17 @@ struct JobDoorTests {
         let made = Set(cups.savedFiles()).subtracting(before).filter { $0.hasSuffix("-duplex.pdf") }
         #expect(made.count == 1, "\(made)")
         if let file = made.first { #expect(try PDF.pageCount(cups.saved + "/root/" + file) == 2, "one page, two-sided: a blank back") }
+
+        // One adapter: the queue read from its PPD (the filter's view) is the queue cupsd
+        // describes over IPP (print's and printers' view).
+        let json = try Tool.run(Tool.swiftprint, ["printers", "--json"], environment: env).text
+        let list = try JSONDecoder().decode([Printer].self, from: Data(json.utf8))
+        let overIPP = try #require(list.first { $0.name == "swiftprint" }?.capabilities)
+        let fromPPD = PrinterCapabilities(ppd: try PPDFile(path: cups.root + "/etc/ppd/swiftprint.ppd"))
+        #expect(fromPPD.sides.sorted() == overIPP.sides.sorted())
+        #expect(Set(fromPPD.media) == Set(overIPP.media), "\(Set(fromPPD.media).symmetricDifference(overIPP.media))")
+        #expect(fromPPD.defaultMedia == overIPP.defaultMedia)
+        #expect(overIPP.colorModes.contains("color") == fromPPD.colorModes.contains("color"))
     }
 
     /// Each document of a job is titled by its own title.

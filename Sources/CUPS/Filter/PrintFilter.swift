@@ -69,10 +69,10 @@ public enum PrintFilter {
     public static func settings(arguments: [String], environment: [String: String]) throws -> JobSettings {
         var settings = JobSettings()
         let ppd = try environment["PPD"].map { try PPDFile(path: $0) }
+        // The queue's printer, read from its PPD as `swiftprint print` reads one over IPP.
+        ppd.map(PrinterCapabilities.init(ppd:))?.applyPrinterFacts(to: &settings)
         for (name, value) in ppd?.defaults ?? [] {
-            if name == "PageSize" {
-                settings.queueMedia = MediaSize.named(value) ?? ppd?.paperSize(named: value).map(MediaSize.custom(points:))
-            } else if let option = JobSettings.option(named: name), option.sources.contains(.queueDefaults) {
+            if let option = JobSettings.option(named: name), option.sources.contains(.queueDefaults) {
                 try option.apply(text: value, to: &settings)
             }
         }
@@ -90,7 +90,6 @@ public enum PrintFilter {
         }
         if let copies = Int(arguments[4]), copies > 1 { try PaperOptions.copies.apply(text: arguments[4], to: &settings) }
         settings.resolve()
-        if let ppd { settings.printerMargins = ppd.margins }
         if let format = environment["FINAL_CONTENT_TYPE"].flatMap(OutputFormat.init(name:)), format != .pdf {
             try setRaster(format, in: &settings, ppd: ppd, jobOptions: jobOptions)
         }

@@ -49,13 +49,48 @@ public final class PPDFile {
         for i in 0..<Int(file.num_sizes) {
             let size = file.sizes[i]
             // The paper by its size (PWG's name for it), as libcups matches PPD sizes to IPP media.
-            guard size.width > 0, size.length > 0,
-                  let media = spcups_pwgMediaForSize(Int32((Double(size.width) * 2540 / 72).rounded()), Int32((Double(size.length) * 2540 / 72).rounded())),
-                  let pwg = media.pointee.pwg else { continue }
-            margins.add(media: String(cString: pwg), edges: EdgeInsets(top: Double(size.length - size.top), left: Double(size.left),
+            guard size.width > 0, size.length > 0, let pwg = Self.pwgName(width: Double(size.width), length: Double(size.length)) else { continue }
+            margins.add(media: pwg, edges: EdgeInsets(top: Double(size.length - size.top), left: Double(size.left),
                                                                 bottom: Double(size.bottom), right: Double(size.width - size.right)))
         }
         return margins
+    }
+
+    /// Each option's choices by keyword, in the PPD's order: (`Duplex`, [`None`, `DuplexNoTumble`, …]).
+    package var choices: [(option: String, choices: [String])] {
+        var result: [(option: String, choices: [String])] = []
+        var option = spcups_ppdFirstOption(ppd)
+        while let o = option {
+            let keyword = withUnsafeBytes(of: o.pointee.keyword) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            let choices = (0..<Int(o.pointee.num_choices)).map { i in
+                withUnsafeBytes(of: o.pointee.choices[i].choice) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            }
+            result.append((keyword, choices))
+            option = spcups_ppdNextOption(ppd)
+        }
+        return result
+    }
+
+    /// Whether the printer prints colour (`*ColorDevice: True`).
+    package var isColorDevice: Bool { ppd.pointee.color_device != 0 }
+
+    /// The PWG name of each paper the PPD offers, in its order (as libcups matches PPD sizes to
+    /// IPP media: by size).
+    package var mediaNames: [String] {
+        let file = ppd.pointee
+        var names: [String] = []
+        for i in 0..<Int(file.num_sizes) {
+            let size = file.sizes[i]
+            guard size.width > 0, size.length > 0, let pwg = Self.pwgName(width: Double(size.width), length: Double(size.length)),
+                  !names.contains(pwg) else { continue }
+            names.append(pwg)
+        }
+        return names
+    }
+
+    /// The PWG name of the paper `width` × `length` points.
+    package static func pwgName(width: Double, length: Double) -> String? {
+        spcups_pwgMediaForSize(Int32((width * 2540 / 72).rounded()), Int32((length * 2540 / 72).rounded()))?.pointee.pwg.map { String(cString: $0) }
     }
 
     /// The value of the PPD's main keyword `name` (`*cupsBackSide: Rotated` → `Rotated`), or nil.

@@ -1,0 +1,39 @@
+import CUPSLibrary
+import HandlerSupport
+
+/// A printer's capabilities from its queue's PPD — what the CUPS filter has — in the same
+/// typed form `PrinterDirectory` reads from a printer's IPP attributes (what `swiftprint print`,
+/// the picker and `install --printer` have). What a job takes from its printer is applied from
+/// either by `applyPrinterFacts`, so a job means the same through every door.
+extension PrinterCapabilities {
+    /// Read from `ppd`: its papers (by PWG name, as cupsd names them in `media-supported`), the
+    /// default paper, the sides its `Duplex` option offers (cupsd's `sides-supported`), colour,
+    /// the resolutions of its `Resolution` option, and each paper's unprintable margins.
+    public init(ppd: PPDFile) {
+        let choices = Dictionary(ppd.choices.map { ($0.option, $0.choices) }, uniquingKeysWith: { first, _ in first })
+        let sides: [String] = (choices["Duplex"] ?? []).compactMap { choice in
+            switch choice {
+            case "None": "one-sided"
+            case "DuplexNoTumble": "two-sided-long-edge"
+            case "DuplexTumble": "two-sided-short-edge"
+            default: nil
+            }
+        }
+        let defaultPaper = ppd.defaults.first { $0.name == "PageSize" }.flatMap { ppd.paperSize(named: $0.value) }
+        self.init(media: ppd.mediaNames,
+                  defaultMedia: defaultPaper.flatMap { PPDFile.pwgName(width: $0.width, length: $0.height) },
+                  sides: sides.isEmpty ? ["one-sided"] : sides,
+                  colorModes: ppd.isColorDevice ? ["monochrome", "color"] : ["monochrome"],
+                  resolutions: choices["Resolution"] ?? [],
+                  margins: ppd.margins)
+    }
+
+    /// What a job takes from the printer it prints on, the same whichever door it came through
+    /// (`swiftprint print`, an app's print controller, the CUPS filter): the printer's default
+    /// paper, below the job's and the document's own, and what it cannot print at each paper's
+    /// edges.
+    public func applyPrinterFacts(to settings: inout JobSettings) {
+        if settings.queueMedia == nil { settings.queueMedia = defaultMedia.flatMap(MediaSize.named) }
+        settings.printerMargins = margins
+    }
+}
