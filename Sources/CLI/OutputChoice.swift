@@ -22,7 +22,7 @@ enum OutputChoice {
             }
         }
         guard values.count > 1 else { return }
-        let optionLike = values.dropFirst().compactMap { value -> String? in
+        let optionLike = values.compactMap { value -> String? in
             let parts = value.split(separator: "=", maxSplits: 1)
             guard parts.count == 2, let option = JobSettings.option(named: String(parts[0])),
                   option.sources.contains(.commandLine) else { return nil }

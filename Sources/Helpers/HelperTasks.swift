@@ -267,8 +267,9 @@ package struct PageStyleReport: Codable, Sendable {
               const forPrint = (media) => !media || /(^|[ ,])(print|all)([ ,]|$)/i.test(media) && !/^\\s*not\\s/i.test(media);
               const styleTexts = Array.from(document.querySelectorAll("style")).filter(s => forPrint(s.media)).map(s => s.textContent || "").concat(\(extra));
               const notLoaded = Array.from(new Set(
-                Array.from(document.querySelectorAll('link[rel~="stylesheet" i][href]')).filter(l => !l.sheet).map(l => l.href)
-                  .concat(Array.from(document.images).filter(i => i.complete && i.naturalWidth === 0 && i.getAttribute("src")).map(i => i.src))));
+                Array.from(document.querySelectorAll('link[rel~="stylesheet" i][href]')).filter(l => !l.sheet && !l.disabled).map(l => l.href)
+                  .concat(Array.from(document.images).filter(i => i.complete && i.naturalWidth === 0 && (i.currentSrc || i.src))
+                    .map(i => i.currentSrc || i.src))));
               return {title: document.title || "", rules, unreadableSheets: unreadable, styleTexts, notLoaded};
             })()
             """

@@ -50,7 +50,6 @@ public struct MediaSize: Hashable, Codable, Sendable, CustomStringConvertible {
         return CGSize(width: w * unit, height: h * unit)
     }
 
-    /// A custom size of `size` points (in portrait).
     /// The catalogue's paper of `size` (either way round, within half a point: CSS's `A4` is
     /// 210 mm in its own units), else a custom size: a printer that takes A4 is asked for
     /// iso_a4_210x297mm, not a custom size of the same measure.
@@ -60,6 +59,7 @@ public struct MediaSize: Hashable, Codable, Sendable, CustomStringConvertible {
             ?? custom(points: size)
     }
 
+    /// A custom size of `size` points (in portrait).
     public static func custom(points size: CGSize) -> MediaSize {
         custom(width: min(size.width, size.height), length: max(size.width, size.height))
     }

@@ -171,7 +171,6 @@ package final class QPDFDocument {
                                      destinationTop ?? -1, &$0) }
     }
 
-    /// Sets a document information entry (Title, Creator, CreationDate …).
     /// An entry of the document's information dictionary (`Title`), when it holds text.
     package func info(_ key: String) -> String? {
         guard let value = engine.get_info!(handle, key) else { return nil }
@@ -179,6 +178,7 @@ package final class QPDFDocument {
         return String(cString: value)
     }
 
+    /// Sets a document information entry (Title, Creator, CreationDate …).
     package func setInfo(_ key: String, _ value: String) throws {
         try check { engine.set_info!(handle, key, value, &$0) }
     }

@@ -154,12 +154,30 @@ struct JobDoorTests {
     /// Each document of a job is titled by its own title.
     @Test func eachSavedPDFHasItsDocumentsTitle() throws {
         let cups = try PrivateCUPS.shared()
-        let id = try cups.submit([QueueTests.fixtures + "/notes.md", QueueTests.fixtures + "/page.html"], title: "two")
+        let id = try cups.submit([QueueTests.fixtures + "/notes.md", QueueTests.fixtures + "/page.html"])
         try cups.waitForJobs()
         let files = cups.savedFiles().filter { $0.hasPrefix("\(id)-") }
         #expect(files.count == 2, "\(files)")
         let titles = try Set(files.map { try PDF.info(cups.saved + "/root/" + $0, "Title") ?? "" })
         #expect(titles == ["Minutes", "Page"], "\(titles)")
+        // A title the sender chose is the job's, as --title is in convert.
+        let named = try lp(cups, QueueTests.fixtures + "/notes.md", ["swiftprint-header='[%{title}]'"], title: "Board minutes")
+        let saved = cups.saved + "/root/\(named)-Board minutes.pdf"
+        #expect(try PDF.info(saved, "Title") == "Board minutes")
+        #expect(try words(saved).contains("[Board minutes]"))
+    }
+
+    /// Options for other filters, written as options are (crop-to-fit, nopdfAutoRotate), are
+    /// ignored with a warning beside a text option, not taken for split words; a password split
+    /// at its spaces fails the job without a piece of it in the reason.
+    @Test func otherFiltersOptionsAreNotSplitWordsAndAPasswordIsNeverRepeated() throws {
+        let cups = try PrivateCUPS.shared()
+        let id = try lp(cups, examples + "/server.log", ["swiftprint-header='Night run'", "crop-to-fit", "nopdfAutoRotate", "page-ranges=1"], title: "others")
+        #expect(FileManager.default.fileExists(atPath: cups.saved + "/root/\(id)-others.pdf"), "\((try? cups.finishedJobReport(id)) ?? "")")
+        let split = try lp(cups, examples + "/server.log", ["document-password=correct horse battery"], title: "split-password")
+        let report = try cups.finishedJobReport(split, awaiting: "options of their own")
+        #expect(report.contains("2 words arrived as options of their own"), "\(report)")
+        #expect(!report.contains("horse") && !report.contains("battery") && !report.contains("correct"), "\(report)")
     }
 
     /// A failed job's reason stays on the job; the queue's own message goes with the next good job.

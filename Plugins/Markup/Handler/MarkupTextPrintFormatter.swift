@@ -158,10 +158,10 @@ public final class MarkupTextPrintFormatter: PrintFormatter {
         guard !urls.isEmpty else { return }
         let allowed = readableFolder?.path
         var outside: [String] = [], missing: [String] = [], other: [String] = []
-        for text in urls {
+        for text in urls where !text.hasPrefix("data:") {
             guard let url = URL(string: text), url.isFileURL else { other.append(text); continue }
             let path = url.standardizedFileURL.path
-            if allowed == nil || !(path + "/").hasPrefix(allowed! + "/") {
+            if allowed == nil || !(allowed == "/" || path.hasPrefix(allowed! + "/")) {
                 outside.append(path)
             } else if !FileManager.default.fileExists(atPath: path) {
                 missing.append(path)

@@ -19,9 +19,12 @@ extension PrinterCapabilities {
             default: nil
             }
         }
-        let defaultPaper = ppd.defaults.first { $0.name == "PageSize" }.flatMap { ppd.paperSize(named: $0.value) }
+        // The default paper by its size, or by its name where the PPD gives it no size.
+        let defaultName = ppd.defaults.first { $0.name == "PageSize" }?.value
+        let defaultMedia = defaultName.flatMap(ppd.paperSize(named:)).flatMap { PPDFile.pwgName(width: $0.width, length: $0.height) }
+            ?? defaultName.flatMap(MediaSize.named)?.pwgName
         self.init(media: ppd.mediaNames,
-                  defaultMedia: defaultPaper.flatMap { PPDFile.pwgName(width: $0.width, length: $0.height) },
+                  defaultMedia: defaultMedia,
                   sides: sides.isEmpty ? ["one-sided"] : sides,
                   colorModes: ppd.isColorDevice ? ["monochrome", "color"] : ["monochrome"],
                   resolutions: choices["Resolution"] ?? [],

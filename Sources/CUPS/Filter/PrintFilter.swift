@@ -95,6 +95,13 @@ public enum PrintFilter {
         }
         reportIgnored(jobOptions, ppd: ppd)
         settings.user = arguments[2]
+        // A title the sender chose (lp -t) names the PDF; lp's own, the file's name, gives way
+        // to the document's title (HTML's <title>, …), as in swiftprint convert.
+        let title = arguments[3]
+        if settings.info.jobName == nil, !title.isEmpty,
+           !CUPSOptions.allValues(of: "document-name-supplied", in: arguments[5]).contains(title) {
+            settings.info.jobName = title
+        }
         // A job's page may read no local file at all: the spool folder holds other users' jobs
         // under guessable names. Not an option a job can change.
         settings.localFiles = .none
@@ -148,25 +155,41 @@ public enum PrintFilter {
             throw PrintError(.invalidOption, "\(PlacementOptions.exposedPasswordName) is shown to everyone who lists the job: send the password as document-password, which CUPS shows to no one",
                              option: PlacementOptions.password.name)
         }
+        let isPassword = { (name: String) in PlacementOptions.password.answers(to: name) }
         for option in options where JobSettings.option(named: option.name) != nil
             && option.value.hasPrefix("{") && option.value.hasSuffix("}") && option.value.contains("=") {
-            throw PrintError(.invalidOption, "\(option.name) arrived as an IPP collection (\(option.value)): libcups sends a value that starts with '{' as one; write the template's first field as %{…}: lp -o \"\(option.name)='%{file}||page {page} of {pages}'\"")
+            throw PrintError(.invalidOption, "\(option.name) arrived as an IPP collection\(isPassword(option.name) ? "" : " (\(option.value))"): libcups sends a value that starts with '{' as one; write the template's first field as %{…}: lp -o \"\(option.name)='%{file}||page {page} of {pages}'\"")
         }
         let ppdOptions = Set(ppd?.defaults.map(\.name) ?? [])
+        // Words that no option has, and that are not written as options are (lower case with
+        // dashes, or a PPD's CamelCase: crop-to-fit, pdfAutoRotate, which other filters take and
+        // this one ignores with a warning): pieces of a text (`Sans`, `Mono`, `10`, `of`, `{page}`).
         let words = options.filter { option in
             (option.value == "true" || option.value == "false") && JobSettings.option(named: option.name) == nil
                 && !ppdOptions.contains(option.name) && !CUPSJobAttributes.actedOnElsewhere(option.name)
-                && !CUPSJobAttributes.bareWords.contains(option.name.lowercased())
+                && !CUPSJobAttributes.bareWords.contains(option.name.lowercased()) && !Self.isWrittenAsAnOption(option.name)
         }
         // (A password's value is never repeated: the reason is shown to every user.)
         let text = options.filter { JobSettings.option(named: $0.name)?.takesFreeText == true }
-            .map { PlacementOptions.password.answers(to: $0.name) ? (name: $0.name, value: "…") : $0 }
+            .map { isPassword($0.name) ? (name: $0.name, value: "…") : $0 }
         guard !words.isEmpty, !text.isEmpty || words.contains(where: { $0.name.contains("{") || $0.name.contains("}") }) else { return }
-        let stray = words.map { "'\($0.value == "false" ? "no" : "")\($0.name)'" }.joined(separator: ", ")
+        // Words split off a password would be pieces of it: they are not repeated either.
+        let stray = text.contains(where: { isPassword($0.name) }) ? "\(words.count) words"
+            : words.map { "'\($0.value == "false" ? "no" : "")\($0.name)'" }.joined(separator: ", ")
         if let first = text.first {
             throw PrintError(.invalidOption, "\(stray) arrived as options of their own beside \(text.map { "\($0.name)=\($0.value)" }.joined(separator: ", ")): a value with spaces needs quotes inside the option: lp -o \"\(first.name)='…'\"")
         }
         throw PrintError(.invalidOption, "\(stray) arrived as options of their own: a value with spaces needs quotes inside the option (lp -o \"swiftprint-footer='page {page} of {pages}'\"), and a template's first field is written %{…}")
+    }
+
+    /// Whether `name` is written as options are: more than one letter, lower case with a dash
+    /// (`crop-to-fit`) or CamelCase after a lower-case start (`pdfAutoRotate`); not a word of
+    /// text (`Sans`, `of`, `10`).
+    static func isWrittenAsAnOption(_ name: String) -> Bool {
+        guard name.count > 1, name.first?.isLowercase == true, name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" || $0 == "." }) else {
+            return false
+        }
+        return name.contains("-") || name.dropFirst().contains(where: \.isUppercase)
     }
 
     /// Refuses a job that cupsd holds one of swiftprint's options for as an IPP collection
