@@ -19,14 +19,13 @@ struct JobFlags: ParsableArguments {
 
     /// The documents as the job prints them: typed by `--document-format` when it is given.
     func printInputs(_ settings: JobSettings) throws -> [PrintInput] {
-        try inputs.map { path in
+        let dispatcher = Dispatcher.standard
+        if let format = settings.documentFormat, dispatcher.detector.catalogue.type(forMIME: format).flatMap(dispatcher.handler(for:)) == nil {
+            throw PrintError(.invalidOption, "--document-format \(format): swiftprint prints no such type (swiftprint types lists them)")
+        }
+        return inputs.map { path in
             var input = PrintInput(path: path)
-            if let format = settings.documentFormat {
-                guard Dispatcher.standard.detector.catalogue.type(forMIME: format).map(Dispatcher.standard.handler(for:)) != nil else {
-                    throw PrintError(.invalidOption, "--document-format \(format): swiftprint prints no such type (swiftprint types lists them)")
-                }
-                input.declaredMIMEType = format
-            }
+            input.declaredMIMEType = settings.documentFormat
             return input
         }
     }

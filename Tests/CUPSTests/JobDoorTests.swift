@@ -189,7 +189,7 @@ struct JobDoorTests {
         try cups.waitUntilIdle(["swiftprint"])
         let queue = try Tool.run("lpstat", ["-h", cups.server, "-p", "swiftprint"]).text
         #expect(!queue.contains("half.pdf"), "a good job clears the queue's message: \(queue)")
-        #expect(try cups.finishedJobReport(failed).contains("Status: swiftprint: half.pdf:"))
+        #expect(try cups.finishedJobReport(failed, awaiting: "Status: swiftprint: half.pdf:").contains("Status: swiftprint: half.pdf:"))
     }
 
     @Test func cancellingAJobThatIsNotThereSaysSo() throws {

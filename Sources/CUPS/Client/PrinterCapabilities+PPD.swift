@@ -11,14 +11,8 @@ extension PrinterCapabilities {
     /// the resolutions of its `Resolution` option, and each paper's unprintable margins.
     public init(ppd: PPDFile) {
         let choices = Dictionary(ppd.choices.map { ($0.option, $0.choices) }, uniquingKeysWith: { first, _ in first })
-        let sides: [String] = (choices["Duplex"] ?? []).compactMap { choice in
-            switch choice {
-            case "None": "one-sided"
-            case "DuplexNoTumble": "two-sided-long-edge"
-            case "DuplexTumble": "two-sided-short-edge"
-            default: nil
-            }
-        }
+        // The Duplex choices as the sides option reads them (None, DuplexNoTumble, DuplexTumble).
+        let sides = (choices["Duplex"] ?? []).compactMap { PrintInfo.Duplex(optionText: $0)?.ippSides }
         // The default paper by its size, or by its name where the PPD gives it no size.
         let defaultName = ppd.defaults.first { $0.name == "PageSize" }?.value
         let defaultMedia = defaultName.flatMap(ppd.paperSize(named:)).flatMap { PPDFile.pwgName(width: $0.width, length: $0.height) }

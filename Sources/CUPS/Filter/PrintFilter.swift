@@ -32,10 +32,6 @@ public enum PrintFilter {
         input.declaredMIMEType = environment["CONTENT_TYPE"]
         do {
             let settings = try settings(arguments: arguments, environment: environment)
-            // Only under cupsd (which names the queue in PRINTER) is there a job to ask about.
-            if environment["PRINTER"] != nil, let job = Int(arguments[1]) {
-                try checkNoCollections(job: job, given: try CUPSOptions.parse(arguments[5]))
-            }
             var conversion = DocumentConversion(settings: settings, dispatcher: Dispatcher.standard)
             conversion.progress = { progress in
                 if progress.page == 1 || progress.page % 50 == 0 { report("INFO", "\(input.displayName): page \(progress.page)") }
@@ -78,6 +74,8 @@ public enum PrintFilter {
         }
         let jobOptions = try CUPSOptions.parse(arguments[5])
         try checkArrivedWhole(jobOptions, ppd: ppd)
+        // Only under cupsd (which names the queue in PRINTER) is there a job to ask about.
+        if environment["PRINTER"] != nil, let job = Int(arguments[1]) { try checkNoCollections(job: job, given: jobOptions) }
         for (name, value) in jobOptions { try settings.apply(name: name, value: value, from: .printJob) }
         // A header or footer the job did not ask for is the queue's.
         settings.headerIsQueueDefault = settings.header != nil && !jobOptions.contains { PaperOptions.header.answers(to: $0.name) }
@@ -147,8 +145,7 @@ public enum PrintFilter {
     /// Refuses a job whose text options did not arrive as they were written, rather than print
     /// without them. On the way from `lp -o`, libcups splits an unquoted value at its spaces
     /// (`swiftprint-font=DejaVu Sans Mono` arrives as `swiftprint-font=DejaVu` and the options
-    /// `Sans` and `Mono`) and sends a value that starts with `{` as an IPP collection (a footer
-    /// `{file}||page {page}` arrives as `{file}||page=true {page}=true}`); and a password sent as
+    /// `Sans` and `Mono`; collections are `checkNoCollections`'); and a password sent as
     /// `swiftprint-password` was shown to every user who lists jobs.
     static func checkArrivedWhole(_ options: [(name: String, value: String)], ppd: PPDFile?) throws {
         if options.contains(where: { $0.name.lowercased() == PlacementOptions.exposedPasswordName }) {
@@ -156,10 +153,6 @@ public enum PrintFilter {
                              option: PlacementOptions.password.name)
         }
         let isPassword = { (name: String) in PlacementOptions.password.answers(to: name) }
-        for option in options where JobSettings.option(named: option.name) != nil
-            && option.value.hasPrefix("{") && option.value.hasSuffix("}") && option.value.contains("=") {
-            throw PrintError(.invalidOption, "\(option.name) arrived as an IPP collection\(isPassword(option.name) ? "" : " (\(option.value))"): libcups sends a value that starts with '{' as one; write the template's first field as %{…}: lp -o \"\(option.name)='%{file}||page {page} of {pages}'\"")
-        }
         let ppdOptions = Set(ppd?.defaults.map(\.name) ?? [])
         // Words that no option has, and that are not written as options are (lower case with
         // dashes, or a PPD's CamelCase: crop-to-fit, pdfAutoRotate, which other filters take and

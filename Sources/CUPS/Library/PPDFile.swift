@@ -24,15 +24,34 @@ public final class PPDFile {
 
     /// Every option's default choice, in the PPD's order: (`PageSize`, `A4`), …
     public var defaults: [(name: String, value: String)] {
-        var result: [(name: String, value: String)] = []
+        options.compactMap { o in
+            let choice = Self.text(of: o.pointee.defchoice)
+            return choice.isEmpty ? nil : (Self.text(of: o.pointee.keyword), choice)
+        }
+    }
+
+    /// Each option's choices by keyword, in the PPD's order: (`Duplex`, [`None`, `DuplexNoTumble`, …]).
+    package var choices: [(option: String, choices: [String])] {
+        options.map { o in
+            (Self.text(of: o.pointee.keyword), (0..<Int(o.pointee.num_choices)).map { Self.text(of: o.pointee.choices[$0].choice) })
+        }
+    }
+
+    /// The PPD's options, in its order (valid while the PPD is open).
+    private var options: [UnsafeMutablePointer<ppd_option_t>] {
+        var result: [UnsafeMutablePointer<ppd_option_t>] = []
         var option = spcups_ppdFirstOption(ppd)
         while let o = option {
-            let keyword = withUnsafeBytes(of: o.pointee.keyword) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            let choice = withUnsafeBytes(of: o.pointee.defchoice) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            if !choice.isEmpty { result.append((keyword, choice)) }
+            result.append(o)
             option = spcups_ppdNextOption(ppd)
         }
         return result
+    }
+
+    /// The text of one of ppd_file_t's fixed-size, NUL-terminated fields (a C array Swift
+    /// sees as a tuple).
+    private static func text<Field>(of field: Field) -> String {
+        withUnsafeBytes(of: field) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
     }
 
     /// The size in points of the paper the PPD calls `name` (`A4`, `Letter`…), or nil.
@@ -54,21 +73,6 @@ public final class PPDFile {
                                                                 bottom: Double(size.bottom), right: Double(size.width - size.right)))
         }
         return margins
-    }
-
-    /// Each option's choices by keyword, in the PPD's order: (`Duplex`, [`None`, `DuplexNoTumble`, …]).
-    package var choices: [(option: String, choices: [String])] {
-        var result: [(option: String, choices: [String])] = []
-        var option = spcups_ppdFirstOption(ppd)
-        while let o = option {
-            let keyword = withUnsafeBytes(of: o.pointee.keyword) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            let choices = (0..<Int(o.pointee.num_choices)).map { i in
-                withUnsafeBytes(of: o.pointee.choices[i].choice) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            }
-            result.append((keyword, choices))
-            option = spcups_ppdNextOption(ppd)
-        }
-        return result
     }
 
     /// Whether the printer prints colour (`*ColorDevice: True`).
