@@ -192,6 +192,22 @@ struct JobDoorTests {
         #expect(try cups.finishedJobReport(failed, awaiting: "Status: swiftprint: half.pdf:").contains("Status: swiftprint: half.pdf:"))
     }
 
+    /// A page in a print job reads no local file; the job says which, as the page wrote them,
+    /// never as paths in cupsd's spool.
+    @Test func aPrintJobsPageSaysWhatItDidNotLoad() throws {
+        let cups = try PrivateCUPS.shared()
+        let dir = try temporaryDirectory()
+        try FileManager.default.createDirectory(atPath: dir + "/help", withIntermediateDirectories: true)
+        try "<html><head><title>Help</title><link rel=stylesheet href=\"../site.css\"></head><body><p>help text</p></body></html>"
+            .write(toFile: dir + "/help/page.html", atomically: false, encoding: .utf8)
+        _ = try Tool.run("chmod", ["-R", "a+rX", dir])
+        let id = try lp(cups, dir + "/help/page.html", [], title: "page.html")
+        #expect(FileManager.default.fileExists(atPath: cups.saved + "/root/\(id)-page.html.pdf"))
+        let report = try cups.finishedJobReport(id, awaiting: "not loaded")
+        #expect(report.contains("page.html: not loaded, a page in a print job reads no local file: ../site.css"), "\(report)")
+        #expect(!report.contains("/var/spool") && !report.contains(cups.root), "\(report)")
+    }
+
     @Test func cancellingAJobThatIsNotThereSaysSo() throws {
         let cups = try PrivateCUPS.shared()
         let r = try Tool.run(Tool.swiftprint, ["cancel", "99999"], environment: ["CUPS_SERVER": cups.server])

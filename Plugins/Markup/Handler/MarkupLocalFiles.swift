@@ -44,6 +44,11 @@ extension MarkupTextPrintFormatter {
             }
         }
         let name = shownName
+        // A print job's page is loaded as if alone in an empty scratch folder: its references
+        // are said as the page wrote them (../style.css), not as paths in that folder.
+        if allowed == nil, let scratch = try? Self.emptyFolderURL().standardizedFileURL.path {
+            outside = outside.map { Self.relative($0, to: scratch) }
+        }
         if !outside.isEmpty {
             let reason = allowed == nil
                 ? "a page in a print job reads no local file"
@@ -52,6 +57,13 @@ extension MarkupTextPrintFormatter {
         }
         if !missing.isEmpty { Self.logger.warning("\(name): not found: \(missing.joined(separator: ", "))") }
         if !other.isEmpty { Self.logger.warning("\(name): not loaded: \(other.joined(separator: ", "))") }
+    }
+
+    /// `path` as a reference from `folder` (`../style.css`).
+    static func relative(_ path: String, to folder: String) -> String {
+        let target = path.split(separator: "/"), base = folder.split(separator: "/")
+        let shared = zip(target, base).prefix { $0 == $1 }.count
+        return (Array(repeating: "..", count: base.count - shared) + target.dropFirst(shared).map(String.init)).joined(separator: "/")
     }
 
     /// The deepest folder that holds every one of `folders`.

@@ -179,7 +179,7 @@ public final class MarkupTextPrintFormatter: PrintFormatter {
     }
 
     /// An empty folder of this process's own, to load documents from when they may read nothing.
-    private static func emptyFolderURL() throws -> URL {
+    static func emptyFolderURL() throws -> URL {
         try emptyFolder.get()
     }
 
