@@ -118,7 +118,7 @@ let package = Package(
         // lcms2.h comes from liblcms2-dev).
         .target(name: "CLcmsShim", dependencies: ["CLibraryLoader"], path: "Sources/C/CLcmsShim"),
         .target(name: "CUPSLibrary", dependencies: ["PrintModel", "CCupsShim"], path: "Sources/CUPS/Library"),
-        .target(name: "PrintGraphics", dependencies: ["PrintModel", "PDFObjects", "CCairo", "CPango", "CPangoShim", "CFontSubset", "CPopplerGlibShim", "CLcmsShim"],
+        .target(name: "PrintGraphics", dependencies: ["PrintModel", "PrintSupport", "PDFObjects", "CCairo", "CPango", "CPangoShim", "CFontSubset", "CPopplerGlibShim", "CLcmsShim"],
                 path: "Sources/Graphics"),
         .target(name: "PrintOptions", dependencies: ["PrintModel", "PrintGraphics"], path: "Sources/Options"),
         // The one protocol of the helper programs, and the runner: links no engine.

@@ -1,6 +1,7 @@
 import Foundation
 import PDFObjects
 import PrintModel
+import PrintSupport
 
 /// Refuses images whose header declares more pixels than a limit, before decoding a byte of
 /// them: a small file can declare 60000 × 60000 pixels and ask for gigabytes.
@@ -54,8 +55,16 @@ package enum EXIFOrientation {
     package static func swapsAxes(_ orientation: Int) -> Bool { orientation >= 5 }
 }
 
-/// Reads a whole file (mapped), with a clear error naming it.
+/// Reads a whole file (mapped), with a clear error naming it. A file of size 0 (empty, or one
+/// of /proc's) is read, not mapped: Foundation's mapped read loses a buffer on it (`FileBytes`).
 package func readFile(_ path: String) throws -> Data {
+    var info = stat()
+    if stat(path, &info) == 0, info.st_size == 0 {
+        guard let data = FileBytes.read(path) else {
+            throw PrintError.system(.inputUnreadable, path: path, "cannot read the file", errno: errno == 0 ? EIO : errno)
+        }
+        return data
+    }
     do { return try Data(contentsOf: URL(fileURLWithPath: path), options: .alwaysMapped) } catch {
         throw PrintError.system(.inputUnreadable, path: path, "cannot read the file", errno: errno == 0 ? EIO : errno)
     }

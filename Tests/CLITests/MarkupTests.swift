@@ -265,6 +265,38 @@ import Testing
         #expect(try brightness(out, x: 0.1...0.25, y: 0.1...0.35) < 200, "the relative image is missing")
     }
 
+    /// Ink, the Markdown parser, never returned from a document with a `<p` (`<pre`, `<param`)
+    /// and no `>` after it, and took minutes over brackets nested thirty deep (found by the
+    /// markdown fuzz target; InkGuard), and stopped the process on `---` and a line that was
+    /// not front matter. The text prints as written, and tags, links and code keep their meaning.
+    @Test func markdownThatStoppedInkPrintsAsWritten() throws {
+        let deep = String(repeating: "[", count: 40) + " deep " + String(repeating: "![", count: 20)
+        let dir = try folder([
+            "hang.md": "# Less than\n\nIf a <pre and b <P then\n\n```\nx <p\n```\n",
+            "tags.md": "<p>A real paragraph</p>\n\nthen a <param\n",
+            "deep.md": "\(deep)\n\nSee [the site](https://example.org/), [a [b] c] and `[[code]]`.\n\n```\n[[[[block]]]]\n```\n",
+            // Ink read this as front matter that never closes, and stopped the process.
+            "rule.md": "---\nA line under a rule\n\n",
+        ])
+        for name in ["hang.md", "tags.md", "deep.md", "rule.md"] {
+            let (r, out) = try convert([dir + "/" + name], ["--media", "A4"])
+            #expect(r.status == 0, "\(name): \(r.stderr)")
+            let text = try PDF.text(out)
+            // (`<p` in code after the document's last `>` shows as `&lt;p`: InkGuard says why.)
+            #expect(!text.contains("&#91;") && (name == "hang.md" || !text.contains("&lt;")), "\(name): \(text)")
+            switch name {
+            case "hang.md": #expect(text.contains("If a <pre and b <P then"), "\(text)")
+            case "tags.md": #expect(text.contains("A real paragraph") && !text.contains("<p>") && text.contains("then a <param"), "\(text)")
+            case "rule.md": #expect(text.contains("A line under a rule") && !text.contains("---"), "\(text)")
+            default:
+                let words = text.filter { !$0.isWhitespace }
+                #expect(words.contains(deep.filter { !$0.isWhitespace }) && words.contains("[[[[block]]]]"), "\(text)")
+                #expect(words.contains("Seethesite,[a[b]c]and[[code]]"), "\(text)")
+                #expect(try PDF.links(out).contains { $0.uri == "https://example.org/" }, "the link is lost")
+            }
+        }
+    }
+
     @Test func textAndImageJobsNeverLoadWebKit() throws {
         // WebKit and GTK live in swiftprint-markup only; the tool itself does not link them.
         let libraries = try Tool.run("ldd", [Tool.swiftprint]).text

@@ -73,8 +73,13 @@ package final class GIFFile {
             if index < last {
                 // What the frame leaves for the next one.
                 if gcb.DisposalMode == DISPOSE_BACKGROUND {
-                    for y in max(0, Int(d.Top))..<min(height, Int(d.Top) + Int(d.Height)) {
-                        for x in max(0, Int(d.Left))..<min(width, Int(d.Left) + Int(d.Width)) {
+                    // The frame's part of the canvas, which may be none of it (a frame placed
+                    // outside the canvas once stopped the decoder: found by fuzzing).
+                    let top = max(0, Int(d.Top)), left = max(0, Int(d.Left))
+                    let rows = top ..< max(top, min(height, Int(d.Top) + Int(d.Height)))
+                    let columns = left ..< max(left, min(width, Int(d.Left) + Int(d.Width)))
+                    for y in rows {
+                        for x in columns {
                             for b in 0..<4 { canvas[(y * width + x) * 4 + b] = 0 }
                         }
                     }

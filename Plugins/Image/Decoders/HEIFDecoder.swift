@@ -27,15 +27,18 @@ package final class HEIFFile {
         }
         context = sp_heif_context_alloc()
         let read = sp_heif_context_read_from_file(context, path, nil)
+        // A heif_error's message lives in the context: read it before the context is freed.
         guard read.code == heif_error_Ok else {
+            let error = Self.error(path, read)
             sp_heif_context_free(context)
-            throw Self.error(path, read)
+            throw error
         }
         var h: OpaquePointer?
         let primary = sp_heif_context_get_primary_image_handle(context, &h)
         guard primary.code == heif_error_Ok, let h else {
+            let error = Self.error(path, primary)
             sp_heif_context_free(context)
-            throw Self.error(path, primary)
+            throw error
         }
         handle = h
     }

@@ -73,7 +73,7 @@ struct MapDescription: Decodable {
     }
 
     static func read(path: String) throws -> MapDescription {
-        guard let data = FileManager.default.contents(atPath: path) else {
+        guard let data = FileBytes.read(path) else {
             throw PrintError(.inputUnreadable, path: path, "cannot read the map description")
         }
         do { return try JSONDecoder().decode(MapDescription.self, from: data) } catch let DecodingError.keyNotFound(key, _) {

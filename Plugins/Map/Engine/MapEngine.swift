@@ -140,7 +140,7 @@ public struct MapEngine {
     }
 
     static func features(at path: String, style: MapStyle, pointLimit: Int) throws -> [MapFeature] {
-        guard let data = FileManager.default.contents(atPath: path) else {
+        guard let data = FileBytes.read(path) else {
             throw PrintError(.inputUnreadable, path: path, "cannot read the file")
         }
         let head = String(decoding: data.prefix(1024), as: UTF8.self)

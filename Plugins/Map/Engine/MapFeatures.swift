@@ -181,6 +181,7 @@ public final class GPXReader: NSObject, XMLParserDelegate {
     }
 
     public static func features(from data: Data, path: String, style: MapStyle = MapStyle(), pointLimit: Int) throws -> [MapFeature] {
+        let data = try utf8Document(data, path: path)
         let reader = GPXReader(style: style, pointLimit: pointLimit)
         let parser = XMLParser(data: data)
         parser.delegate = reader
@@ -189,6 +190,34 @@ public final class GPXReader: NSObject, XMLParserDelegate {
             throw PrintError(.invalidInput, path: path, reader.failure ?? "not valid GPX: \(parser.parserError?.localizedDescription ?? "XML error")")
         }
         return reader.features
+    }
+
+    /// The document as UTF-8 with no encoding declared, for XMLParser. Foundation's XMLParser
+    /// stops the process on a name, processing instruction or entity that is not UTF-8, which
+    /// libxml2 passes on from bytes that are not what the document declares (found by fuzzing:
+    /// a declared UTF-16 over 8-bit bytes was enough). So swiftprint decodes the document
+    /// itself: UTF-8, UTF-16 with its mark, or the Latin encodings; others are refused.
+    static func utf8Document(_ data: Data, path: String) throws -> Data {
+        let text: String?
+        let head = String(decoding: data.prefix(200), as: UTF8.self)
+        let declared = head.firstMatch(of: /^\s*<\?xml [^>]*encoding\s*=\s*["']([A-Za-z0-9._-]+)["']/).map { String($0.1).lowercased() }
+        if data.starts(with: [0xFE, 0xFF]) || data.starts(with: [0xFF, 0xFE]) {
+            text = String(data: data, encoding: .utf16)
+        } else {
+            switch declared {
+            case nil, "utf-8", "utf8", "us-ascii", "ascii": text = String(validating: data, as: UTF8.self)
+            case "iso-8859-1", "latin1", "iso_8859-1", "l1": text = String(data: data, encoding: .isoLatin1)
+            case "windows-1252", "cp1252": text = String(data: data, encoding: .windowsCP1252)
+            case let other?:
+                throw PrintError(.invalidInput, path: path, "not readable GPX: it is in \(other); save it as UTF-8")
+            }
+        }
+        guard var text else {
+            throw PrintError(.invalidInput, path: path, "not valid GPX: the file is not \(declared ?? "UTF-8") text")
+        }
+        // The declaration goes: what it says of the encoding is no longer true.
+        if let declaration = text.firstMatch(of: /^\s*<\?xml[^>]*\?>/) { text.removeSubrange(declaration.range) }
+        return Data(text.utf8)
     }
 
     public func parser(_ parser: XMLParser, didStartElement element: String, namespaceURI: String?, qualifiedName: String?,

@@ -31,9 +31,9 @@ struct TileCache {
     /// The stored tile for `url`: its bytes and record, fresh or not.
     func lookUp(_ url: String) -> (data: Data, entry: Entry)? {
         let base = path(for: url)
-        guard let record = FileManager.default.contents(atPath: base + ".json"),
+        guard let record = FileBytes.read(base + ".json"),
               let entry = try? JSONDecoder().decode(Entry.self, from: record), entry.url == url,
-              let data = FileManager.default.contents(atPath: base + ".tile") else { return nil }
+              let data = FileBytes.read(base + ".tile") else { return nil }
         return (data, entry)
     }
 

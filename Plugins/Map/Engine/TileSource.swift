@@ -99,7 +99,7 @@ public final class TileFolderSource: TileSource {
     public init(path: String) throws {
         root = path
         var metadata: [String: String] = [:]
-        if let data = FileManager.default.contents(atPath: path + "/metadata.json"),
+        if let data = FileBytes.read(path + "/metadata.json"),
            let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] {
             for (k, v) in object { metadata[k] = "\(v)" }
         }
@@ -116,7 +116,7 @@ public final class TileFolderSource: TileSource {
 
     public func tile(_ id: TileID) throws -> Data? {
         for ext in Self.extensions {
-            if let data = FileManager.default.contents(atPath: "\(root)/\(id.z)/\(id.x)/\(id.y).\(ext)") { return data }
+            if let data = FileBytes.read("\(root)/\(id.z)/\(id.x)/\(id.y).\(ext)") { return data }
         }
         return nil
     }

@@ -45,7 +45,7 @@ final class MapHelperFormatter: PrintFormatter {
     override func documentPageSetup() throws -> DocumentPageSetup? {
         struct PaperKeys: Decodable { var paper: String?; var orientation: String? }
         guard String(decoding: head ?? ContentDetector.head(of: path), as: UTF8.self).contains("\"swiftprint-map\""),
-              let data = FileManager.default.contents(atPath: path),
+              let data = FileBytes.read(path),
               let keys = try? JSONDecoder().decode(PaperKeys.self, from: data) else { return nil }
         return try DocumentPageSetup.named(paper: keys.paper, orientation: keys.orientation, path: path)
     }

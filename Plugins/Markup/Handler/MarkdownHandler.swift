@@ -15,7 +15,7 @@ public struct MarkdownHandler: ContentHandler {
     public init() {}
 
     public func makeFormatter(for input: PrintInput, settings: JobSettings) throws -> PrintFormatter {
-        guard let bytes = FileManager.default.contents(atPath: input.path) else {
+        guard let bytes = FileBytes.read(input.path) else {
             throw PrintError.system(.inputUnreadable, path: input.path, "cannot read the file", errno: errno)
         }
         var text = String(decoding: bytes, as: UTF8.self)
@@ -33,8 +33,8 @@ public struct MarkdownHandler: ContentHandler {
 
     /// A whole HTML document for `markdown`, titled by its first top-level heading (none: the
     /// job's title is the file's name).
-    static func html(markdown: String) -> String {
-        let parsed = MarkdownParser().parse(markdown)
+    package static func html(markdown: String) -> String {
+        let parsed = MarkdownParser().parse(InkGuard.prepared(markdown))
         let title = parsed.title.map { "<title>\(escaped($0))</title>" } ?? ""
         return """
             <!DOCTYPE html>

@@ -38,9 +38,10 @@ public enum JobSubmission {
         let name = list.name(at: index)
         let info = try DestinationInfo(list, index)
         let dest = list.destination(at: index)
-        let jobOptions = CUPSOptionArray(options)
         var job: Int32 = 0
-        let created = spcups_cupsCreateDestJob(nil, dest, info.info, &job, title, jobOptions.count, jobOptions.pointer)
+        let created = CUPSOptionArray(options).withOptions { count, array in
+            spcups_cupsCreateDestJob(nil, dest, info.info, &job, title, count, array)
+        }
         guard created.rawValue <= IPP_STATUS_OK_EVENTS_COMPLETE.rawValue, job > 0 else {
             throw LibCUPS.lastError("\(name) refused the job")
         }

@@ -3,14 +3,21 @@ import PrintModel
 
 /// A libcups option array (`cups_option_t`), freed with its owner.
 package final class CUPSOptionArray {
-    package private(set) var count: Int32 = 0
-    package private(set) var pointer: UnsafeMutablePointer<cups_option_t>?
+    private var count: Int32 = 0
+    private var pointer: UnsafeMutablePointer<cups_option_t>?
 
     package init(_ options: [(String, String)] = []) {
         for (name, value) in options { add(name, value) }
     }
 
     package func add(_ name: String, _ value: String) { count = spcups_cupsAddOption(name, value, count, &pointer) }
+
+    /// Calls `body` with the array's count and pointer, valid until it returns: read as
+    /// properties, the array could be freed before the C call that takes them ran (Swift ends
+    /// an object's life at its last use).
+    package func withOptions<T>(_ body: (Int32, UnsafeMutablePointer<cups_option_t>?) throws -> T) rethrows -> T {
+        try withExtendedLifetime(self) { try body(count, pointer) }
+    }
 
     deinit { spcups_cupsFreeOptions(count, pointer) }
 }

@@ -109,12 +109,13 @@ public final class PPDFile {
     /// `cupsRasterInterpretPPD` makes of the marked choices. Nil when the PPD's code sets no
     /// raster page (a PDF printer's PPD).
     package func rasterSettings(options: [(name: String, value: String)]) -> PPDRasterSettings? {
-        let array = CUPSOptionArray(options)
-        spcups_ppdMarkDefaults(ppd)
-        _ = spcups_cupsMarkOptions(ppd, array.count, array.pointer)
         var header = cups_page_header2_t()
-        guard spcups_cupsRasterInterpretPPD(&header, ppd, array.count, array.pointer, nil) == 0,
-              header.HWResolution.0 > 0, header.HWResolution.1 > 0 else { return nil }
+        let interpreted = CUPSOptionArray(options).withOptions { count, array in
+            spcups_ppdMarkDefaults(ppd)
+            _ = spcups_cupsMarkOptions(ppd, count, array)
+            return spcups_cupsRasterInterpretPPD(&header, ppd, count, array, nil)
+        }
+        guard interpreted == 0, header.HWResolution.0 > 0, header.HWResolution.1 > 0 else { return nil }
         return PPDRasterSettings(resolution: (Int(header.HWResolution.0), Int(header.HWResolution.1)),
                                  colorSpace: RasterPageHeader.ColorSpace(cups: header.cupsColorSpace.rawValue),
                                  bitsPerColor: Int(header.cupsBitsPerColor))
