@@ -24,6 +24,7 @@ public struct DetectedType: Sendable {
 /// sniffers where libmagic's answer is generic (plain text that is HTML, JSON that is GeoJSON,
 /// XML that is GPX, UTF-16 that libmagic calls CSV), then the file-name extension when it names a
 /// more specific type than the bytes did.
+// Safe: `cookie`, its one mutable field, is made and used only under `lock`.
 public final class ContentDetector: @unchecked Sendable {
     public let catalogue: TypeCatalogue
     // Opened on first use: a CUPS job whose type the sender named never needs it, and its

@@ -26,23 +26,24 @@ import Foundation
 /// must not wait for a thread that frees such objects meanwhile.
 package enum FontEngineLock {
     // A recursive lock that its holder can lend (`lent`): the holder and how many times it
-    // holds the lock, guarded by `condition`.
+    // holds the lock.
+    private struct Holding { var owner: pthread_t?; var depth = 0 }
     private static let condition = NSCondition()
-    nonisolated(unsafe) private static var owner: pthread_t?
-    nonisolated(unsafe) private static var depth = 0
+    // Safe: read and written only with `condition` locked.
+    nonisolated(unsafe) private static var holding = Holding()
 
     /// Runs `body` with the lock held.
     package static func held<T>(_ body: () throws -> T) rethrows -> T {
         let me = pthread_self()
         condition.lock()
-        while let holder = owner, pthread_equal(holder, me) == 0 { condition.wait() }
-        owner = me
-        depth += 1
+        while let holder = holding.owner, pthread_equal(holder, me) == 0 { condition.wait() }
+        holding.owner = me
+        holding.depth += 1
         condition.unlock()
         defer {
             condition.lock()
-            depth -= 1
-            if depth == 0 { owner = nil; condition.broadcast() }
+            holding.depth -= 1
+            if holding.depth == 0 { holding.owner = nil; condition.broadcast() }
             condition.unlock()
         }
         return try body()
@@ -54,20 +55,20 @@ package enum FontEngineLock {
     package static func lent<T>(_ body: () throws -> T) rethrows -> T {
         let me = pthread_self()
         condition.lock()
-        guard let holder = owner, pthread_equal(holder, me) != 0 else {
+        guard let holder = holding.owner, pthread_equal(holder, me) != 0 else {
             condition.unlock()
             return try body()
         }
-        let saved = depth
-        owner = nil
-        depth = 0
+        let saved = holding.depth
+        holding.owner = nil
+        holding.depth = 0
         condition.broadcast()
         condition.unlock()
         defer {
             condition.lock()
-            while owner != nil { condition.wait() }
-            owner = me
-            depth = saved
+            while holding.owner != nil { condition.wait() }
+            holding.owner = me
+            holding.depth = saved
             condition.unlock()
         }
         return try body()

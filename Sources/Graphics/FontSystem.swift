@@ -135,10 +135,12 @@ package enum FontLoading {
 /// one thread to the other once, and only one thread uses it at a time.
 private enum PreparedFontMap {
     private enum State { case none, preparing, ready(Made), taken }
+    // Safe: handed from the preparing thread to the taking one once, through `condition`.
     private struct Made: @unchecked Sendable {
         let value: FontSystem.FontMapAndContext
     }
     private static let condition = NSCondition()
+    // Safe: read and written only with `condition` locked.
     nonisolated(unsafe) private static var state = State.none
 
     static func begin() {

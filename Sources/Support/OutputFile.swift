@@ -185,9 +185,12 @@ package final class OutputFile {
 /// `removeAllFromSignalHandler()`, which only calls unlink(2) on C strings made in advance.
 public enum TemporaryFiles {
     private static let lock = NSLock()
+    // Safe: `paths` and `table` change only under `lock`; the signal handler reads `table`'s
+    // entries, each nil or a whole C string freed only after its entry is cleared.
     nonisolated(unsafe) private static var paths: [String: UnsafeMutablePointer<CChar>] = [:]
     // A fixed table the signal handler can read without allocating.
     nonisolated(unsafe) private static var table = UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>.allocate(capacity: 16)
+    // Safe: set once (under `lock`, in `register`) before any entry exists for the handler.
     nonisolated(unsafe) private static var tableReady: Bool = {
         table.initialize(repeating: nil, count: 16); return true
     }()

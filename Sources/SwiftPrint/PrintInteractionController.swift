@@ -36,6 +36,7 @@ extension PrintInteractionControllerDelegate {
 ///
 /// `jobStatus` and `submittedJob` are observable (Observation's `withObservationTracking`, or
 /// SwiftUI), like UIDocument's documentState; they change on the thread that follows the job.
+// Safe: every stored property is reached through `lock`.
 public final class PrintInteractionController: Observable, @unchecked Sendable {
     private enum Content {
         case items([PrintInput])

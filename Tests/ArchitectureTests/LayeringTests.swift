@@ -29,6 +29,8 @@ import Testing
         ["CUPSFilter"],                 // the CUPS filter
         ["swiftprint", "swiftprint-filter", "swiftprint-backend", "swiftprint-image", "swiftprint-map", "swiftprint-markup",
          "swiftprint-make-basemap", "recipe-example", "receipt-example", "notes-example"],
+        ["FuzzTargets"],                // a fuzz target for every parser of untrusted bytes
+        ["swiftprint-fuzz"],            // libFuzzer's program, and the replay of findings
     ]
 
     /// C modules and the Swift modules that may import them: one owner each, where it is so today.
@@ -125,5 +127,27 @@ import Testing
         }
         let layered = Set(Self.layers.joined())
         #expect(Set(swiftTargets.keys).subtracting(layered).isEmpty, "no layer: \(Set(swiftTargets.keys).subtracting(layered).sorted())")
+    }
+
+    /// Each place the compiler is told to trust the code with concurrency (`@unchecked Sendable`,
+    /// `nonisolated(unsafe)`) says on the line above why it is safe (`// Safe: …`), and there
+    /// are few of them: state that can be guarded by a `Mutex` or kept on one actor is.
+    @Test func everyUncheckedConcurrencySaysWhyItIsSafe() throws {
+        var found: [String] = []
+        for folder in ["Sources", "Plugins", "Fuzz"] {
+            guard let files = FileManager.default.enumerator(atPath: Self.packageRoot + "/" + folder) else { continue }
+            for case let file as String in files where file.hasSuffix(".swift") {
+                let lines = try String(contentsOfFile: Self.packageRoot + "/\(folder)/\(file)", encoding: .utf8)
+                    .split(separator: "\n", omittingEmptySubsequences: false)
+                for (n, line) in lines.enumerated() where line.contains("nonisolated(unsafe)") || line.contains("@unchecked Sendable") {
+                    guard !line.trimmingCharacters(in: .whitespaces).hasPrefix("//") else { continue }
+                    found.append("\(folder)/\(file):\(n + 1)")
+                    // The comment may sit above the declaration's own doc comment or attributes.
+                    let above = lines[max(0, n - 4) ..< n].map { $0.trimmingCharacters(in: .whitespaces) }
+                    #expect(above.contains { $0.hasPrefix("// Safe:") }, "\(folder)/\(file):\(n + 1) does not say why it is safe")
+                }
+            }
+        }
+        #expect(found.count <= 10, "\(found.count) unchecked places: \(found)")
     }
 }

@@ -13,14 +13,14 @@ import HandlerSupport
 import Logging
 import MapEngine
 import PrintJobs
+import Synchronization
 
 /// The engine's warnings, gathered for the reply.
-final class Warnings: @unchecked Sendable {
+final class Warnings: Sendable {
     static let gathered = Warnings()
-    private let lock = NSLock()
-    private var lines: [String] = []
-    func add(_ line: String) { lock.lock(); lines.append(line); lock.unlock() }
-    var all: [String] { lock.lock(); defer { lock.unlock() }; return lines }
+    private let lines = Mutex<[String]>([])
+    func add(_ line: String) { lines.withLock { $0.append(line) } }
+    var all: [String] { lines.withLock { $0 } }
 }
 
 struct WarningGatherer: LogHandler {

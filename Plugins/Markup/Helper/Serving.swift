@@ -39,10 +39,10 @@ import PrintHelpers
 }
 
 /// Whether this renderer is a shared one (it outlives the run that started it).
-nonisolated(unsafe) var sharing = false
+@MainActor var sharing = false
 /// The connection whose request is being answered: a page loaded for one connection is never
 /// printed for another, whose file of the same name may hold other bytes.
-nonisolated(unsafe) var currentConnection = 0
+@MainActor var currentConnection = 0
 
 /// The shared renderer: one per folder (the lock file decides, so two runs that start one at
 /// once end up with one), listening on FOLDER/markup.socket. It tells the run that started it

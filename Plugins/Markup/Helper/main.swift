@@ -52,25 +52,25 @@ func respond(_ reply: HelperReply<PageStyleReport>, to output: Int32) {
 }
 
 /// A script to run once the current request has been answered, before the next is read.
-nonisolated(unsafe) var cleanupAfterReply: (script: String, timeout: Double)?
+var cleanupAfterReply: (script: String, timeout: Double)?
 
 /// What the loaded document is, so that a print request for it needs no second load.
-nonisolated(unsafe) var loadedKey: String?
+var loadedKey: String?
 
 /// What swiftprint changed in each document since it was loaded (the describe script's marks
 /// and breaks, the generated content), by the document's key: run again whenever that
 /// document is loaded again (another run's document came between, on a shared renderer), so
 /// that its elements are the same ones, in the same order, that the job planned with.
-nonisolated(unsafe) var changes: [String: (describe: String?, generated: String?)] = [:]
+var changes: [String: (describe: String?, generated: String?)] = [:]
 
-func load(_ request: HelperRequest<MarkupTask>, with renderer: WebRenderer) throws(RenderFailure) {
+@MainActor func load(_ request: HelperRequest<MarkupTask>, with renderer: WebRenderer) throws(RenderFailure) {
     let task = request.task
     guard let base = task.baseURL else { throw RenderFailure(.badRequest, "a request needs baseURL") }
     let html: Data
     if let text = task.html {
         html = Data(text.utf8)
     } else if let path = request.input {
-        guard let bytes = FileManager.default.contents(atPath: path) else { throw RenderFailure(.loadFailed, "cannot read \(path)") }
+        guard let bytes = FileBytes.read(path) else { throw RenderFailure(.loadFailed, "cannot read \(path)") }
         html = bytes
     } else {
         throw RenderFailure(.badRequest, "a request needs document or html")
@@ -85,7 +85,7 @@ func load(_ request: HelperRequest<MarkupTask>, with renderer: WebRenderer) thro
     loadedKey = key
 }
 
-func key(_ r: HelperRequest<MarkupTask>) -> String {
+@MainActor func key(_ r: HelperRequest<MarkupTask>) -> String {
     [r.input ?? "", String(r.task.html?.hashValue ?? 0), r.task.baseURL ?? "", r.task.allowedFolderURL ?? "", String(r.task.scripts ?? false),
      r.task.owner ?? "", String(currentConnection)]
         .joined(separator: "\u{0}")
@@ -98,7 +98,7 @@ func pageStyle(_ renderer: WebRenderer, extraSheets: [String], timeout: Double) 
     }
 }
 
-func handle(_ request: HelperRequest<MarkupTask>, with renderer: WebRenderer) throws(RenderFailure) -> HelperReply<PageStyleReport> {
+@MainActor func handle(_ request: HelperRequest<MarkupTask>, with renderer: WebRenderer) throws(RenderFailure) -> HelperReply<PageStyleReport> {
     let task = request.task
     switch task.operation {
     case .load:
@@ -109,7 +109,7 @@ func handle(_ request: HelperRequest<MarkupTask>, with renderer: WebRenderer) th
         // Linked sheets in the document's own folder are read here and parsed in the page.
         let readable = report.unreadableSheets.compactMap { href -> String? in
             guard let folder = task.allowedFolderURL, href.hasPrefix(folder), let url = URL(string: href),
-                  url.isFileURL, let data = FileManager.default.contents(atPath: url.path) else { return nil }
+                  url.isFileURL, let data = FileBytes.read(url.path) else { return nil }
             return String(decoding: data, as: UTF8.self)
         }
         if !readable.isEmpty { report = try pageStyle(renderer, extraSheets: readable, timeout: task.timeout) }

@@ -63,19 +63,21 @@ struct Errno: Error { let code: Int32; init(_ code: Int32) { self.code = code } 
 /// The partial file a SIGTERM (cupsd cancelling the job) must remove: kept as a C string made
 /// in advance, since a signal handler may only unlink(2).
 enum PartialFile {
+    // Safe: the backend is one thread; the signal handler only reads the pointer, which is
+    // set to a whole C string made before (or to nil) and freed only after it is replaced.
     nonisolated(unsafe) private static var current: UnsafeMutablePointer<CChar>?
-    nonisolated(unsafe) private static var handlersInstalled = false
-
-    static func track(_ path: String?) {
-        if !handlersInstalled {
-            handlersInstalled = true
-            for sig in [SIGTERM, SIGINT, SIGHUP] {
-                signal(sig) { s in
-                    if let c = PartialFile.current { unlink(c) }
-                    _exit(s == SIGTERM ? 0 : 128 + s)
-                }
+    /// Installed once, on the first `track`.
+    private static let handlers: Void = {
+        for sig in [SIGTERM, SIGINT, SIGHUP] {
+            signal(sig) { s in
+                if let c = PartialFile.current { unlink(c) }
+                _exit(s == SIGTERM ? 0 : 128 + s)
             }
         }
+    }()
+
+    static func track(_ path: String?) {
+        _ = handlers
         let old = current
         current = path.flatMap { strdup($0) }
         free(old)
