@@ -231,6 +231,11 @@ let package = Package(
         .executableTarget(name: "receipt-example", dependencies: ["SwiftPrint"], path: "Examples/Receipt"),
         .executableTarget(name: "notes-example", dependencies: ["SwiftPrint"], path: "Examples/Notes"),
 
+        // Fuzz/: a fuzz target for every parser of untrusted bytes (FUZZING.md), and the program
+        // that runs one under libFuzzer (scripts/fuzz) or replays files through it (the tests).
+        .target(name: "FuzzTargets", dependencies: ["SwiftPrint", "ImageDecoders", "MapEngine", "CUPSFilter", "CUPSQueue"], path: "Fuzz/Targets"),
+        .executableTarget(name: "swiftprint-fuzz", dependencies: ["FuzzTargets"], path: "Fuzz/Driver"),
+
         // Tests: they use the real libraries, fonts and poppler's command-line tools.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         // Reads the sources: no module imports a layer above its own.
@@ -247,6 +252,8 @@ let package = Package(
         .testTarget(name: "TextHandlerTests", dependencies: ["SwiftPrint", "TestSupport"], exclude: ["Fixtures"]),
         // TileServer/: a counting tile server the map tests start (Python, from the test).
         .testTarget(name: "CLITests", dependencies: ["swiftprint", "swiftprint-markup", "swiftprint-map", "recipe-example", "TestSupport"], exclude: ["TileServer", "Golden", "Identity"]),
+        // Replays every seed and every input that ever failed through swiftprint-fuzz.
+        .testTarget(name: "FuzzTests", dependencies: ["swiftprint-fuzz", "TestSupport"]),
         .testTarget(name: "CUPSTests", dependencies: ["CUPSFilter", "CUPSBackend", "CUPSCommon", "CUPSLibrary", "CUPSQueue", "TestSupport",
                                                       "swiftprint", "swiftprint-filter", "swiftprint-backend", "swiftprint-markup", "swiftprint-map",
                                                       "receipt-example", "recipe-example", "notes-example"]),

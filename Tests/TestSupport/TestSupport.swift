@@ -310,3 +310,9 @@ public struct PWGHeader {
     public var totalPageCount: Int { word(4 + 452) }
     public var pageSizeName: String { String(decoding: bytes[(4 + 1732)..<(4 + 1796)].prefix { $0 != 0 }, as: UTF8.self) }
 }
+
+/// Whether the tests run under a sanitizer (scripts/sanitize sets SWIFTPRINT_SANITIZER): its
+/// shadow memory makes peaks of memory mean nothing, so the tests that measure one are skipped.
+public enum Sanitizer {
+    public static var isOn: Bool { ProcessInfo.processInfo.environment["SWIFTPRINT_SANITIZER"] != nil }
+}

@@ -47,7 +47,7 @@ public struct PageStyle: Equatable, Sendable {
     /// The page style of rules as WebKit's CSSOM gives them, later rules winning as in the cascade.
     /// `:left`/`:right` rules give their left and right margins only (every page is the same
     /// size here).
-    init(rules: [PageStyleReport.Rule]) {
+    package init(rules: [PageStyleReport.Rule]) {
         self.init()
         var firstTop: Double?
         for rule in rules {
@@ -78,7 +78,7 @@ public struct PageStyle: Equatable, Sendable {
     }
 
     /// A CSS length in points: px (96 to the inch), pt, pc, in, cm, mm, Q; a bare 0.
-    static func length(_ text: String) -> Double? {
+    package static func length(_ text: String) -> Double? {
         let t = text.trimmingCharacters(in: .whitespaces).lowercased()
         guard !t.isEmpty else { return nil }
         if t == "0" { return 0 }
@@ -103,7 +103,7 @@ public struct PageStyle: Equatable, Sendable {
     /// The `size` descriptor: `auto`, `landscape`, `A5 landscape`, `210mm 148mm`, `5in`.
     /// Returns nil for `auto`, nothing, or what it cannot read; no size but an orientation for
     /// a bare `portrait`/`landscape` (which turns the job's own paper).
-    static func size(from text: String) -> (size: CGSize?, orientation: PrintInfo.Orientation?)? {
+    package static func size(from text: String) -> (size: CGSize?, orientation: PrintInfo.Orientation?)? {
         let words = text.lowercased().split(separator: " ").map(String.init)
         guard !words.isEmpty, words != ["auto"] else { return nil }
         var orientation: PrintInfo.Orientation?
