@@ -277,8 +277,10 @@ import Testing
             "deep.md": "\(deep)\n\nSee [the site](https://example.org/), [a [b] c] and `[[code]]`.\n\n```\n[[[[block]]]]\n```\n",
             // Ink read this as front matter that never closes, and stopped the process.
             "rule.md": "---\nA line under a rule\n\n",
+            // Ink's list reader read past the end of this one, and stopped the process.
+            "list.md": "- first\n- second\n  ",
         ])
-        for name in ["hang.md", "tags.md", "deep.md", "rule.md"] {
+        for name in ["hang.md", "tags.md", "deep.md", "rule.md", "list.md"] {
             let (r, out) = try convert([dir + "/" + name], ["--media", "A4"])
             #expect(r.status == 0, "\(name): \(r.stderr)")
             let text = try PDF.text(out)
@@ -288,6 +290,7 @@ import Testing
             case "hang.md": #expect(text.contains("If a <pre and b <P then"), "\(text)")
             case "tags.md": #expect(text.contains("A real paragraph") && !text.contains("<p>") && text.contains("then a <param"), "\(text)")
             case "rule.md": #expect(text.contains("A line under a rule") && !text.contains("---"), "\(text)")
+            case "list.md": #expect(text.contains("first") && text.contains("second") && !text.contains("-"), "\(text)")
             default:
                 let words = text.filter { !$0.isWhitespace }
                 #expect(words.contains(deep.filter { !$0.isWhitespace }) && words.contains("[[[[block]]]]"), "\(text)")

@@ -14,14 +14,21 @@ import Foundation
 ///   link of a real document nests deeper. Brackets in code blocks are left as written; in
 ///   inline code they count (Ink's reading of a code span depends on escapes and line breaks
 ///   before it, and a span it reads as text takes minutes), and such a `[` shows as `&#91;`.
+/// - A document whose last line is white space after a list (`- a`, then `  `): Ink's list
+///   reader reads past the end and stops the process. An empty HTML comment goes after every
+///   document (but one that ends in a code block), so that no reader of Ink's meets the end in
+///   white space.
 /// - A document that opens with `---` and has no later line starting with `-`: Ink reads it as
 ///   front matter that never closes, and stops the process on reaching the end (`---`, then a
 ///   line `a`, was enough). An empty HTML comment goes before it, so Ink reads no front matter
 ///   and prints the `---` as the rule it is.
 enum InkGuard {
     static func prepared(_ markdown: String) -> String {
-        let prepared = escapingTagsAndBrackets(markdown)
-        return opensUnclosedFrontMatter(prepared) ? "<!-- -->\n" + prepared : prepared
+        let (escaped, endsInCode) = escapingTagsAndBrackets(markdown)
+        var prepared = opensUnclosedFrontMatter(escaped) ? "<!-- -->\n" + escaped : escaped
+        // Not in a code block that runs to the end, where it would show.
+        if !endsInCode { prepared += "\n\n<!-- -->\n" }
+        return prepared
     }
 
     /// Whether Ink would read front matter (the document's first text is `-`) that no later line
@@ -33,9 +40,9 @@ enum InkGuard {
         return !lines[(first + 1)...].contains { $0.drop(while: \.isWhitespace).hasPrefix("-") }
     }
 
-    private static func escapingTagsAndBrackets(_ markdown: String) -> String {
+    /// The document with those `<p` and `[` escaped, and whether it ends inside a code block.
+    private static func escapingTagsAndBrackets(_ markdown: String) -> (String, Bool) {
         let bytes = Array(markdown.utf8)
-        guard bytes.contains(UInt8(ascii: "[")) || bytes.contains(UInt8(ascii: "<")) else { return markdown }
         let lt = UInt8(ascii: "<"), open = UInt8(ascii: "["), close = UInt8(ascii: "]"), tick = UInt8(ascii: "`")
         let newline = UInt8(ascii: "\n")
         let afterLastClose = (bytes.lastIndex(of: UInt8(ascii: ">")) ?? -1) + 1
@@ -73,12 +80,12 @@ enum InkGuard {
             }
             lineStart = lineEnd + 1
         }
-        guard !replacements.isEmpty else { return markdown }
+        guard !replacements.isEmpty else { return (markdown, fence != nil) }
         var out: [UInt8] = []
         out.reserveCapacity(bytes.count + replacements.count * 4)
         for (i, byte) in bytes.enumerated() {
             if let text = replacements[i] { out += Array(text.utf8) } else { out.append(byte) }
         }
-        return String(decoding: out, as: UTF8.self)
+        return (String(decoding: out, as: UTF8.self), fence != nil)
     }
 }
