@@ -55,19 +55,24 @@ enum InkGuard {
         for i in afterLastClose ..< bytes.count where isUnclosedTag(i) { replacements[i] = "&lt;" }
         // Brackets count outside code blocks. The backticks of the open code block: Ink's opens
         // on a line that starts with three or more, and closes on one that starts with exactly
-        // as many, or at the end.
+        // as many, or at the end. Only a fence after a blank line (or first) is taken for one:
+        // after text, Ink may read the backticks as more of it (a block quote goes on), and its
+        // brackets as links.
         var fence: Int?
         var depth = 0
         var lineStart = 0
+        var afterBlank = true
         while lineStart < bytes.count {
             let lineEnd = bytes[lineStart...].firstIndex(of: newline) ?? bytes.count
             let line = bytes[lineStart ..< lineEnd]
             let ticks = line.prefix { $0 == tick }.count
+            let blank = line.allSatisfy { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\r") || $0 == UInt8(ascii: "\t") }
+            defer { afterBlank = blank; lineStart = lineEnd + 1 }
             if let opened = fence {
                 if ticks == opened { fence = nil }
-            } else if ticks >= 3 {
+            } else if ticks >= 3, afterBlank {
                 fence = ticks
-            } else if line.allSatisfy({ $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\r") || $0 == UInt8(ascii: "\t") }) {
+            } else if blank {
                 depth = 0  // a blank line ends the paragraph, and any link in it
             } else {
                 for i in lineStart ..< lineEnd {
@@ -78,7 +83,6 @@ enum InkGuard {
                     }
                 }
             }
-            lineStart = lineEnd + 1
         }
         guard !replacements.isEmpty else { return (markdown, fence != nil) }
         var out: [UInt8] = []
