@@ -11,8 +11,8 @@ public struct FuzzTarget: Sendable {
     public let name: String
     /// What of swiftprint (and of which C libraries) the bytes reach.
     public let reaches: String
-    /// Seconds CI gives the target on each run: the slow ones (a whole job per input) get fewer
-    /// executions, not more time.
+    /// Seconds CI's smoke run gives the target: 12, and 30 for the markup target, which runs a
+    /// few inputs a second (a WebKit load and print each).
     public let ciSeconds: Int
     /// Words for libFuzzer's dictionary that swiftprint itself declares (option names), beside
     /// the target's own `Fuzz/Corpus/TARGET/TARGET.dict`.
