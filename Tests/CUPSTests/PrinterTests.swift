@@ -229,7 +229,7 @@ struct PrinterTests {
         let status = try Self.jobs(from: try s.swiftprint(["jobs", "--all", "--json"]).stdout)
         #expect(status.contains { $0.id == id && $0.printer == "Lobby" })
         // Done before the next test counts what Lobby received.
-        let end = Date().addingTimeInterval(30)
+        let end = Date().addingTimeInterval(30 * Sanitizer.patience)
         while Date() < end, try Self.jobs(from: try s.swiftprint(["jobs", "--all", "--json"]).stdout).contains(where: { $0.id == id && $0.state != .completed }) {
             usleep(100_000)
         }

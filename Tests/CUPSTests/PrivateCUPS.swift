@@ -129,7 +129,7 @@ final class PrivateCUPS: @unchecked Sendable {
         PreserveJobHistory Yes
         JobRetryInterval 1
         JobRetryLimit 20
-        <Location />
+        \(Sanitizer.childEnvironment.sorted(by: { $0.key < $1.key }).map { "SetEnv \($0.key) \($0.value)\n" }.joined())<Location />
           Order allow,deny
           Allow from 127.0.0.1
         </Location>
@@ -152,7 +152,7 @@ final class PrivateCUPS: @unchecked Sendable {
     }
 
     private func waitUntilUp() throws {
-        for _ in 0..<100 {
+        for _ in 0..<Int(100 * Sanitizer.patience) {
             if let r = try? Tool.run("lpstat", ["-h", server, "-r"]), r.text.contains("is running") { return }
             usleep(100_000)
         }
@@ -175,6 +175,7 @@ final class PrivateCUPS: @unchecked Sendable {
 
     /// Waits until no job is pending or printing.
     func waitForJobs(on queue: String = "swiftprint", timeout: Double = 120) throws {
+        let timeout = timeout * Sanitizer.patience
         let end = Date().addingTimeInterval(timeout)
         while Date() < end {
             let r = try Tool.run("lpstat", ["-h", server, "-o", queue])
@@ -187,6 +188,7 @@ final class PrivateCUPS: @unchecked Sendable {
     /// Waits until each of `queues` is idle: after a job completes, cupsd keeps a printer
     /// "processing" a moment longer (cups-waiting-for-job-completed) while its backend ends.
     func waitUntilIdle(_ queues: [String], timeout: Double = 30) throws {
+        let timeout = timeout * Sanitizer.patience
         let end = Date().addingTimeInterval(timeout)
         var last = ""
         while Date() < end {
@@ -202,7 +204,7 @@ final class PrivateCUPS: @unchecked Sendable {
     /// job ends, cupsd may still show an interim status before the filter's last message; with
     /// `awaiting`, the report is asked again until it holds that text (at most 15 s).
     func finishedJobReport(_ id: Int, queue: String = "swiftprint", awaiting text: String? = nil) throws -> String {
-        let end = Date().addingTimeInterval(15)
+        let end = Date().addingTimeInterval(15 * Sanitizer.patience)
         while true {
             let r = try Tool.run("lpstat", ["-h", server, "-l", "-W", "completed", "-o", queue])
             var lines: [Substring] = [], inJob = false

@@ -77,7 +77,7 @@ extension PrinterTests {
         let done = DispatchSemaphore(value: 0)
         nonisolated(unsafe) var result: (Bool, PrintError?) = (false, nil)
         controller.print { completed, error in result = (completed, error); done.signal() }
-        #expect(done.wait(timeout: .now() + 60) == .success)
+        #expect(done.wait(timeout: .now() + 60 * Sanitizer.patience) == .success)
         #expect(result.0 && result.1 == nil, "\(String(describing: result.1))")
         #expect(delegate.calls.first == "willStart" && delegate.calls.last == "didFinish", "\(delegate.calls)")
         #expect(delegate.calls.contains("choosePaper") && delegate.offered.contains { $0.media.pwgName == "iso_a4_210x297mm" })

@@ -315,4 +315,22 @@ public struct PWGHeader {
 /// shadow memory makes peaks of memory mean nothing, so the tests that measure one are skipped.
 public enum Sanitizer {
     public static var isOn: Bool { ProcessInfo.processInfo.environment["SWIFTPRINT_SANITIZER"] != nil }
+
+    /// How many times longer a test waits for work in another process: a sanitized swiftprint
+    /// runs several times slower (ASan about 3×, TSan up to 15× on the markup helper), and a job
+    /// through cupsd runs several sanitized programs in turn.
+    public static var patience: Double { isOn ? 8 : 1 }
+
+    /// The environment a sanitized program started where the tests' environment does not reach
+    /// (cupsd clears it for its filters and backends) needs: its sanitizer's options, with its
+    /// reports written under `SWIFTPRINT_SANITIZER_REPORTS`, where scripts/sanitize counts them.
+    public static var childEnvironment: [String: String] {
+        let env = ProcessInfo.processInfo.environment
+        guard isOn, let reports = env["SWIFTPRINT_SANITIZER_REPORTS"] else { return [:] }
+        var result = ["SWIFT_BACKTRACE": "enable=no"]
+        for (name, tool) in [("ASAN_OPTIONS", "asan"), ("UBSAN_OPTIONS", "ubsan"), ("TSAN_OPTIONS", "tsan")] {
+            result[name] = [env[name], "log_path=\(reports)/\(tool)"].compactMap { $0 }.joined(separator: ":")
+        }
+        return result
+    }
 }
