@@ -203,7 +203,7 @@ let package = Package(
         // what filter and backend share (cupsd's message lines); the
         // filter (options and the PPD, then the job); the backend (it runs as root: it reads its
         // arguments and a byte stream, no content).
-        .target(name: "CUPSQueue", dependencies: ["HandlerSupport", "CUPSLibrary"], path: "Sources/CUPS/Queue"),
+        .target(name: "CUPSQueue", dependencies: ["HandlerSupport", "CUPSLibrary", "CUPSCommon"], path: "Sources/CUPS/Queue"),
         .target(name: "CUPSCommon", path: "Sources/CUPS/Common"),
         .target(
             name: "CUPSFilter",

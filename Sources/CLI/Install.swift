@@ -80,6 +80,8 @@ struct Install: ParsableCommand {
     var outputFormat: OutputFormat?
     @Flag(help: "Share the queue on the network as an AirPrint printer (iPhones, iPads, Macs) and an IPP Everywhere one: cupsd shares and announces it (cupsctl --share-printers), avahi-daemon must run.")
     var share = false
+    @Option(name: .customLong("guest-account"), help: ArgumentHelp("The account that saves the jobs of senders with no account on this machine, such as phones on the network; none: their jobs are held (default: nobody with --share, else none).", valueName: "name"))
+    var guestAccount: String?
 
     func validate() throws {
         if printer != nil, name == nil { throw ValidationError("--printer needs --name, the queue's name") }
@@ -98,6 +100,7 @@ struct Install: ParsableCommand {
             rules: rules, defaultMedia: PaperDefaults.media(for: .general))
         var installer = where_.installer()
         installer.share = share
+        installer.guestAccount = guestAccount == "none" ? nil : (guestAccount ?? (share ? Installer.defaultGuestAccount : nil))
         do {
             if let printer, let name {
                 try installer.installPrinter(PrinterQueueRequest(uri: printer, name: name, format: outputFormat), definition: definition)

@@ -23,7 +23,8 @@ import Testing
         ["TextHandler", "PDFHandler", "ImageHandler", "ImageDecoders", "MarkupHandler", "MapEngine", "MapHandler",
          "RasterHandler"],
         ["PrintJobs"],                  // the dispatcher, the paginator, a job
-        ["CUPSClient", "CUPSQueue", "CUPSCommon"],
+        ["CUPSCommon"],                 // what cupsd's programs and the installer share: message lines, the spool URI
+        ["CUPSClient", "CUPSQueue"],
         ["CUPSBackend"],               // the backend
         ["SwiftPrint"],                 // the public library
         ["CUPSFilter"],                 // the CUPS filter

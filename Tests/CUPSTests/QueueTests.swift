@@ -147,12 +147,12 @@ struct QueueTests {
     ])
     func hostileTitles(title: String) throws {
         let cups = try PrivateCUPS.shared()
-        let id = try cups.submit([examples + "/server.log"], title: title, user: "../evil user")
+        let id = try cups.submit([examples + "/server.log"], title: title)
         try cups.waitForJobs()
         #expect(!FileManager.default.fileExists(atPath: "/tmp/swiftprint-pwned"))
         let folders = try FileManager.default.contentsOfDirectory(atPath: cups.saved)
         #expect(!folders.contains { $0.hasPrefix(".") || $0.contains("/") })
-        let user = folders.first { $0.contains("evil") } ?? ""
+        let user = "root"
         let files = cups.savedFiles(user: user).filter { $0.hasPrefix("\(id)-") }
         #expect(files.count == 1, "\(folders) \(files)")
         for f in files {
@@ -160,6 +160,26 @@ struct QueueTests {
             #expect(!f.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F })
             #expect(try PDF.pageCount(cups.saved + "/" + user + "/" + f) >= 1)
         }
+    }
+
+    /// A sender with no account on the machine (`lp -U`, a phone's requesting-user-name) gets
+    /// no file on a queue with no guest account: the job is held, `lpstat -l` says why, and
+    /// nothing is written anywhere.
+    @Test func aSenderWithNoAccountIsHeldWithTheReason() throws {
+        let cups = try PrivateCUPS.shared()
+        let before = try FileManager.default.contentsOfDirectory(atPath: cups.saved)
+        let id = try cups.submit([examples + "/server.log"], title: "stranger", user: "../evil user")
+        defer { _ = try? Tool.run("cancel", ["-h", cups.server, "swiftprint-\(id)"]) }
+        var report = ""
+        let end = Date().addingTimeInterval(60 * Sanitizer.patience)
+        while Date() < end {
+            report = try Tool.run("lpstat", ["-h", cups.server, "-l", "-o", "swiftprint"]).text
+            if report.contains("has no account on this machine") && report.contains("job-hold-until-specified") { break }
+            usleep(200_000)
+        }
+        #expect(report.contains("the sender ../evil user has no account on this machine, so the job is held"), "\(report)")
+        #expect(report.contains("job-hold-until-specified"), "held, not failed: \(report)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: cups.saved) == before)
     }
 
     /// Options from the network are values, never commands or paths: a header with a shell

@@ -21,7 +21,8 @@ struct SpoolBackendFailureTests {
     func withTmpfs<T>(size: String, options: String = "", _ body: (String) throws -> T) throws -> T {
         let dir = try temporaryDirectory() + "/spool"
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-        let mount = try Tool.run("mount", ["-t", "tmpfs", "-o", "size=\(size)" + (options.isEmpty ? "" : "," + options), "tmpfs", dir])
+        // mode=0755: a tmpfs's root is 1777 otherwise, a spool the backend refuses.
+        let mount = try Tool.run("mount", ["-t", "tmpfs", "-o", "size=\(size),mode=0755" + (options.isEmpty ? "" : "," + options), "tmpfs", dir])
         try #require(mount.status == 0, "mount: \(mount.stderr)")
         defer { _ = try? Tool.run("umount", [dir]) }
         return try body(dir)

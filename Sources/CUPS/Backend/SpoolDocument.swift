@@ -2,22 +2,22 @@
 import Glibc
 #endif
 
-/// One document's temporary file in the user's folder (`.<job>-partial-` and six random
-/// characters, hidden), and
-/// A termination signal (cupsd cancelling the job) removes it.
+/// One document's temporary file in the owner's folder, which is the working directory by
+/// now (`SpoolJob` moved into it): `.<job>-partial-` and six random characters, hidden, made by
+/// the owner. It becomes `<name>.pdf` only when whole; a termination signal (cupsd cancelling
+/// the job) removes it.
 struct SpoolDocument {
     let fd: Int32
-    let path: String
-    let folder: String
+    let name: String
 
-    static func create(in folder: String, job: String) -> Result<SpoolDocument, Errno> {
+    static func create(job: String) -> Result<SpoolDocument, Errno> {
         // mkstemp replaces the template's last six characters, which must be "X".
-        var template = Array("\(folder)/.\(job)-partial-\(String(repeating: "X", count: 6))".utf8CString)
+        var template = Array(".\(job)-partial-\(String(repeating: "X", count: 6))".utf8CString)
         let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard fd >= 0 else { return .failure(Errno(errno)) }
-        let path = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
-        PartialFile.track(path)
-        return .success(SpoolDocument(fd: fd, path: path, folder: folder))
+        let name = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+        PartialFile.track(name)
+        return .success(SpoolDocument(fd: fd, name: name))
     }
 
     func write(_ bytes: [UInt8]) -> Errno? {
@@ -32,18 +32,20 @@ struct SpoolDocument {
     }
 
     /// Links the file into place as the first free one of `<name>.pdf` for `names`, then
-    /// `<last name> (2).pdf`…: an earlier file is never replaced. Returns the final path.
+    /// `<last name> (2).pdf`…: an earlier file is never replaced, so two jobs of one name at
+    /// once get two files. Returns the final name.
     func commit(trying names: [String]) -> Result<String, Errno> {
-        defer { close(fd); unlink(path); PartialFile.track(nil) }
+        defer { close(fd); unlink(name); PartialFile.track(nil) }
         fchmod(fd, 0o600)
         if fsync(fd) != 0 { return .failure(Errno(errno)) }
-        let finals = names.map { "\(folder)/\($0).pdf" } + (2...1000).map { "\(folder)/\(names.last!) (\($0)).pdf" }
+        let finals = names.map { "\($0).pdf" } + (2...1000).map { "\(names.last!) (\($0)).pdf" }
         for final in finals {
-            if link(path, final) == 0 { return .success(final) }
+            if link(name, final) == 0 { return .success(final) }
             if errno == EEXIST { continue }
-            // Filesystems without hard links: rename, after checking the name is free.
+            // Filesystems without hard links: rename, after checking the name is free (a
+            // race only with the owner's own next job, in the owner's own folder).
             if errno == EPERM || errno == ENOTSUP || errno == EOPNOTSUPP, access(final, F_OK) != 0 {
-                if rename(path, final) == 0 { return .success(final) }
+                if rename(name, final) == 0 { return .success(final) }
             }
             return .failure(Errno(errno))
         }
@@ -52,7 +54,7 @@ struct SpoolDocument {
 
     func discard() {
         close(fd)
-        unlink(path)
+        unlink(name)
         PartialFile.track(nil)
     }
 }

@@ -11,10 +11,13 @@ struct SpoolJob {
     /// The job's documents' names, when it has several.
     var documents: [String] = []
     let spool: String
+    /// The account that saves the jobs of senders with no account here (the URI's `guest=`).
+    var guestAccount: String? = nil
 
     typealias Status = SpoolBackend.Status
 
-    /// The folder's name for the user: the account name made safe (`lp -U` can send anything).
+    /// The folder's name for a sender with no account here: the name made safe (`lp -U` and a
+    /// phone's requesting-user-name can send anything).
     var userFolderName: String { SafeFileName.component(user, fallback: "anonymous") }
 
     /// `<job>-<title>` without `.pdf`, which the saved file gets anyway.
@@ -33,8 +36,11 @@ struct SpoolJob {
     }
 
     func save(from input: Int32) -> Status {
-        let folder = spool + "/" + userFolderName
-        if let failure = prepare(folder: folder) { return failure }
+        let folder: String
+        switch enterUserFolder() {
+        case .success(let path): folder = path
+        case .failure(let status): return status
+        }
         var completeness = PDFCompleteness()
         var document: SpoolDocument?
         var buffer = [UInt8](repeating: 0, count: 1 << 16)
@@ -50,7 +56,7 @@ struct SpoolJob {
             let bytes = Array(buffer[0..<n])
             completeness.add(bytes)
             if document == nil {
-                switch SpoolDocument.create(in: folder, job: id) {
+                switch SpoolDocument.create(job: id) {
                 case .success(let d): document = d
                 case .failure(let e): return fail(e.code, writing: folder)
                 }
@@ -65,36 +71,87 @@ struct SpoolJob {
             return .failed
         }
         switch document.commit(trying: candidateNames) {
-        case .success(let path):
-            CUPSMessages.send("INFO", "Saved \(path)")
+        case .success(let name):
+            CUPSMessages.send("INFO", "Saved \(folder)/\(name)")
             return .ok
         case .failure(let e):
             return fail(e.code, writing: folder)
         }
     }
 
-    /// Makes the spool folder and the user's, gives the user's folder to its account (when it
-    /// exists) and continues as that account; a failure says what and how CUPS should go on.
-    private func prepare(folder: String) -> Status? {
-        if mkdir(spool, 0o755) != 0 && errno != EEXIST { return fail(errno, writing: spool) }
-        if mkdir(folder, 0o700) != 0 && errno != EEXIST { return fail(errno, writing: folder) }
+    /// The account a job's files belong to, and the name of its folder in the spool.
+    struct Owner {
+        let uid: uid_t
+        let gid: gid_t
+        let folderName: String
+    }
+
+    /// Who the job's files belong to. As root: the sender's account, or the queue's guest
+    /// account for a sender with none here; with neither, nobody, and the job is held (root
+    /// never writes a job's file). Not as root (a backend a user runs), this process's account.
+    func owner() -> Result<Owner, Status> {
+        guard geteuid() == 0 else { return .success(Owner(uid: geteuid(), gid: getegid(), folderName: userFolderName)) }
+        if !user.isEmpty, let account = getpwnam(user) {
+            return .success(Owner(uid: account.pointee.pw_uid, gid: account.pointee.pw_gid, folderName: user))
+        }
+        guard let guest = guestAccount else {
+            CUPSMessages.send("ERROR", "swiftprint: the sender \(user) has no account on this machine, so the job is held; a queue shared with guests names the account that saves their jobs (swiftprint install --share --guest-account NAME)")
+            return .failure(.hold)
+        }
+        guard let account = getpwnam(guest), account.pointee.pw_uid != 0 else {
+            CUPSMessages.send("ERROR", "swiftprint: the guest account \(guest) named by the queue's device URI \(getpwnam(guest) == nil ? "does not exist" : "is root"); the job is held")
+            return .failure(.hold)
+        }
+        return .success(Owner(uid: account.pointee.pw_uid, gid: account.pointee.pw_gid, folderName: userFolderName))
+    }
+
+    /// Opens the spool (checked all the way from `/`), makes and opens the owner's folder in it,
+    /// gives that folder to the owner, drops root for the owner's account for good and moves
+    /// into the folder: from here on every file is made by its owner, by a name relative to a
+    /// folder that cannot be swapped. Returns the folder's path, for messages.
+    private func enterUserFolder() -> Result<String, Status> {
+        let owner: Owner
+        switch self.owner() {
+        case .success(let o): owner = o
+        case .failure(let status): return .failure(status)
+        }
+        let spoolFolder: TrustedFolder
+        switch TrustedFolder.open(spool) {
+        case .success(let f): spoolFolder = f
+        case .failure(let refusal):
+            if let code = refusal.code { return .failure(fail(code, writing: spool)) }
+            CUPSMessages.send("ERROR", "swiftprint: the spool folder is not safe to write in: \(refusal.message); the queue is stopped until an administrator fixes it")
+            return .failure(.stop)
+        }
+        let path = spool + "/" + owner.folderName
+        if mkdirat(spoolFolder.fd, owner.folderName, 0o700) != 0 && errno != EEXIST { return .failure(fail(errno, writing: path)) }
+        let folder = openat(spoolFolder.fd, owner.folderName, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+        guard folder >= 0 else {
+            if errno == ELOOP || errno == ENOTDIR {
+                CUPSMessages.send("ERROR", "swiftprint: \(path) is a link or not a folder; the job is held")
+                return .failure(.hold)
+            }
+            return .failure(fail(errno, writing: path))
+        }
+        defer { close(folder) }
         var info = stat()
-        guard lstat(folder, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR else {
-            CUPSMessages.send("ERROR", "swiftprint: \(folder) is not a folder; the job is held")
-            return .hold
+        guard fstat(folder, &info) == 0 else { return .failure(fail(errno, writing: path)) }
+        if info.st_uid != owner.uid {
+            // Root's own folder (just made, or left by an earlier version) is given away; a
+            // folder of a third account never is.
+            guard info.st_uid == 0, geteuid() == 0, fchown(folder, owner.uid, owner.gid) == 0 else {
+                CUPSMessages.send("ERROR", "swiftprint: \(path) belongs to another account; the job is held")
+                return .failure(.hold)
+            }
         }
-        guard geteuid() == 0 else { return nil }
-        // Only a name that needed no cleaning can be an account.
-        guard user == userFolderName, let account = getpwnam(user) else { return nil }
-        let uid = account.pointee.pw_uid, gid = account.pointee.pw_gid
-        if info.st_uid != uid, chown(folder, uid, gid) != 0 { return fail(errno, writing: folder) }
-        // Write as the user from here on: the files are theirs, and root never writes inside a
-        // folder that someone else controls.
-        guard setgroups(0, nil) == 0, setgid(gid) == 0, setuid(uid) == 0 else {
-            CUPSMessages.send("ERROR", "swiftprint: cannot switch to the user \(user): \(String(cString: strerror(errno)))")
-            return .failed
+        if geteuid() == 0 && owner.uid != 0 {
+            guard setgroups(0, nil) == 0, setgid(owner.gid) == 0, setuid(owner.uid) == 0, setuid(0) != 0 else {
+                CUPSMessages.send("ERROR", "swiftprint: cannot switch to the account of \(user): \(String(cString: strerror(errno)))")
+                return .failure(.failed)
+            }
         }
-        return nil
+        guard fchdir(folder) == 0 else { return .failure(fail(errno, writing: path)) }
+        return .success(path)
     }
 
     /// An error's message and CUPS's next step: a full disk is retried later, a folder that

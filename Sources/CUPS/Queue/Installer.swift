@@ -1,3 +1,4 @@
+import CUPSCommon
 import CUPSLibrary
 import Foundation
 import HandlerSupport
@@ -58,6 +59,11 @@ public struct Installer {
     /// Share the queue made (the save-as-PDF one, or the printer's) on the network as an
     /// AirPrint and IPP Everywhere printer.
     public var share = false
+    /// The account that saves the jobs of senders with no account on this machine (phones
+    /// on the network), or nil: such a job is held. `install --share` sets `defaultGuestAccount`
+    /// unless told otherwise. The backend never writes a job's file as root.
+    public var guestAccount: String?
+    public static let defaultGuestAccount = "nobody"
     public var say: (String) -> Void = { print($0) }
 
     public init(layout: InstallLayout, products: String, config: String) {
@@ -96,13 +102,19 @@ public struct Installer {
         } else if typesChanged {
             say("note: restart the cupsd at \(l.cupsServer!) so that it reads \(l.typesFile)")
         }
-        try lpadmin(["-p", l.queue, "-E", "-v", "swiftprint:\(l.spool)", "-P", l.ppdFile,
+        let guest = guestAccount
+        if let guest, !dryRun, getpwnam(guest) == nil {
+            throw PrintError(.invalidOption, "the guest account \(guest) does not exist on this machine (--guest-account)")
+        }
+        let device = SpoolDeviceURI(folder: l.spool, guestAccount: guest)
+        try lpadmin(["-p", l.queue, "-E", "-v", device.uri, "-P", l.ppdFile,
                      "-D", "Save as PDF (swiftprint)", "-L", l.spool + "/USER",
                      "-o", "printer-error-policy=abort-job", "-o", "printer-is-shared=\(share && !sharingPrinterQueue)"])
         manifest.add("queue", l.queue)
         if !dryRun { try manifest.save() }
         if share && !sharingPrinterQueue { try shareOnTheNetwork(&manifest) }
-        say("The \(l.queue) queue prints \(definition.routedTypes.count) types; each job is saved as \(l.spool)/USER/JOB-TITLE.pdf")
+        say("The \(l.queue) queue prints \(definition.routedTypes.count) types; each job is saved as \(l.spool)/USER/JOB-TITLE.pdf"
+            + (guest.map { ", by the account \($0) for senders with no account here" } ?? "; a sender with no account here has the job held"))
         if !definition.unroutableTypes.isEmpty {
             say("note: cupsd cannot recognise \(definition.unroutableTypes.joined(separator: ", ")); swiftprint convert prints them")
         }
