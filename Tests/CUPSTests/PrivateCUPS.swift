@@ -114,7 +114,7 @@ final class PrivateCUPS: @unchecked Sendable {
         Group lp
         SystemGroup root
         FileDevice No
-
+        \(Sanitizer.childEnvironment.sorted(by: { $0.key < $1.key }).map { "SetEnv \($0.key) \($0.value)\n" }.joined())
         """.write(toFile: root + "/etc/cups-files.conf", atomically: false, encoding: .utf8)
         try """
         LogLevel debug
@@ -129,7 +129,7 @@ final class PrivateCUPS: @unchecked Sendable {
         PreserveJobHistory Yes
         JobRetryInterval 1
         JobRetryLimit 20
-        \(Sanitizer.childEnvironment.sorted(by: { $0.key < $1.key }).map { "SetEnv \($0.key) \($0.value)\n" }.joined())<Location />
+        <Location />
           Order allow,deny
           Allow from 127.0.0.1
         </Location>
