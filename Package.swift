@@ -67,7 +67,7 @@ let package = Package(
         .target(name: "CWebKitShim", dependencies: ["CWebKit", "CGtkUnixPrint"], path: "Sources/C/CWebKitShim"),
         // pango's cast macros and a fontconfig preload thread, in C (CPangoShim.h says why).
         .target(name: "CPangoShim", dependencies: ["CPango", "CCairo"], path: "Sources/C/CPangoShim", linkerSettings: [.linkedLibrary("fontconfig")]),
-        // glibc's GNU-only spawn helpers, for ChildProcess (CSpawnShim.h says why).
+        // Starting a bounded child (limits and a process group between fork and exec), for ChildProcess (CSpawnShim.h says why).
         .target(name: "CSpawnShim", path: "Sources/C/CSpawnShim"),
         // Small cuts of very large CFF fonts for cairo to embed; libharfbuzz-subset is opened on first use.
         // <sys/xattr.h>, which Swift's Glibc module leaves out (PrintDocument's safe save).

@@ -19,7 +19,7 @@ func convert(_ data: Data, name: String, declared: String? = nil, _ scratch: Fuz
     var settings = JobSettings()
     // A fuzzer's input may ask for a gigapixel image or a thousand pages: a job refuses the
     // first by its limit, and prints the second in time; the fuzzer needs neither.
-    settings.placement.maxPixels = 16_000_000
+    settings.limits.pixelsPerImage = 16_000_000
     adjust(&settings)
     let conversion = DocumentConversion(settings: settings, dispatcher: Dispatcher.standard)
     _ = try conversion.run([input], to: .file(scratch.path("output.pdf")))

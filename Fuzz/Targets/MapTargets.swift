@@ -8,7 +8,7 @@ import MapEngine
 private func mapJob(_ data: Data, name: String, _ scratch: FuzzScratch) throws {
     var settings = JobSettings()
     settings.localFiles = .none
-    settings.map.maxPoints = 100_000
+    settings.limits.pointsPerMap = 100_000
     let formatter = try MapEngine().makeFormatter(for: PrintInput(path: scratch.file(name, data)), settings: settings)
     _ = formatter.pageCount
 }

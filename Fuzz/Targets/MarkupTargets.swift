@@ -38,7 +38,7 @@ let markupTargets = [
         do {
             try convert(data, name: "input.html", declared: "text/html", scratch) { settings in
                 settings.info.pageRanges = PageRanges(ranges: [1...3])
-                settings.markup.timeout = 10
+                settings.limits.markupSeconds = 10
             }
         } catch let error as PrintError where error.message.contains("crashed") {
             fatalError("the markup renderer crashed: \(error)")

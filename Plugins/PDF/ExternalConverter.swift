@@ -13,15 +13,15 @@ public struct ExternalConverterHandler: ContentHandler {
 
     public init(command: [String]) { self.command = command }
 
-    /// Reads `settings.placement.converterTimeout` (seconds, default 120), and what the PDF
-    /// handler reads for the result.
+    /// Reads `settings.limits` (its time, default 120 s, and memory), and what the PDF handler
+    /// reads for the result.
     public func makeFormatter(for input: PrintInput, settings: JobSettings) throws -> PrintFormatter {
-        let timeout = settings.placement.converterTimeout ?? 120
+        let limits = ChildProcess.Limits(converter: settings.limits)
         let scratch = try OutputFile.scratch(prefix: "swiftprint-converted-")
         defer { scratch.removeScratch() }
         try scratch.commit()
         let out = scratch.scratchPath!
-        try run(input: input.path, output: out, timeout: timeout)
+        try run(input: input.path, output: out, limits: limits)
         var converted = PrintInput(path: out)
         converted.displayName = input.displayName
         do {
@@ -34,18 +34,16 @@ public struct ExternalConverterHandler: ContentHandler {
         }
     }
 
-    private func run(input: String, output: String, timeout: Double) throws {
+    private func run(input: String, output: String, limits: ChildProcess.Limits) throws {
         guard let program = command.first else { throw PrintError(.invalidOption, path: input, "the converter command is empty") }
         let arguments = command.dropFirst().map {
             $0.replacingOccurrences(of: "{in}", with: input).replacingOccurrences(of: "{out}", with: output)
         }
         let result: ChildProcess.Result
-        do { result = try ChildProcess.run(program, arguments, timeout: timeout) } catch {
+        do { result = try ChildProcess.run(program, arguments, limits: limits) } catch {
             throw PrintError(.notAvailable, path: input, "cannot start the converter \(program): \(error.localizedDescription)")
         }
-        if result.timedOut {
-            throw PrintError(.jobFailed, path: input, "the converter \(program) took longer than \(Int(timeout)) s and was stopped")
-        }
+        if let crossed = result.limitError("the converter \(program)", path: input, clock: LimitOptions.converterTimeout) { throw crossed }
         guard result.status == 0, !result.signalled else {
             let said = result.lastErrorLine
             throw PrintError(.jobFailed, path: input, "the converter \(program) failed (exit \(result.status))\(said.isEmpty ? "" : ": " + said)")

@@ -15,8 +15,7 @@ public struct RasterHandler: ContentHandler {
     /// Reads `settings.placement`: the pixel limit, the scaling, CUPS's percent of the
     /// printable area, and where a page sits when it does not fill the paper.
     public func makeFormatter(for input: PrintInput, settings: JobSettings) throws -> PrintFormatter {
-        var limits = ImageLimits()
-        if let v = settings.placement.maxPixels { limits.maxPixels = v }
+        let limits = ImageLimits(maxPixels: settings.limits.pixelsPerImage)
         let formatter = try RasterPrintFormatter(input: input, limits: limits)
         formatter.apply(settings.placement, jobNamesPaper: settings.info.media != nil)
         return formatter

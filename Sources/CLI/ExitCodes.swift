@@ -16,7 +16,7 @@ enum ExitCodes {
     static func code(for error: PrintError) -> Int32 {
         switch error.code {
         case .inputUnreadable: return noInput
-        case .invalidInput, .noContent, .unknownFormat: return dataError
+        case .invalidInput, .noContent, .unknownFormat, .limitExceeded: return dataError
         case .invalidOption, .unsupportedByPrinter: return usage
         case .jobFailed: return tempFail
         case .outputFailed: return error.message.hasPrefix("cannot write") ? ioError : cannotCreate

@@ -6,16 +6,34 @@ import PrintSupport
 /// Refuses images whose header declares more pixels than a limit, before decoding a byte of
 /// them: a small file can declare 60000 × 60000 pixels and ask for gigabytes.
 package struct ImageLimits {
-    /// The most pixels an image may declare. The option `max-pixels` changes it.
+    /// The most pixels an image may declare (`JobLimits.pixelsPerImage`).
     package var maxPixels = 200_000_000
+    /// The most images one file may hold (`JobLimits.pagesPerDocument`: each is a page),
+    /// checked before any is decoded.
+    package var maxImages = Int.max
+    /// What bounds the helper that decodes the formats of big libraries (`JobLimits`'s helper
+    /// limits); none for a caller that sets none.
+    package var helper = ChildProcess.Limits.none
+    /// The option that sets `maxPixels` (`LimitOptions.maxPixels`, a layer above this one;
+    /// LimitTests holds the two names equal).
+    package static let pixelOption = "swiftprint-max-pixels"
+    /// The option that sets `maxImages` (`LimitOptions.maxPages`).
+    package static let pageOption = "swiftprint-max-pages"
 
-    package init(maxPixels: Int = 200_000_000) { self.maxPixels = maxPixels }
+    /// Refuses a file of more than `maxImages` images (a GIF's frames, a TIFF's pages).
+    package func check(images: Int, kind: String, path: String) throws {
+        guard images <= maxImages else {
+            throw PrintError(.limitExceeded, path: path, "the \(kind) has \(images) pages, more than the limit of \(maxImages)", option: Self.pageOption)
+        }
+    }
+
+    package init(maxPixels: Int = 200_000_000, helper: ChildProcess.Limits = .none) { self.maxPixels = maxPixels; self.helper = helper }
 
     package func check(width: Int, height: Int, path: String) throws {
         guard width > 0, height > 0 else { throw PrintError(.invalidInput, path: path, "the image declares no size") }
         guard width.multipliedReportingOverflow(by: height).partialValue <= maxPixels, width <= 1 << 20, height <= 1 << 20 else {
-            throw PrintError(.invalidInput, path: path,
-                             "the image declares \(width) × \(height) pixels, more than the limit of \(maxPixels) (option max-pixels)")
+            throw PrintError(.limitExceeded, path: path, "the image declares \(width) × \(height) pixels, more than the limit of \(maxPixels)",
+                             option: Self.pixelOption)
         }
     }
 }

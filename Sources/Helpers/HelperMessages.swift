@@ -68,14 +68,16 @@ package struct HelperFailure: Codable, Sendable {
     var code: String
     var path: String?
     var message: String
+    var option: String?
 
     package init(_ error: PrintError) {
         code = error.code.description
         path = error.path
         message = error.message
+        option = error.option
     }
 
-    package var error: PrintError { PrintError(PrintError.Code(named: code), path: path, message) }
+    package var error: PrintError { PrintError(PrintError.Code(named: code), path: path, message, option: option) }
 }
 
 /// Lines from a file descriptor, without their newline: how a helper reads requests and its

@@ -9,7 +9,11 @@ package struct ImageDecodingTask: Codable, Sendable {
     package var allGIFFrames: Bool
     /// The decompression-bomb limit.
     package var maxPixels: Int
-    package init(allGIFFrames: Bool, maxPixels: Int) { self.allGIFFrames = allGIFFrames; self.maxPixels = maxPixels }
+    /// The most images (pages) one file may hold.
+    package var maxImages: Int
+    package init(allGIFFrames: Bool, maxPixels: Int, maxImages: Int) {
+        self.allGIFFrames = allGIFFrames; self.maxPixels = maxPixels; self.maxImages = maxImages
+    }
 }
 
 /// swiftprint-image's answer: each page's pixels per inch, when the file states them.
@@ -24,9 +28,10 @@ package struct MapDrawingTask: Codable, Sendable {
     package var height: Double
     package var margin: Double
     package var map: MapSettings
+    package var limits: JobLimits
     package var localFiles: JobSettings.LocalFiles
-    package init(width: Double, height: Double, margin: Double, map: MapSettings, localFiles: JobSettings.LocalFiles) {
-        self.width = width; self.height = height; self.margin = margin; self.map = map; self.localFiles = localFiles
+    package init(width: Double, height: Double, margin: Double, map: MapSettings, limits: JobLimits, localFiles: JobSettings.LocalFiles) {
+        self.width = width; self.height = height; self.margin = margin; self.map = map; self.limits = limits; self.localFiles = localFiles
     }
 }
 

@@ -2,6 +2,7 @@ import ContentDetection
 import Foundation
 import Logging
 import PageLayout
+import PDFObjects
 import PDFOutput
 import PrintGraphics
 import PrintModel
@@ -105,13 +106,13 @@ public struct DocumentConversion {
                 switch (target, raster) {
                 case (.destination(let destination), nil): return try job.writePDF(to: destination)
                 case (.destination(let destination), let raster?):
-                    return try Self.write(job, as: raster, to: destination, sheetWritten: sheetWritten ?? { _ in })
-                case (.sheets(let sheet), let raster?): return try Self.write(job, as: raster, sheets: sheet)
+                    return try Self.write(job, as: raster, to: destination, limits: settings.limits, sheetWritten: sheetWritten ?? { _ in })
+                case (.sheets(let sheet), let raster?): return try Self.write(job, as: raster, limits: settings.limits, sheets: sheet)
                 case (.sheets, nil): throw PrintError(.invalidOption, "raster sheets need a raster output format")
                 }
             }
         } catch let e as PrintError {
-            throw Self.named(e, by: spools, inputs)
+            throw Self.named(e, by: spools, inputs, concerning: inputs.count == 1 ? first : nil)
         }
     }
 
@@ -122,7 +123,8 @@ public struct DocumentConversion {
         var formatters: [PrintFormatter] = []
         for input in inputs {
             let spooled: SpooledInput
-            do { spooled = try SpooledInput(input) } catch var e as PrintError { e.path = e.path ?? input.path; throw e }
+            let limit = SpooledInput.SizeLimit(bytes: settings.limits.megabytesPerInput << 20, option: LimitOptions.maxInputSize.name)
+            do { spooled = try SpooledInput(input, limit: limit) } catch var e as PrintError { e.path = e.path ?? input.path; throw e }
             spools.append(spooled)
             do {
                 let (type, handler) = try dispatcher.route(spooled.input)
@@ -131,7 +133,9 @@ public struct DocumentConversion {
                 var input = spooled.input
                 input.contentType = type.type?.identifier
                 input.head = type.head
-                formatters.append(try handler.makeFormatter(for: input, settings: settings))
+                let formatter = try handler.makeFormatter(for: input, settings: settings)
+                formatter.pageLimit = (settings.limits.pagesPerDocument, input.path)
+                formatters.append(formatter)
             } catch let e as PrintError {
                 throw Self.named(e, by: spools, inputs, concerning: input)
             }
@@ -140,9 +144,9 @@ public struct DocumentConversion {
     }
 
     /// Writes the job's PDF to a scratch file, then draws it as raster into `destination`.
-    static func write(_ job: PrintJob, as raster: RasterDocumentWriter, to destination: OutputDestination,
+    static func write(_ job: PrintJob, as raster: RasterDocumentWriter, to destination: OutputDestination, limits: JobLimits,
                       sheetWritten: (Int) -> Void) throws -> JobReport {
-        try withScratchPDF(of: job) { pdf, report in
+        try withScratchPDF(of: job, limits: limits) { pdf, report in
             let output = try OutputFile(destination)
             do {
                 report.sheetsWritten = try raster.write(pdf: pdf, to: output, sheetWritten: sheetWritten)
@@ -156,8 +160,9 @@ public struct DocumentConversion {
     }
 
     /// Writes the job's PDF to a scratch file, then hands it on as raster, a sheet at a time.
-    static func write(_ job: PrintJob, as raster: RasterDocumentWriter, sheets: (Int, Data) throws -> Void) throws -> JobReport {
-        try withScratchPDF(of: job) { pdf, report in
+    static func write(_ job: PrintJob, as raster: RasterDocumentWriter, limits: JobLimits,
+                      sheets: (Int, Data) throws -> Void) throws -> JobReport {
+        try withScratchPDF(of: job, limits: limits) { pdf, report in
             var part = Data(), total = 0
             report.sheetsWritten = try raster.write(pdf: pdf, to: { part.append(contentsOf: $0) }, sheetWritten: { number in
                 try sheets(number, part)
@@ -168,8 +173,10 @@ public struct DocumentConversion {
         }
     }
 
-    /// The job's PDF in a scratch file that `body` reads, removed after.
-    private static func withScratchPDF(of job: PrintJob, _ body: (String, inout JobReport) throws -> Void) throws -> JobReport {
+    /// The job's PDF in a scratch file that `body` reads, removed after. Its images are held to
+    /// the pixel limit before a page is drawn: a PDF of a few hundred bytes can declare an
+    /// image of 100000 × 100000 pixels, which poppler would decode for minutes.
+    private static func withScratchPDF(of job: PrintJob, limits: JobLimits, _ body: (String, inout JobReport) throws -> Void) throws -> JobReport {
         guard let (fd, pdf) = TemporaryFiles.make(in: TemporaryFiles.folder, prefix: "swiftprint-raster-") else {
             throw PrintError.system(.outputFailed, path: TemporaryFiles.folder, "cannot create a temporary file", errno: errno)
         }
@@ -177,6 +184,14 @@ public struct DocumentConversion {
         TemporaryFiles.register(pdf)
         defer { unlink(pdf); TemporaryFiles.unregister(pdf) }
         var report = try job.writePDF(to: .file(pdf))
+        let document = try QPDFDocument(path: pdf)
+        for page in 0..<document.pageCount {
+            let pixels = try document.largestImagePixels(onPage: page)
+            if pixels > limits.pixelsPerImage {
+                throw JobLimits.crossed(LimitOptions.maxPixels, path: nil,
+                                        "page \(page + 1) draws an image of \(pixels) pixels, more than the limit of \(limits.pixelsPerImage)")
+            }
+        }
         try body(pdf, &report)
         return report
     }

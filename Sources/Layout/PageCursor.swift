@@ -42,7 +42,7 @@ package final class PageCursor {
             let f = track.formatter
             guard index >= f.startPage else { anyPending = true; continue }
             if track.stream == nil {
-                track.stream = try f.makePageStream(in: LayoutEnvironment(fonts: renderer.fonts, contentArea: renderer.contentArea))
+                track.stream = try f.pageStream(in: LayoutEnvironment(fonts: renderer.fonts, contentArea: renderer.contentArea))
             }
             let rect = f.contentRect(inPageArea: renderer.contentArea, isFirstPage: track.pagesDone == 0)
             if let page = try track.stream!.nextPage(fitting: rect.size) {

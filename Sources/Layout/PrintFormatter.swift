@@ -1,6 +1,7 @@
 import Foundation
 import PrintGraphics
 import PrintModel
+import PrintOptions
 
 /// The top and bottom edges of a page, where headers and footers go.
 public struct PageMarginEdges: OptionSet, Sendable, Hashable {
@@ -77,6 +78,9 @@ open class PrintFormatter {
     /// Whether the job sets its own paper, orientation or margins: a document's own page sizes
     /// (HTML's named pages) then give way to them too.
     public var pageSetupTakenByJob = false
+    /// The most pages this formatter may lay out, and the document it lays out (for the
+    /// error): set by the job for each document (`JobLimits.pagesPerDocument`), nil elsewhere.
+    package var pageLimit: (count: Int, path: String)?
     /// The renderer this formatter draws for, set by `PrintPageRenderer.addPrintFormatter`.
     public internal(set) weak var printPageRenderer: PrintPageRenderer?
 
@@ -92,6 +96,14 @@ open class PrintFormatter {
     /// reaches back into its renderer. By default it is `makePageStream()`.
     open func makePageStream(in environment: LayoutEnvironment) throws -> FormattedPageStream {
         try makePageStream()
+    }
+
+    /// `makePageStream(in:)` (or `makePageStream()` with no environment), held to `pageLimit`:
+    /// what every reader of a formatter's pages calls.
+    package func pageStream(in environment: LayoutEnvironment?) throws -> FormattedPageStream {
+        let stream = try environment.map { try makePageStream(in: $0) } ?? makePageStream()
+        guard let pageLimit else { return stream }
+        return try PageLimitedStream(stream, limit: pageLimit.count, path: pageLimit.path)
     }
 
     /// How many pages the content takes in its renderer (or on the default paper when it has
@@ -116,7 +128,7 @@ open class PrintFormatter {
         let renderer = printPageRenderer ?? PrintPageRenderer.standalone(for: self)
         try FontEngineLock.held {
             let area = renderer.contentArea
-            let stream = try makePageStream(in: LayoutEnvironment(fonts: renderer.fonts, contentArea: area))
+            let stream = try pageStream(in: LayoutEnvironment(fonts: renderer.fonts, contentArea: area))
             var page: FormattedPage?
             for index in startPage...pageIndex {
                 page = try stream.nextPage(fitting: contentRect(inPageArea: area, isFirstPage: index == startPage).size)
@@ -179,6 +191,9 @@ public final class IndexedPageStream: FormattedPageStream, ProgressEstimating {
         self.page = page
     }
 
+    /// How many pages it has.
+    package var pageCount: Int { count }
+
     public func nextPage(fitting size: CGSize) throws -> FormattedPage? {
         guard next < count else { return nil }
         defer { next += 1 }
@@ -186,4 +201,31 @@ public final class IndexedPageStream: FormattedPageStream, ProgressEstimating {
     }
 
     public var fractionDone: Double? { Double(next) / Double(max(1, count)) }
+}
+
+/// A stream that fails once its content goes past a page limit: at once when the count is
+/// known up front (a PDF's page tree), else at the first page too many (text, HTML).
+final class PageLimitedStream: FormattedPageStream, ProgressEstimating {
+    private let stream: FormattedPageStream
+    private let limit: Int
+    private let path: String
+    private var pages = 0
+
+    init(_ stream: FormattedPageStream, limit: Int, path: String) throws {
+        self.stream = stream; self.limit = limit; self.path = path
+        if let known = (stream as? IndexedPageStream)?.pageCount, known > limit { throw crossed(known) }
+    }
+
+    func nextPage(fitting size: CGSize) throws -> FormattedPage? {
+        guard let page = try stream.nextPage(fitting: size) else { return nil }
+        pages += 1
+        if pages > limit { throw crossed(nil) }
+        return page
+    }
+
+    var fractionDone: Double? { stream.fractionDone }
+
+    private func crossed(_ known: Int?) -> PrintError {
+        JobLimits.crossed(LimitOptions.maxPages, path: path, known.map { "the document has \($0) pages, more than the limit of \(limit)" } ?? "the document runs past \(limit) pages, its limit")
+    }
 }

@@ -38,7 +38,7 @@ public final class PrintItemsFormatter: PrintFormatter {
         func nextPage(fitting size: CGSize) throws -> FormattedPage? {
             while index < items.count {
                 if current == nil {
-                    current = try environment.map { try items[index].makePageStream(in: $0) } ?? items[index].makePageStream()
+                    current = try items[index].pageStream(in: environment)
                     fresh = true
                 }
                 if let page = try current!.nextPage(fitting: size) {

@@ -32,6 +32,8 @@ public struct PrintError: Error, Hashable, Sendable, CustomStringConvertible {
         public static let jobFailed = Code(rawValue: "job failed")
         /// The printer cannot do what the job asks (two sides, a paper size, colour).
         public static let unsupportedByPrinter = Code(rawValue: "unsupported by printer")
+        /// The job crossed one of its limits (`JobLimits`); the error's `option` sets it.
+        public static let limitExceeded = Code(rawValue: "limit exceeded")
         public var description: String { rawValue }
     }
 

@@ -11,6 +11,7 @@ extension JobSettings {
         ("HTML and Markdown", MarkupOptions.all),
         ("Maps", MapOptions.all),
         ("Raster output", RasterOptions.all),
+        ("Limits", LimitOptions.all),
     ]
 
     public static let declaredOptions: [any DeclaredOption] = optionGroups.flatMap(\.options)

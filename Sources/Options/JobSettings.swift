@@ -24,6 +24,8 @@ public struct JobSettings: Sendable, Equatable, Codable {
     public var placement = PlacementSettings()
     public var markup = MarkupSettings()
     public var map = MapSettings()
+    /// Every limit the job is held to (`JobLimits`).
+    public var limits = JobLimits()
     /// The ICC profile of the printer's inks, for CMYK raster output (a file).
     public var cmykProfile: String?
     /// The documents' type as the user names it (IPP `document-format`, a MIME type), over what
@@ -83,7 +85,12 @@ public struct JobSettings: Sendable, Equatable, Codable {
         guard !option.sources.isDisjoint(with: source) else {
             throw PrintError(.invalidOption, "\(option.name) cannot be set by \(Self.describe(source)): it \(Self.why(option))")
         }
+        let before = limits
         try option.apply(text: value, to: &self)
+        if source.contains(.printJob), !limits.isWithin(before) {
+            limits = before
+            throw PrintError(.invalidOption, "\(option.name)=\(value): a print job may lower a limit, not raise it", option: option.name)
+        }
     }
 
     /// Folds the settings that depend on each other: `print-color-mode` into the output type.
@@ -169,11 +176,7 @@ public struct PlacementSettings: Sendable, Equatable, Codable {
     public var ppi: Double?
     /// Percent of natural size.
     public var naturalScaling: Double?
-    /// Refuse images declaring more pixels than this.
-    public var maxPixels: Int?
     public var gifFrames: GIFFrames?
-    /// Seconds a converter named in types.tsv may run.
-    public var converterTimeout: Double?
     /// An encrypted PDF's password.
     public var password: String?
     public init() {}
@@ -185,8 +188,6 @@ public struct PlacementSettings: Sendable, Equatable, Codable {
 public struct MarkupSettings: Sendable, Equatable, Codable {
     /// The page's own scripts run.
     public var scripts = false
-    /// Seconds for loading, and for laying out, each.
-    public var timeout: Double?
     /// The folder whose files a page may read, instead of its own (command line only).
     public var allowedFolder: String?
     public init() {}
@@ -201,8 +202,6 @@ public struct MapSettings: Sendable, Equatable, Codable {
     public var dpi: Double?
     public var tileDPI: Double?
     public var missingTiles: MissingTiles?
-    public var maxTiles: Int?
-    public var maxPoints: Int?
     public var attribution: String?
     public var maxZoom: Int?
     public var userAgent: String?
@@ -211,7 +210,6 @@ public struct MapSettings: Sendable, Equatable, Codable {
     public var poster: PosterGrid?
     /// Points both neighbouring poster sheets print.
     public var posterOverlap: Double?
-    public var maxSheets: Int?
     public var grid: Grid?
     public init() {}
 

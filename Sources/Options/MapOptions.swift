@@ -20,11 +20,6 @@ public enum MapOptions {
         "swiftprint-map-missing-tiles", aliases: ["map-missing-tiles"], help: "placeholder (default), blank or fail.",
         expects: "placeholder, blank or fail", example: "blank") { $0.map.missingTiles = $1 }
 
-    public static let maxTiles = count("max-tiles", help: "Refuse maps needing more tiles than this (default 2000).",
-                                       example: "100") { $0.map.maxTiles = $1 }
-    public static let maxPoints = count("max-points", help: "Refuse map files of more points than this (default 1000000).",
-                                        example: "5000") { $0.map.maxPoints = $1 }
-
     public static let attribution = JobOption<String>(
         "swiftprint-map-attribution", aliases: ["map-attribution"],
         help: "Attribution printed under the map (default: what the tile source says).", valueName: "text",
@@ -54,17 +49,14 @@ public enum MapOptions {
         help: "What neighbouring poster sheets both print (default 10mm).", valueName: "length",
         expects: "a length such as 10mm", example: "5mm") { $0.map.posterOverlap = $1.value }
 
-    public static let maxSheets = count("max-sheets", help: "Refuse posters of more sheets than this (default 64).",
-                                        example: "4") { $0.map.maxSheets = $1 }
-
     public static let grid = JobOption<MapSettings.Grid>(
         "swiftprint-map-grid", aliases: ["map-grid"],
         help: "Lines of latitude and longitude: auto, off, or a spacing in degrees (0.25 = 15′).", valueName: "spacing",
         expects: "auto, off, or a spacing in degrees", example: "0.5") { $0.map.grid = $1 }
 
     public static let all: [any DeclaredOption] =
-        [tiles, scale, dpi, tileDPI, missingTiles, maxTiles, maxPoints, attribution, maxZoom, userAgent, tileCache,
-         poster, posterOverlap, maxSheets, grid]
+        [tiles, scale, dpi, tileDPI, missingTiles, attribution, maxZoom, userAgent, tileCache,
+         poster, posterOverlap, grid]
 
     private static func positive(_ name: String, commandLine: String? = nil, help: String, valueName: String, example: String,
                                  set: @escaping @Sendable (inout JobSettings, Double) -> Void) -> JobOption<Double> {

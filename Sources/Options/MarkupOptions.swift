@@ -7,11 +7,6 @@ public enum MarkupOptions {
         help: "Let an HTML page's own scripts run (off by default: pages from strangers are printed as they are).",
         expects: "true or false", example: "true") { $0.markup.scripts = $1 }
 
-    public static let timeout = JobOption<Double>(
-        "swiftprint-markup-timeout", aliases: ["markup-timeout"],
-        help: "Seconds an HTML or Markdown document may take to load, and to lay out (default 60).", valueName: "seconds",
-        expects: "seconds, more than 0, at most 3600", example: "30", valid: { $0 > 0 && $0 <= 3600 }) { $0.markup.timeout = $1 }
-
     /// A folder, so the command line's only: a print job's page reads no local file at all.
     public static let allowFiles = JobOption<String>(
         "swiftprint-allow-files", aliases: ["allow-files"], sources: .commandLine,
@@ -21,5 +16,5 @@ public enum MarkupOptions {
         $0.markup.allowedFolder = URL(fileURLWithPath: $1).standardizedFileURL.path
     }
 
-    public static let all: [any DeclaredOption] = [scripts, timeout, allowFiles]
+    public static let all: [any DeclaredOption] = [scripts, allowFiles]
 }

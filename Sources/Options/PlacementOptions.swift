@@ -42,19 +42,10 @@ public enum PlacementOptions {
         help: "Space between the photo grid's cells: a length in points or with mm, cm, in (default 9 pt).",
         valueName: "length", expects: "a length like 9, 3mm or 0.1in", example: "3mm") { $0.gutter = $1.value }
 
-    public static let converterTimeout = JobOption<Double>(
-        "swiftprint-converter-timeout", aliases: ["converter-timeout"],
-        help: "Seconds a converter named in types.tsv may run (default 120).", valueName: "seconds",
-        expects: "seconds, more than 0", example: "30", valid: { $0 > 0 }) { $0.placement.converterTimeout = $1 }
-
     public static let gifFrames = JobOption<PlacementSettings.GIFFrames>(
         "swiftprint-gif-frames", aliases: ["gif-frames"],
         help: "first (default) or all: every frame of an animated GIF on its own page.",
         expects: "first or all", example: "all") { $0.placement.gifFrames = $1 }
-
-    public static let maxPixels = JobOption<Int>(
-        "swiftprint-max-pixels", aliases: ["max-pixels"], help: "Refuse images declaring more pixels than this (default 200000000).",
-        expects: "a whole number above 0", example: "1000000", valid: { $0 > 0 }) { $0.placement.maxPixels = $1 }
 
     /// IPP's own attribute for a document's password (PWG 5100.13): cupsd passes it to the
     /// filter and never shows it, to anyone, in a job's attributes (lpstat, Get-Job-Attributes).
@@ -69,6 +60,6 @@ public enum PlacementOptions {
     public static let exposedPasswordName = "swiftprint-password"
 
     public static let all: [any DeclaredOption] =
-        [printScaling, fitToPage, scaling, position, ppi, naturalScaling, photosPerSheet, gutter, converterTimeout,
-         gifFrames, maxPixels, password]
+        [printScaling, fitToPage, scaling, position, ppi, naturalScaling, photosPerSheet, gutter,
+         gifFrames, password]
 }

@@ -64,6 +64,14 @@ package final class QPDFDocument {
                                rotation: Int(g.rotate), userUnit: g.userUnit)
     }
 
+    /// The pixels of the largest image page `index` draws (through forms and patterns too),
+    /// as the images declare them: what rendering the page would decode.
+    package func largestImagePixels(onPage index: Int) throws -> Int {
+        var pixels: Int64 = 0
+        try check { pixels = engine.page_largest_image!(handle, Int32(index), &$0); return pixels < 0 ? -1 : 0 }
+        return Int(pixels)
+    }
+
     /// What `subsetEmbeddedFonts` did.
     package struct FontSubsetting: Equatable {
         /// Font programs cut down.

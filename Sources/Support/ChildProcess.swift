@@ -1,78 +1,256 @@
 import Foundation
 import PrintModel
 import CSpawnShim
+import Synchronization
 
-/// Runs a helper program (a converter named in types.tsv, swiftprint-image, swiftprint-map) with
-/// argv — never a shell — no input or a file's, and both output pipes drained while it runs, so that a
-/// chatty child can never block on a full pipe and look like a hang; killed after `timeout`
-/// seconds.
+/// The one way swiftprint runs another program (a converter named in types.tsv, the helpers
+/// swiftprint-image, swiftprint-map and swiftprint-markup, CUPS's tools): with argv, never a
+/// shell; in a process group of its own, so that it is stopped whole, grandchildren included;
+/// with no descriptor of ours but its standard three; under `Limits`.
+///
+/// `run` is the one-shot transport: no input or a file's, both outputs drained while it runs
+/// (a chatty child can never block on a full pipe and look like a hang), its whole group killed
+/// at the time limit. `start` is the long-lived one: pipes both ways, for a server such as the
+/// markup renderer, which the caller stops with `Running.stop`.
+///
+/// Not Foundation's Process: Process watches its children through CFSocket, whose manager
+/// thread opens a pair of loopback UDP sockets in every process that starts one (a job that
+/// reads only local files must open no socket at all), and it can set neither limits nor a
+/// process group.
 package enum ChildProcess {
+    /// What bounds a child. Each limit is enforced by the kernel on the child and everything it
+    /// starts, or (the clock) by killing its process group.
+    package struct Limits: Sendable, Equatable {
+        /// Wall-clock seconds before the whole process group is killed.
+        package var seconds: Double?
+        /// Seconds of processor time (RLIMIT_CPU): SIGXCPU, then SIGKILL.
+        package var cpuSeconds: Int?
+        /// Bytes of private writable memory (RLIMIT_DATA): heap and anonymous mappings, each
+        /// process of the group on its own. Not RLIMIT_AS: WebKit and JavaScriptCore reserve
+        /// tens of gigabytes of address space they never use, and fail at once under it.
+        package var memoryBytes: Int?
+        /// The largest file it may write (RLIMIT_FSIZE).
+        package var fileBytes: Int?
+
+        package init(seconds: Double? = nil, cpuSeconds: Int? = nil, memoryBytes: Int? = nil, fileBytes: Int? = nil) {
+            self.seconds = seconds; self.cpuSeconds = cpuSeconds; self.memoryBytes = memoryBytes; self.fileBytes = fileBytes
+        }
+
+        package static let none = Limits()
+    }
+
     package struct Result {
         package var status: Int32
         /// Killed by a signal (status is then the signal's number).
         package var signalled: Bool
+        /// Killed at `Limits.seconds`.
         package var timedOut: Bool
         package var output: Data
         package var errors: Data
+        /// What it ran under.
+        package var limits = Limits.none
 
         /// The last line it wrote on standard error, if any.
         package var lastErrorLine: String {
             String(decoding: errors.suffix(300), as: UTF8.self).split(separator: "\n").last.map(String.init)?
                 .trimmingCharacters(in: .whitespaces) ?? ""
         }
+
+        /// The limit it crossed, when its end says so: the clock (killed at it), processor
+        /// time (SIGXCPU, or SIGKILL at the hard limit with no clock run out), or memory (an
+        /// allocation failure in its last words: malloc's, C++'s, GLib's or Swift's).
+        package var crossedLimit: CrossedLimit? {
+            if timedOut, let seconds = limits.seconds { return .seconds(seconds) }
+            if let cpu = limits.cpuSeconds, signalled, status == SIGXCPU || status == SIGKILL { return .cpuSeconds(cpu) }
+            if let memory = limits.memoryBytes, signalled || status != 0 {
+                let said = String(decoding: errors.suffix(4096), as: UTF8.self).lowercased()
+                if Self.allocationFailures.contains(where: said.contains) { return .memoryBytes(memory) }
+            }
+            return nil
+        }
+
+        /// How programs say an allocation failed: glibc's strerror(ENOMEM), bash, C++, GLib,
+        /// Swift's runtime, Python.
+        static let allocationFailures = ["cannot allocate", "out of memory", "bad_alloc", "failed to allocate",
+                                         "could not allocate", "memory exhausted", "allocation failed", "memoryerror"]
+    }
+
+    package enum CrossedLimit: Equatable, Sendable {
+        case seconds(Double), cpuSeconds(Int), memoryBytes(Int)
     }
 
     /// Runs `executable` with `arguments` in `workingDirectory` (default: `usableWorkingDirectory`),
-    /// the file `input` (if any) on its standard input; throws only when it cannot start.
-    ///
-    /// posix_spawn, not Foundation's Process: Process watches its children through CFSocket,
-    /// whose manager thread opens a pair of loopback UDP sockets in every process that starts
-    /// one, and a job that reads only local files must open no socket at all.
-    package static func run(_ executable: String, _ arguments: [String], timeout: Double? = nil,
+    /// the file `input` (if any) on its standard input, under `limits`; throws only when it
+    /// cannot start.
+    package static func run(_ executable: String, _ arguments: [String], limits: Limits = .none,
                             workingDirectory: String? = nil, input: String? = nil) throws -> Result {
-        var out: [Int32] = [-1, -1], err: [Int32] = [-1, -1]
-        guard SPPipeCloseOnExec(&out) == 0 else { throw PrintError.system(.notAvailable, path: executable, "cannot make a pipe", errno: errno) }
-        guard SPPipeCloseOnExec(&err) == 0 else {
-            let e = errno
-            close(out[0]); close(out[1])
-            throw PrintError.system(.notAvailable, path: executable, "cannot make a pipe", errno: e)
+        let stdin = Glibc.open(input ?? "/dev/null", O_RDONLY | O_CLOEXEC)
+        guard stdin >= 0 else { throw PrintError.system(.notAvailable, path: input ?? "/dev/null", "cannot open it as the input of \(executable)", errno: errno) }
+        defer { close(stdin) }
+        let out = try pipe(for: executable)
+        let err: (read: Int32, write: Int32)
+        do { err = try pipe(for: executable) } catch { close(out.read); close(out.write); throw error }
+        let pid: pid_t
+        do {
+            pid = try spawn(executable, arguments, descriptors: (stdin, out.write, err.write), workingDirectory: workingDirectory,
+                            limits: limits, newSession: false)
+        } catch {
+            [out.read, out.write, err.read, err.write].forEach { close($0) }
+            throw error
         }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, input ?? "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_adddup2(&actions, out[1], 1)
-        posix_spawn_file_actions_adddup2(&actions, err[1], 2)
-        SPSpawnFileActionsAddChdir(&actions, workingDirectory ?? usableWorkingDirectory)
-        // The child starts with no signal blocked and every signal at its default: threads of a
-        // thread pool block most signals, and a daemon started from one (cupsd, restarted by
-        // `swiftprint install`) would never see SIGCHLD and never reap its filters.
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var none = sigset_t(), all = sigset_t()
-        sigemptyset(&none)
-        sigfillset(&all)
-        posix_spawnattr_setsigmask(&attributes, &none)
-        posix_spawnattr_setsigdefault(&attributes, &all)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
-        var pid = pid_t()
-        let started = posix_spawn(&pid, executable, &actions, &attributes, argv, environ)
-        close(out[1])
-        close(err[1])
-        guard started == 0 else {
-            close(out[0]); close(err[0])
-            throw PrintError.system(.notAvailable, path: executable, "cannot start it", errno: started)
-        }
-        defer { close(out[0]); close(err[0]) }
-        return drain(pid: pid, output: out[0], errors: err[0], timeout: timeout)
+        close(out.write)
+        close(err.write)
+        defer { close(out.read); close(err.read) }
+        var result = drain(pid: pid, output: out.read, errors: err.read, timeout: limits.seconds)
+        result.limits = limits
+        return result
     }
 
-    /// Reads both pipes until they close and reaps the child; kills it after `timeout` seconds.
-    /// A grandchild may hold the pipes open after the child has gone: they are then read for
-    /// two seconds more, not forever.
+    /// `run` with only a clock: for CUPS's own tools, which are trusted with memory.
+    package static func run(_ executable: String, _ arguments: [String], timeout: Double?,
+                            workingDirectory: String? = nil, input: String? = nil) throws -> Result {
+        try run(executable, arguments, limits: Limits(seconds: timeout), workingDirectory: workingDirectory, input: input)
+    }
+
+    /// A child that keeps running: its pipes, its process group, and how to stop it.
+    package final class Running: Sendable {
+        package let pid: pid_t
+        /// Its standard input (write to it), or -1 when it reads nothing; owned here.
+        package let input: Int32
+        /// Its standard output (read it), or -1 when it goes elsewhere; owned here.
+        package let output: Int32
+        /// Its standard error (read it), or -1 when it goes elsewhere; owned here.
+        package let errors: Int32
+        /// Reaped: its pid may be another process's by now.
+        private let ended = Mutex(false)
+
+        init(pid: pid_t, input: Int32, output: Int32, errors: Int32) {
+            self.pid = pid; self.input = input; self.output = output; self.errors = errors
+        }
+
+        /// Whether it has not ended (and been reaped).
+        package var isRunning: Bool {
+            ended.withLock { ended in
+                guard !ended else { return false }
+                var status: Int32 = 0
+                let r = waitpid(pid, &status, WNOHANG)
+                ended = r == pid || (r == -1 && errno == ECHILD)
+                return !ended
+            }
+        }
+
+        /// Kills its whole process group (WebKit's processes, a converter's children) and
+        /// reaps it. Its group's id stays reserved while any of them lives, so the signal
+        /// reaches no other process.
+        package func stop() {
+            ended.withLock { ended in
+                kill(-pid, SIGKILL)
+                guard !ended else { return }
+                var status: Int32 = 0
+                while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
+                ended = true
+            }
+        }
+
+        /// Writes all of `bytes` to its standard input. A child that has gone makes this throw,
+        /// not kill us: SIGPIPE is blocked on this thread for the write, and the one it raised
+        /// is taken before it is unblocked.
+        package func send(_ bytes: Data) throws {
+            var pipeSignal = sigset_t(), old = sigset_t()
+            sigemptyset(&pipeSignal)
+            sigaddset(&pipeSignal, SIGPIPE)
+            pthread_sigmask(SIG_BLOCK, &pipeSignal, &old)
+            defer {
+                var pending = sigset_t()
+                sigpending(&pending)
+                if sigismember(&pending, SIGPIPE) == 1 {
+                    var none = timespec()
+                    sigtimedwait(&pipeSignal, nil, &none)
+                }
+                pthread_sigmask(SIG_SETMASK, &old, nil)
+            }
+            try bytes.withUnsafeBytes { buffer in
+                var offset = 0
+                while offset < buffer.count {
+                    let n = write(input, buffer.baseAddress! + offset, buffer.count - offset)
+                    if n < 0 && errno == EINTR { continue }
+                    guard n > 0 else { throw PrintError.system(.jobFailed, path: nil, "the program \(pid) stopped reading", errno: errno) }
+                    offset += n
+                }
+            }
+        }
+
+        /// Closes the descriptors it still holds (after `stop`, or once it has ended).
+        package func closePipes() {
+            for fd in [input, output, errors] where fd >= 0 { close(fd) }
+        }
+    }
+
+    /// How a long-lived child's standard output and error are connected.
+    package enum Stream {
+        /// A pipe to this process (`Running.output`, `Running.errors`).
+        case pipe
+        /// A descriptor of ours (a log file, another pipe), given to it as is.
+        case descriptor(Int32)
+    }
+
+    /// Starts `executable` with its standard input a pipe from us (or /dev/null when
+    /// `input` is false), its output and errors as `output` and `errors`, under `limits` (whose
+    /// clock is the caller's to keep). `newSession`: a server that outlives this process, and
+    /// no terminal's signals reach.
+    package static func start(_ executable: String, _ arguments: [String], limits: Limits = .none,
+                              workingDirectory: String? = nil, input: Bool = true, output: Stream = .pipe, errors: Stream = .pipe,
+                              newSession: Bool = false) throws -> Running {
+        var opened: [Int32] = [], ours: [Int32] = [], theirs: [Int32] = []
+        func cleanUp() { opened.forEach { close($0) } }
+        do {
+            let stdin: Int32
+            if input {
+                let p = try pipe(for: executable); opened += [p.read, p.write]; stdin = p.read; ours.append(p.write); theirs.append(p.read)
+            } else {
+                stdin = Glibc.open("/dev/null", O_RDONLY | O_CLOEXEC); opened.append(stdin); ours.append(-1); theirs.append(stdin)
+            }
+            for stream in [output, errors] {
+                switch stream {
+                case .pipe:
+                    let p = try pipe(for: executable); opened += [p.read, p.write]; ours.append(p.read); theirs.append(p.write)
+                case .descriptor(let fd):
+                    ours.append(-1); theirs.append(fd)
+                }
+            }
+            let pid = try spawn(executable, arguments, descriptors: (theirs[0], theirs[1], theirs[2]), workingDirectory: workingDirectory,
+                                limits: limits, newSession: newSession)
+            // Their ends are theirs now; a descriptor the caller gave stays the caller's.
+            for fd in theirs where opened.contains(fd) { close(fd) }
+            return Running(pid: pid, input: ours[0], output: ours[1], errors: ours[2])
+        } catch {
+            cleanUp()
+            throw error
+        }
+    }
+
+    private static func pipe(for executable: String) throws -> (read: Int32, write: Int32) {
+        var fds: [Int32] = [-1, -1]
+        guard SPPipeCloseOnExec(&fds) == 0 else { throw PrintError.system(.notAvailable, path: executable, "cannot make a pipe", errno: errno) }
+        return (fds[0], fds[1])
+    }
+
+    private static func spawn(_ executable: String, _ arguments: [String], descriptors: (Int32, Int32, Int32), workingDirectory: String?,
+                              limits: Limits, newSession: Bool) throws -> pid_t {
+        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        var bounds = SPLimits(cpuSeconds: UInt64(limits.cpuSeconds ?? 0), dataBytes: UInt64(limits.memoryBytes ?? 0),
+                              fileBytes: UInt64(limits.fileBytes ?? 0), noCoreFiles: 1, newSession: newSession ? 1 : 0)
+        var pid = pid_t()
+        let directory = workingDirectory ?? usableWorkingDirectory
+        let failed = SPSpawnBounded(executable, argv, environ, descriptors.0, descriptors.1, descriptors.2, directory, &bounds, &pid)
+        guard failed == 0 else { throw PrintError.system(.notAvailable, path: executable, "cannot start it", errno: failed) }
+        return pid
+    }
+
+    /// Reads both pipes until they close and reaps the child; kills its process group after
+    /// `timeout` seconds. A grandchild may hold the pipes open after the child has gone: the
+    /// group is then killed, and the pipes read for two seconds more, not forever.
     private static func drain(pid: pid_t, output: Int32, errors: Int32, timeout: Double?) -> Result {
         let start = monotonicSeconds()
         var data = [output: Data(), errors: Data()]
@@ -88,8 +266,13 @@ package enum ChildProcess {
                 // Blocking is safe only when nothing is left to read and no clock runs.
                 let reaped = waitpid(pid, &raw, open.isEmpty && timeout == nil ? 0 : WNOHANG)
                 // ECHILD: something else reaped it (SIGCHLD ignored); its status is lost, so say it failed.
-                if reaped == pid || (reaped == -1 && errno == ECHILD) { status = reaped == pid ? raw : 255 << 8; exitedAt = now; continue }
-                if let timeout, !timedOut, now - start > timeout { timedOut = true; kill(pid, SIGKILL) }
+                if reaped == pid || (reaped == -1 && errno == ECHILD) {
+                    status = reaped == pid ? raw : 255 << 8; exitedAt = now
+                    // What it left running has no one to answer to.
+                    if !open.isEmpty { kill(-pid, SIGKILL) }
+                    continue
+                }
+                if let timeout, !timedOut, now - start > timeout { timedOut = true; kill(-pid, SIGKILL) }
             } else if let exitedAt, now - exitedAt > 2 {
                 break
             }
@@ -112,6 +295,26 @@ package enum ChildProcess {
         return Double(t.tv_sec) + Double(t.tv_nsec) / 1e9
     }
 
+    /// The resident memory of every process in the process group `group`, in bytes, read from
+    /// /proc: what a program that reserves far more address space than it uses (WebKit's
+    /// processes reserve about 5 GB each, and fail under any RLIMIT_DATA or RLIMIT_AS below it)
+    /// is measured by instead.
+    package static func residentBytes(ofGroup group: pid_t) -> Int {
+        guard let entries = try? FileManager.default.contentsOfDirectory(atPath: "/proc") else { return 0 }
+        let page = Int(sysconf(Int32(_SC_PAGESIZE)))
+        var total = 0
+        for entry in entries where entry.first?.isNumber == true {
+            // "pid (comm) state ppid pgrp …": fields after the command's closing parenthesis.
+            guard let stat = try? String(contentsOfFile: "/proc/\(entry)/stat", encoding: .utf8),
+                  let close = stat.lastIndex(of: ")") else { continue }
+            let fields = stat[stat.index(after: close)...].split(separator: " ")
+            // state(0) ppid(1) pgrp(2) … rss is field 24 of stat, 21 after the parenthesis.
+            guard fields.count > 21, Int32(fields[2]) == group, let pages = Int(fields[21]) else { continue }
+            total += pages * page
+        }
+        return total
+    }
+
     /// The folder a child starts in: ours, or `/` when we cannot enter ours. A child is sent
     /// into its folder by path, which fails when that path is closed to us: a CUPS filter runs
     /// as `lp` in whatever folder cupsd was started from, often /root. Relative paths could not
@@ -121,10 +324,10 @@ package enum ChildProcess {
         return access(here, X_OK) == 0 ? here : "/"
     }
 
-    /// Runs `body` with no signal blocked on this thread. A child starts with its parent
-    /// thread's signal mask, and threads of a thread pool block most signals: a daemon started
-    /// from one (cupsd, restarted by `swiftprint install`) would never see SIGCHLD and never
-    /// reap its filters.
+    /// Runs `body` with no signal blocked on this thread. A child that is not started here
+    /// (cupsd, restarted through systemctl or an init script) starts with its parent thread's
+    /// signal mask, and threads of a thread pool block most signals: such a daemon would never
+    /// see SIGCHLD and never reap its filters.
     package static func withNoSignalsBlocked<T>(_ body: () throws -> T) rethrows -> T {
         var none = sigset_t(), old = sigset_t()
         sigemptyset(&none)

@@ -18,7 +18,7 @@ import Testing
 
     /// Asks swiftprint-image to decode `input` into `output`.
     static func decode(_ input: String, into output: String) throws -> (reply: HelperReply<ImageResolutions>, status: Int32) {
-        let request = HelperRequest(input: input, output: output, task: ImageDecodingTask(allGIFFrames: false, maxPixels: 1_000_000))
+        let request = HelperRequest(input: input, output: output, task: ImageDecodingTask(allGIFFrames: false, maxPixels: 1_000_000, maxImages: 100))
         return try ask("swiftprint-image", request, answer: ImageResolutions.self)
     }
 
@@ -42,7 +42,7 @@ import Testing
         var map = MapSettings()
         map.poster = MapSettings.PosterGrid(columns: 2, rows: 1)
         let request = HelperRequest(input: examples + "/walk.gpx", output: out,
-                                    task: MapDrawingTask(width: 400, height: 600, margin: 20, map: map, localFiles: .documentFolder))
+                                    task: MapDrawingTask(width: 400, height: 600, margin: 20, map: map, limits: JobLimits(), localFiles: .documentFolder))
         let (reply, status) = try Self.ask("swiftprint-map", request, answer: NoAnswer.self)
         #expect(status == 0 && reply.failure == nil, "\(String(describing: reply.failure))")
         #expect(try PDF.pageCount(out) == 2, "a 2x1 poster is two sheets")

@@ -2,7 +2,8 @@ import Foundation
 import SwiftPrint
 import Testing
 
-/// Helper programs run through posix_spawn: what they write, how they end, and the clock.
+/// Helper programs run through the one runner: what they write, how they end, and what bounds
+/// them (the clock, processor time, memory, their process group, their descriptors).
 struct ChildProcessTests {
     func elapsed(_ body: () throws -> ChildProcess.Result) rethrows -> (ChildProcess.Result, Double) {
         let start = Date()
@@ -38,10 +39,94 @@ struct ChildProcessTests {
         #expect(quiet.timedOut && quietSeconds < 5)
     }
 
-    @Test func aGrandchildHoldingThePipesIsNotWaitedForLong() throws {
-        let (r, seconds) = try elapsed { try ChildProcess.run("/bin/sh", ["-c", "sleep 30 & echo started"]) }
-        #expect(r.status == 0 && String(decoding: r.output, as: UTF8.self) == "started\n")
+    @Test func aGrandchildHoldingThePipesIsNotWaitedForLongAndIsStopped() throws {
+        let (r, seconds) = try elapsed { try ChildProcess.run("/bin/sh", ["-c", "sleep 30 & echo $!"]) }
+        let grandchild = try #require(Int32(String(decoding: r.output, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)))
+        #expect(r.status == 0)
         #expect(seconds < 10)
+        #expect(Self.isGone(grandchild), "the converter's child still runs")
+    }
+
+    /// At the clock the whole process group goes, grandchildren included (a converter that
+    /// starts another program and waits for it).
+    @Test func theClockStopsTheChildsWholeGroup() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("child-\(getpid())-\(UInt32.random(in: 0...UInt32.max))").path
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let r = try ChildProcess.run("/bin/sh", ["-c", "sleep 300 & echo $! > \(dir)/pid; wait"], limits: .init(seconds: 0.5))
+        #expect(r.timedOut && r.crossedLimit == .seconds(0.5))
+        let grandchild = try #require(Int32(String(contentsOfFile: dir + "/pid", encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)))
+        #expect(Self.isGone(grandchild), "the grandchild outlived the clock")
+    }
+
+    @Test func processorTimeIsBounded() throws {
+        let (r, seconds) = try elapsed { try ChildProcess.run("/bin/sh", ["-c", "while :; do :; done"], limits: .init(seconds: 60, cpuSeconds: 1)) }
+        #expect(r.signalled && r.crossedLimit == .cpuSeconds(1), "\(r.status)")
+        #expect(seconds < 20)
+    }
+
+    /// RLIMIT_DATA: an allocation past the limit fails in the child, which says so, and the
+    /// result names the limit.
+    @Test func memoryIsBounded() throws {
+        let big = "x=$(head -c 300000000 /dev/zero | tr '\\0' a); echo ${#x}"
+        let r = try ChildProcess.run("/bin/bash", ["-c", big], limits: .init(seconds: 60, memoryBytes: 64 << 20))
+        #expect(r.status != 0 && r.crossedLimit == .memoryBytes(64 << 20), "\(r.status) \(r.lastErrorLine)")
+        let unbounded = try ChildProcess.run("/bin/bash", ["-c", "x=$(head -c 3000000 /dev/zero | tr '\\0' a); echo ${#x}"], limits: .init(memoryBytes: 64 << 20))
+        #expect(unbounded.status == 0 && unbounded.crossedLimit == nil, "\(unbounded.lastErrorLine)")
+    }
+
+    /// A child has only its standard three descriptors (a CUPS filter's back and side
+    /// channels, our open files stay ours) and a process group of its own.
+    @Test func aChildHasOnlyItsStandardDescriptorsAndItsOwnGroup() throws {
+        let fd = open("/etc/hostname", O_RDONLY)
+        defer { close(fd) }
+        let r = try ChildProcess.run("/bin/sh", ["-c", "ls /proc/$$/fd; echo group $(cut -d' ' -f5 /proc/$$/stat) $$"])
+        let lines = String(decoding: r.output, as: UTF8.self).split(separator: "\n")
+        #expect(Set(lines.dropLast()) == ["0", "1", "2"], "\(lines)")
+        let group = lines.last?.split(separator: " ") ?? []
+        #expect(group.count == 3 && group[1] == group[2], "\(lines)")
+    }
+
+    @Test func aLongLivedChildTalksOverPipesAndStopsWithItsGroup() throws {
+        let child = try ChildProcess.start("/bin/sh", ["-c", "sleep 300 & echo $!; while read line; do echo \"got $line\"; done"])
+        defer { child.closePipes() }
+        var reader = LineReader(fd: child.output)
+        let grandchild = try #require(reader.next().flatMap { Int32($0) })
+        try child.send(Data("hello\n".utf8))
+        #expect(reader.next() == "got hello")
+        #expect(child.isRunning)
+        child.stop()
+        #expect(!child.isRunning && Self.isGone(grandchild))
+        // Writing to it now fails; it does not kill us with SIGPIPE.
+        #expect(throws: PrintError.self) { try child.send(Data("again\n".utf8)) }
+    }
+
+    /// Whether `pid` has ended (gone, or a zombie its new parent has not reaped yet), within 5 s.
+    static func isGone(_ pid: Int32) -> Bool {
+        for _ in 0..<50 {
+            let stat = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)) ?? ""
+            if stat.isEmpty || stat.split(separator: ")").last?.split(separator: " ").first == "Z" { return true }
+            usleep(100_000)
+        }
+        return false
+    }
+
+    /// Lines from a descriptor, for the test.
+    struct LineReader {
+        let fd: Int32
+        var pending = [UInt8]()
+        mutating func next() -> String? {
+            while true {
+                if let newline = pending.firstIndex(of: 10) {
+                    defer { pending.removeFirst(newline + 1) }
+                    return String(decoding: pending[..<newline], as: UTF8.self)
+                }
+                var buffer = [UInt8](repeating: 0, count: 4096)
+                let n = read(fd, &buffer, buffer.count)
+                guard n > 0 else { return nil }
+                pending += buffer[..<n]
+            }
+        }
     }
 
     @Test func aProgramThatIsNotThereCannotStart() {

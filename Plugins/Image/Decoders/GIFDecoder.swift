@@ -9,6 +9,7 @@ package enum GIFDecoder {
     package static func open(path: String, allFrames: Bool, limits: ImageLimits) throws -> [DecodedImage] {
         let gif = try GIFFile(path: path, limits: limits)
         let frames = allFrames ? gif.frameCount : min(1, gif.frameCount)
+        try limits.check(images: frames, kind: "GIF", path: path)
         guard frames > 0 else { throw PrintError(.invalidInput, path: path, "the GIF has no frames") }
         return (0..<frames).map { frame in
             DecodedImage(width: gif.width, height: gif.height) { try GIFFile(path: path, limits: limits).compose(upTo: frame) }

@@ -7,6 +7,7 @@ package enum TIFFDecoder {
     package static func open(path: String, limits: ImageLimits) throws -> [DecodedImage] {
         let reader = try TIFFReader(path: path)
         var pages: [DecodedImage] = []
+        try limits.check(images: reader.pageCount, kind: "TIFF", path: path)
         for page in 0..<reader.pageCount {
             let info = try reader.info(page: page)
             try limits.check(width: info.width, height: info.height, path: path)

@@ -11,9 +11,10 @@ enum ImageDecoderProcess {
     /// found beside the running executable, or in /usr/local/libexec/swiftprint or
     /// /usr/libexec/swiftprint.
     static func run(path: String, allGIFFrames: Bool, limits: ImageLimits) throws -> (QPDFDocument, [Double?]) {
-        let request = HelperRequest(input: path, task: ImageDecodingTask(allGIFFrames: allGIFFrames, maxPixels: limits.maxPixels))
+        let request = HelperRequest(input: path, task: ImageDecodingTask(allGIFFrames: allGIFFrames, maxPixels: limits.maxPixels,
+                                                                                 maxImages: limits.maxImages))
         let (document, reply) = try HelperProgram.makePDF("swiftprint-image", environmentVariable: "SWIFTPRINT_IMAGE_DECODER",
-                                                          doing: "decode this image", path: path, request: request,
+                                                          doing: "decode this image", path: path, request: request, limits: limits.helper,
                                                           answer: ImageResolutions.self)
         return (document, reply.answer ?? [])
     }

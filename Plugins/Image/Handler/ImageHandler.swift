@@ -25,8 +25,8 @@ public struct ImageHandler: ContentHandler {
         formatter.percentOfArea = placement.percentOfArea
         formatter.ppi = placement.ppi
         if let v = placement.naturalScaling { formatter.naturalScaling = v / 100 }
-        var limits = ImageLimits()
-        if let v = placement.maxPixels { limits.maxPixels = v }
+        var limits = ImageLimits(maxPixels: settings.limits.pixelsPerImage, helper: ChildProcess.Limits(helper: settings.limits))
+        limits.maxImages = settings.limits.pagesPerDocument
         formatter.allGIFFrames = placement.gifFrames == .all
         formatter.turnsToFitCells = settings.photosPerSheet != nil
         try formatter.add(path: input.path, limits: limits, head: input.head.map { Array($0.prefix(4096)) })

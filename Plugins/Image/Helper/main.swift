@@ -13,7 +13,7 @@ HelperMain.answerOnce(ImageDecodingTask.self) { request, _ -> ImageResolutions i
     guard let input = request.input, let output = request.output else {
         throw PrintError(.invalidOption, "the request names no input or no output")
     }
-    var limits = ImageLimits()
-    limits.maxPixels = request.task.maxPixels
+    var limits = ImageLimits(maxPixels: request.task.maxPixels)
+    limits.maxImages = request.task.maxImages
     return try ImageDecoding.convert(path: input, allGIFFrames: request.task.allGIFFrames, limits: limits, output: output)
 }

@@ -72,10 +72,11 @@ struct MapDescription: Decodable {
              orientation, missingTiles = "missing-tiles", maxTiles = "max-tiles", markers, overlays, poster, grid
     }
 
-    static func read(path: String) throws -> MapDescription {
+    static func read(path: String, limits: JobLimits) throws -> MapDescription {
         guard let data = FileBytes.read(path) else {
             throw PrintError(.inputUnreadable, path: path, "cannot read the map description")
         }
+        try JSONNesting.check(data, path: path, limit: limits.nestingDepth)
         do { return try JSONDecoder().decode(MapDescription.self, from: data) } catch let DecodingError.keyNotFound(key, _) {
             throw PrintError(.invalidInput, path: path, "the map description lacks \"\(key.stringValue)\"")
         } catch let DecodingError.typeMismatch(_, context), let DecodingError.valueNotFound(_, context) {

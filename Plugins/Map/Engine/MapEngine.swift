@@ -26,7 +26,7 @@ public struct MapEngine {
                 ? "a print job cannot fetch map tiles from the network (map-tiles); print it with swiftprint convert"
                 : "map-tiles cannot name a file in a print job; the offline basemap is used")
         }
-        let map = try Self.read(path, pointLimit: options.maxPoints ?? 1_000_000, confined: confined)
+        let map = try Self.read(path, limits: settings.limits, confined: confined)
         // An MBTiles document is its own tiles; the job's tiles come before a description's.
         guard let sourcePath = map.isTileSet ? map.tiles : options.tiles ?? map.tiles ?? Self.basemapPath else {
             throw PrintError(.notAvailable, path: path, "no tiles: the offline basemap (Config/basemap/world.mbtiles) is missing; give --map-tiles")
@@ -37,7 +37,7 @@ public struct MapEngine {
         // A description says its own title (none when it gives none); an MBTiles overview is named after the set.
         formatter.title = map.description != nil ? map.description?.title : (map.features.isEmpty ? source.info.name : nil)
         formatter.attribution = map.description?.attribution
-        try Self.configure(formatter, options: options, description: map.description, path: path)
+        try Self.configure(formatter, options: options, limits: settings.limits, description: map.description, path: path)
         return formatter
     }
 
@@ -51,7 +51,7 @@ public struct MapEngine {
         var isTileSet = false
     }
 
-    static func read(_ path: String, pointLimit: Int, confined: Bool) throws -> MapFile {
+    static func read(_ path: String, limits: JobLimits, confined: Bool) throws -> MapFile {
         let type = URL(fileURLWithPath: path).pathExtension.lowercased()
         // The head is enough to tell the kinds apart; an MBTiles file may be gigabytes.
         let head = ContentDetector.head(of: path)
@@ -59,11 +59,11 @@ public struct MapEngine {
             return MapFile(tiles: path, isTileSet: true)
         }
         guard String(decoding: head, as: UTF8.self).contains("\"swiftprint-map\"") else {
-            let features = try Self.features(at: path, style: MapStyle(), pointLimit: pointLimit)
+            let features = try Self.features(at: path, style: MapStyle(), limits: limits)
             guard !features.isEmpty else { throw PrintError(.noContent, path: path, "no features to draw") }
             return MapFile(features: features)
         }
-        let d = try MapDescription.read(path: path)
+        let d = try MapDescription.read(path: path, limits: limits)
         guard d.version == 1 else { throw PrintError(.invalidInput, path: path, "map description version \(d.version) is not known (1 is)") }
         let folder = URL(fileURLWithPath: path).deletingLastPathComponent()
         if confined, let t = d.tiles, Self.isURL(t) {
@@ -77,9 +77,9 @@ public struct MapEngine {
             let style = overlay.style ?? MapStyle()
             if let file = overlay.file {
                 let full = URL(fileURLWithPath: file, relativeTo: folder).path
-                map.features += try Self.features(at: full, style: style, pointLimit: pointLimit)
+                map.features += try Self.features(at: full, style: style, limits: limits)
             } else if let inline = overlay.geojson {
-                map.features += try GeoJSONReader.features(from: inline.data, path: path, style: style, pointLimit: pointLimit)
+                map.features += try GeoJSONReader.features(from: inline.data, path: path, style: style, limits: limits)
             }
         }
         for m in d.markers ?? [] {
@@ -102,7 +102,7 @@ public struct MapEngine {
     }
 
     /// The job's options over the description's own settings.
-    static func configure(_ formatter: MapPrintFormatter, options: MapSettings, description: MapDescription?, path: String) throws {
+    static func configure(_ formatter: MapPrintFormatter, options: MapSettings, limits: JobLimits, description: MapDescription?, path: String) throws {
         if let v = options.dpi ?? description?.dpi { formatter.dpi = v }
         formatter.tileDPI = options.tileDPI ?? description?.tileDPI
         if let policy = options.missingTiles {
@@ -113,14 +113,15 @@ public struct MapEngine {
             }
             formatter.missingTiles = policy
         }
-        if let v = options.maxTiles ?? description?.maxTiles { formatter.tileLimit = v }
+        // A description may ask for fewer tiles than the job allows, never more.
+        formatter.tileLimit = min(limits.tilesPerJob, description?.maxTiles ?? .max)
         formatter.poster = try description?.mapPoster(path: path)
         if let grid = options.poster { formatter.poster = MapPoster(columns: grid.columns, rows: grid.rows) }
         if let p = options.posterOverlap {
             guard formatter.poster != nil else { throw PrintError(.invalidOption, "map-poster-overlap needs a poster (map-poster)") }
             formatter.poster?.overlap = p
         }
-        if let v = options.maxSheets { formatter.sheetLimit = v }
+        formatter.sheetLimit = limits.sheetsPerPoster
         switch description?.grid {
         case .on(true)?: formatter.showGrid()
         case .degrees(let d)?:
@@ -139,15 +140,15 @@ public struct MapEngine {
         }
     }
 
-    static func features(at path: String, style: MapStyle, pointLimit: Int) throws -> [MapFeature] {
+    static func features(at path: String, style: MapStyle, limits: JobLimits) throws -> [MapFeature] {
         guard let data = FileBytes.read(path) else {
             throw PrintError(.inputUnreadable, path: path, "cannot read the file")
         }
         let head = String(decoding: data.prefix(1024), as: UTF8.self)
         if head.contains("<gpx") || path.lowercased().hasSuffix(".gpx") {
-            return try GPXReader.features(from: data, path: path, style: style, pointLimit: pointLimit)
+            return try GPXReader.features(from: data, path: path, style: style, limits: limits)
         }
-        return try GeoJSONReader.features(from: data, path: path, style: style, pointLimit: pointLimit)
+        return try GeoJSONReader.features(from: data, path: path, style: style, limits: limits)
     }
 
     static func isURL(_ path: String) -> Bool {

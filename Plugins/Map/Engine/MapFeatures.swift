@@ -74,7 +74,9 @@ public struct MapStyle: Sendable, Codable, Equatable {
 
 /// Reads GeoJSON (RFC 7946): a FeatureCollection, a Feature or a bare geometry.
 public struct GeoJSONReader {
-    public static func features(from data: Data, path: String, style: MapStyle = MapStyle(), pointLimit: Int) throws -> [MapFeature] {
+    public static func features(from data: Data, path: String, style: MapStyle = MapStyle(), limits: JobLimits) throws -> [MapFeature] {
+        try JSONNesting.check(data, path: path, limit: limits.nestingDepth)
+        let pointLimit = limits.pointsPerMap
         let object: Any
         do { object = try JSONSerialization.jsonObject(with: data) } catch {
             throw PrintError(.invalidInput, path: path, "not valid JSON: \(error.localizedDescription)")
@@ -111,7 +113,7 @@ public struct GeoJSONReader {
         }
         points += 1
         if points > pointLimit {
-            throw PrintError(.invalidInput, path: path, "more than \(pointLimit) points (option map-max-points)")
+            throw JobLimits.crossed(LimitOptions.maxPoints, path: path, "more than \(pointLimit) points")
         }
         return GeoCoordinate(latitude: lat, longitude: lon)
     }
@@ -174,19 +176,21 @@ public final class GPXReader: NSObject, XMLParserDelegate {
     private let pointLimit: Int
     private let style: MapStyle
     private var failure: String?
+    private var crossed: PrintError?
 
     private init(style: MapStyle, pointLimit: Int) {
         self.style = style
         self.pointLimit = pointLimit
     }
 
-    public static func features(from data: Data, path: String, style: MapStyle = MapStyle(), pointLimit: Int) throws -> [MapFeature] {
+    public static func features(from data: Data, path: String, style: MapStyle = MapStyle(), limits: JobLimits) throws -> [MapFeature] {
         let data = try utf8Document(data, path: path)
-        let reader = GPXReader(style: style, pointLimit: pointLimit)
+        let reader = GPXReader(style: style, pointLimit: limits.pointsPerMap)
         let parser = XMLParser(data: data)
         parser.delegate = reader
         parser.shouldResolveExternalEntities = false
         if !parser.parse() {
+            if var crossed = reader.crossed { crossed.path = path; throw crossed }
             throw PrintError(.invalidInput, path: path, reader.failure ?? "not valid GPX: \(parser.parserError?.localizedDescription ?? "XML error")")
         }
         return reader.features
@@ -231,7 +235,7 @@ public final class GPXReader: NSObject, XMLParserDelegate {
                 failure = "a \(element) without a valid lat and lon"; parser.abortParsing(); return
             }
             points += 1
-            if points > pointLimit { failure = "more than \(pointLimit) points (option map-max-points)"; parser.abortParsing(); return }
+            if points > pointLimit { crossed = JobLimits.crossed(LimitOptions.maxPoints, path: nil, "more than \(pointLimit) points"); parser.abortParsing(); return }
             let p = GeoCoordinate(latitude: lat, longitude: lon)
             if element == "wpt" { waypoint = p; name = nil } else { current.append(p) }
         default: break

@@ -34,8 +34,8 @@ public final class MapPrintFormatter: PrintFormatter {
     /// with no attribution at all says "Map tiles: unattributed source".
     public var attribution: String?
     public var missingTiles: MissingTilePolicy = .placeholder
-    /// At most this many tiles per map.
-    public var tileLimit = 2000
+    /// At most this many tiles per map, over all its sheets (`JobLimits.tilesPerJob`).
+    public var tileLimit = JobLimits.defaults.tilesPerJob
     /// Lines of latitude and longitude, when set.
     var grid: MapGrid?
     /// Draws a lat/lon grid, `spacing` degrees apart (nil: three to eight lines across).
@@ -105,13 +105,14 @@ public final class MapPrintFormatter: PrintFormatter {
     static let titleFont = Font("Sans Bold 14")!
     static let legendFont = Font("Sans 8")!
     static let legendHeight = 34.0
-    /// At most this many poster sheets per map (`map-max-sheets`).
-    public var sheetLimit = 64
+    /// At most this many poster sheets per map (`JobLimits.sheetsPerPoster`).
+    public var sheetLimit = JobLimits.defaults.sheetsPerPoster
 
     func plan(sheet size: CGSize) throws -> MapPlan {
         if let poster, poster.sheets > sheetLimit {
-            throw PrintError(.invalidOption, path: sourcePath,
-                             "a poster of \(poster.columns) × \(poster.rows) sheets is more than the limit of \(sheetLimit) (option map-max-sheets)")
+            // The document's limit, not the tiles' file's: the path is the document's, filled in above.
+            throw JobLimits.crossed(LimitOptions.maxSheets, path: nil,
+                                    "a poster of \(poster.columns) × \(poster.rows) sheets is more than the limit of \(sheetLimit)")
         }
         if let poster, poster.overlap * 2 >= min(size.width, size.height) {
             throw PrintError(.invalidOption, path: sourcePath, "the poster's overlap leaves no room on the sheet")
@@ -124,14 +125,32 @@ public final class MapPrintFormatter: PrintFormatter {
         }
         let layout = try MapLayout(framing: framing, mapSize: mapRect.size, dpi: tileDPI ?? dpi, info: source.info,
                                    origin: mapRect.origin, path: sourcePath)
-        return MapPlan(layout: layout, sheetSize: size)
+        let plan = MapPlan(layout: layout, sheetSize: size)
+        // The tiles of every sheet, counted before any is asked for: the limit is the job's.
+        let tiles = (0..<(poster?.sheets ?? 1)).reduce(0) { sum, index in
+            guard let visible = visibleRect(plan, sheet: index) else { return sum }
+            let w = layout.mosaicWindow(covering: visible)
+            return sum + TileMosaic.tileCount(zoom: layout.zoom, x0: w.x0, y0: w.y0, width: w.width, height: w.height)
+        }
+        if tiles > tileLimit {
+            let sheets = poster.map { " over its \($0.sheets) sheets" } ?? ""
+            throw JobLimits.crossed(LimitOptions.maxTiles, path: nil,
+                                    "the map needs \(tiles) tiles at zoom \(layout.zoom)\(sheets), more than the limit of \(tileLimit)")
+        }
+        return plan
+    }
+
+    /// The part of the map sheet `index` shows, nil when it shows none.
+    private func visibleRect(_ plan: MapPlan, sheet index: Int) -> CGRect? {
+        let sheet = poster?.sheet(index, size: plan.sheetSize)
+        let visible = plan.layout.mapRect.intersection(CGRect(origin: sheet?.offset ?? .zero, size: plan.sheetSize))
+        return visible.isNull || visible.width <= 0 || visible.height <= 0 ? nil : visible
     }
 
     func page(_ plan: MapPlan, sheet index: Int) throws -> MapPage {
         let layout = plan.layout
         let sheet = poster?.sheet(index, size: plan.sheetSize)
-        let visible = layout.mapRect.intersection(CGRect(origin: sheet?.offset ?? .zero, size: plan.sheetSize))
-        guard !visible.isNull, visible.width > 0, visible.height > 0 else {
+        guard let visible = visibleRect(plan, sheet: index) else {
             return MapPage(formatter: self, layout: layout, sheet: sheet, sheetSize: plan.sheetSize, mosaic: nil, content: nil)
         }
         let w = layout.mosaicWindow(covering: visible)

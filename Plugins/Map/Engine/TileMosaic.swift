@@ -15,6 +15,14 @@ final class TileMosaic: PlaceableObject {
     private(set) var missing: [TileID] = []
     private var pixels: [UInt8]
 
+    /// How many tiles lie under world pixels [x0, x0 + width) × [y0, y0 + height) at `zoom`.
+    static func tileCount(zoom: Int, x0: Int, y0: Int, width: Int, height: Int) -> Int {
+        guard width > 0, height > 0 else { return 0 }
+        let columns = Int(floor(Double(x0) / 256))...Int(floor(Double(x0 + width - 1) / 256))
+        let top = max(0, Int(floor(Double(y0) / 256))), bottom = min((1 << zoom) - 1, Int(floor(Double(y0 + height - 1) / 256)))
+        return columns.count * max(0, bottom - top + 1)
+    }
+
     /// Fetches and decodes every tile under world pixels [x0, x0 + width) × [y0, y0 + height) at
     /// `zoom` from `source`. Columns wrap around the antimeridian; rows beyond ±85.05° are white.
     init(source: TileSource, zoom: Int, x0: Int, y0: Int, width: Int, height: Int, missingTiles: MissingTilePolicy,
@@ -26,10 +34,10 @@ final class TileMosaic: PlaceableObject {
         let tiles = 1 << zoom
         let columns = Int(floor(Double(x0) / 256))...Int(floor(Double(x0 + width - 1) / 256))
         let rows = max(0, Int(floor(Double(y0) / 256)))...min(tiles - 1, Int(floor(Double(y0 + height - 1) / 256)))
-        let count = columns.count * max(0, rows.count)
+        let count = Self.tileCount(zoom: zoom, x0: x0, y0: y0, width: width, height: height)
         guard count <= tileLimit else {
-            throw PrintError(.invalidOption, path: sourcePath,
-                             "the map needs \(count) tiles at zoom \(zoom), more than the limit of \(tileLimit) (option map-max-tiles)")
+            throw JobLimits.crossed(LimitOptions.maxTiles, path: nil,
+                                    "the map needs \(count) tiles at zoom \(zoom), more than the limit of \(tileLimit)")
         }
         pixels = [UInt8](repeating: 255, count: width * height * 3)
         // Tiles wholly outside the source's bounds are white, not asked for and not "missing".

@@ -99,9 +99,10 @@ final class MapHelperFormatter: PrintFormatter {
     func document(for drawing: Drawing) throws -> QPDFDocument {
         if let document = drawings[drawing] { return document }
         let request = HelperRequest(input: path, task: MapDrawingTask(width: drawing.width, height: drawing.height, margin: drawing.margin,
-                                                                      map: settings.map, localFiles: settings.localFiles))
+                                                                      map: settings.map, limits: settings.limits, localFiles: settings.localFiles))
         let (document, reply) = try HelperProgram.makePDF("swiftprint-map", environmentVariable: "SWIFTPRINT_MAP_HELPER",
-                                                          doing: "draw maps", path: path, request: request)
+                                                          doing: "draw maps", path: path, request: request,
+                                                          limits: ChildProcess.Limits(helper: settings.limits))
         // Warnings once per job, from its first drawing.
         if drawings.isEmpty {
             for warning in reply.warnings { logger.warning("\(warning)") }

@@ -41,6 +41,7 @@ HelperMain.answerOnce(MapDrawingTask.self) { request, warnings -> NoAnswer in
     }
     var settings = JobSettings()
     settings.map = task.map
+    settings.limits = task.limits
     settings.localFiles = task.localFiles
     let formatter = try MapEngine().makeFormatter(for: PrintInput(path: input), settings: settings)
     let renderer = PrintPageRenderer()

@@ -27,7 +27,7 @@ public struct MarkdownHandler: ContentHandler {
             formatter.baseURL = URL(fileURLWithPath: input.path).standardizedFileURL
             formatter.allowedFolder = settings.markup.allowedFolder.map { URL(fileURLWithPath: $0, isDirectory: true) }
         }
-        MarkupHandler.configure(formatter, settings: settings.markup)
+        MarkupHandler.configure(formatter, settings: settings)
         return formatter
     }
 

@@ -14,14 +14,16 @@ final class MarkupRendererProcess: @unchecked Sendable {
     static let shared = MarkupRendererProcess()
 
     private let lock = NSLock()
-    /// A renderer of this process's own, on pipes.
-    private var process: Process?
+    /// A renderer of this process's own, on pipes, in a process group with WebKit's processes.
+    private var child: ChildProcess.Running?
+    /// Its standard error, read as it comes (for the log, and the error when it dies).
+    private var errorReader: FileHandle?
     /// Or a connection to the shared renderer, and where its log is.
     private var sharedConnection: (fd: Int32, log: String)?
-    private var input: FileHandle?
-    /// This run's renderer's standard output (owned here, closed in `stop`).
-    private var pipeOutput: FileHandle?
-    /// The renderer's answers: from `pipeOutput`, or the shared renderer's socket.
+    /// The process group of the renderer answering (its and WebKit's processes), watched for
+    /// the memory limit while a request runs.
+    private var rendererGroup: pid_t?
+    /// The renderer's answers: from the child's standard output, or the shared renderer's socket.
     private var output: DescriptorLineReader?
     private let errors = ErrorTail()
     private let logger = Logger(label: "swiftprint.markup")
@@ -35,12 +37,14 @@ final class MarkupRendererProcess: @unchecked Sendable {
     /// which answers other runs' requests in turn, gets longer and is left running). A shared
     /// renderer that has gone away (stopped when idle, or killed) is reconnected to, or started
     /// again, once.
-    func send(_ request: HelperRequest<MarkupTask>, path: String) throws -> HelperReply<PageStyleReport> {
+    /// `limits.memoryBytes` bounds what the renderer and WebKit's processes hold resident
+    /// while it answers; its clock is the request's.
+    func send(_ request: HelperRequest<MarkupTask>, path: String, limits: ChildProcess.Limits) throws -> HelperReply<PageStyleReport> {
         lock.lock(); defer { lock.unlock() }
         let line = HelperLine.encode(request)
         var reconnected = false
         while true {
-            if process?.isRunning != true && sharedConnection == nil { try start(path: path) }
+            if child?.isRunning != true && sharedConnection == nil { try start(path: path) }
             let shared = sharedConnection != nil
             let failure: String
             do { try write(line) } catch {
@@ -49,7 +53,7 @@ final class MarkupRendererProcess: @unchecked Sendable {
                 throw PrintError(.jobFailed, path: path, "the markup renderer stopped before the document was sent\(errors.said)")
             }
             let limit = shared ? request.task.timeout * 4 + 15 : request.task.timeout + 15
-            switch readLine(deadline: Date().addingTimeInterval(limit)) {
+            switch readLine(deadline: Date().addingTimeInterval(limit), memoryLimit: limits.memoryBytes) {
             case .line(let answer):
                 guard let reply = try? JSONDecoder().decode(HelperReply<PageStyleReport>.self, from: answer) else {
                     stop()
@@ -61,6 +65,10 @@ final class MarkupRendererProcess: @unchecked Sendable {
                 // A shared renderer closes its connections when it stops after being idle.
                 if shared && !reconnected { reconnected = true; continue }
                 failure = "the markup renderer (WebKit) crashed on this document\(errors.said)"
+            case .overMemory(let bytes):
+                stop()
+                throw JobLimits.crossed(LimitOptions.helperMemory, path: path,
+                                        "the markup renderer (WebKit) needed more than the \(bytes >> 20) MB of memory it may use, and was stopped")
             case .timedOut:
                 stop()
                 failure = shared
@@ -83,35 +91,30 @@ final class MarkupRendererProcess: @unchecked Sendable {
                 logger.warning("the shared markup renderer cannot be used (\(error)); this run starts its own")
             }
         }
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: executable)
-        p.currentDirectoryURL = URL(fileURLWithPath: ChildProcess.usableWorkingDirectory)
-        let stdin = Pipe(), stdout = Pipe(), stderr = Pipe()
-        p.standardInput = stdin
-        p.standardOutput = stdout
-        p.standardError = stderr
+        let started: ChildProcess.Running
+        do { started = try ChildProcess.start(executable, []) } catch {
+            throw PrintError(.notAvailable, path: path, "cannot start \(executable): \(error.localizedDescription)")
+        }
         let tail = errors, logger = logger
         tail.reset()
-        stderr.fileHandleForReading.readabilityHandler = { handle in
+        let reader = FileHandle(fileDescriptor: started.errors, closeOnDealloc: false)
+        reader.readabilityHandler = { handle in
             let data = handle.availableData
             if data.isEmpty { handle.readabilityHandler = nil; return }
             tail.append(data)
             for line in String(decoding: data, as: UTF8.self).split(separator: "\n") { logger.debug("\(line)") }
         }
-        do { try ChildProcess.withNoSignalsBlocked { try p.run() } } catch {
-            throw PrintError(.notAvailable, path: path, "cannot start \(executable): \(error.localizedDescription)")
-        }
-        logger.debug("started the markup renderer \(executable) (pid \(p.processIdentifier))")
-        process = p
-        input = stdin.fileHandleForWriting
-        pipeOutput = stdout.fileHandleForReading
-        output = DescriptorLineReader(fd: stdout.fileHandleForReading.fileDescriptor)
+        logger.debug("started the markup renderer \(executable) (pid \(started.pid))")
+        child = started
+        rendererGroup = started.pid
+        errorReader = reader
+        output = DescriptorLineReader(fd: started.output)
     }
 
     /// Sends a request line: on the pipe, or on the socket without SIGPIPE when the shared
     /// renderer has gone (the error says so instead).
     private func write(_ line: Data) throws {
-        guard let shared = sharedConnection else { return try input!.write(contentsOf: line) }
+        guard let shared = sharedConnection else { return try child!.send(line) }
         try line.withUnsafeBytes { bytes in
             var offset = 0
             while offset < bytes.count {
@@ -139,6 +142,8 @@ final class MarkupRendererProcess: @unchecked Sendable {
         }
         logger.debug("using the shared markup renderer \(socket) (pid \(peer.pid))")
         sharedConnection = (fd, log)
+        // A shared renderer runs in a session, and so a process group, of its own.
+        rendererGroup = peer.pid
         output = DescriptorLineReader(fd: fd)
         errors.reset()
     }
@@ -146,44 +151,50 @@ final class MarkupRendererProcess: @unchecked Sendable {
     /// Starts a shared renderer in `folder` and waits until it listens (it says "ready"). It
     /// ends without a word when another run started one at the same moment; that one serves.
     private func startShared(executable: String, folder: String, keep: Double, log: String) throws {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: executable)
-        p.arguments = ["--serve", folder, "--keep", String(format: "%g", keep)]
-        p.currentDirectoryURL = URL(fileURLWithPath: "/")
         // Appended to: the renderer empties it once it knows it is the folder's (a run that
         // loses a race to start one must not cut the winner's log).
         let logFD = open(log, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard logFD >= 0 else { throw PrintError.system(.notAvailable, path: log, "cannot write the shared renderer's log", errno: errno) }
-        let ready = Pipe()
-        p.standardInput = FileHandle.nullDevice
-        p.standardOutput = ready
-        p.standardError = FileHandle(fileDescriptor: logFD, closeOnDealloc: true)
-        do { try ChildProcess.withNoSignalsBlocked { try p.run() } } catch {
+        defer { close(logFD) }
+        // A session of its own: it outlives this run, and a terminal's Ctrl-C is not for it.
+        let server: ChildProcess.Running
+        do {
+            server = try ChildProcess.start(executable, ["--serve", folder, "--keep", String(format: "%g", keep)],
+                                            workingDirectory: "/",
+                                            input: false, errors: .descriptor(logFD), newSession: true)
+        } catch {
             throw PrintError(.notAvailable, path: executable, "cannot start the shared renderer: \(error.localizedDescription)")
         }
-        logger.debug("started a shared markup renderer (pid \(p.processIdentifier)), kept \(keep) s after its last document")
+        defer { server.closePipes() }
+        logger.debug("started a shared markup renderer (pid \(server.pid)), kept \(keep) s after its last document")
         // "ready\n" once it listens, or the end of output when it stops (or another serves).
-        let said = (try? ready.fileHandleForReading.read(upToCount: 6)) ?? nil
-        try? ready.fileHandleForReading.close()
-        if said != Data("ready\n".utf8) { logger.debug("the new shared renderer did not say ready; another may serve") }
+        var reader = DescriptorLineReader(fd: server.output)
+        let said = reader.next()
+        if said != Data("ready".utf8) { logger.debug("the new shared renderer did not say ready; another may serve") }
     }
 
     enum ReadResult {
-        case line(Data), ended, timedOut
+        case line(Data), ended, timedOut, overMemory(Int)
     }
 
     /// Reads one line of the renderer's output.
-    private func readLine(deadline: Date) -> ReadResult {
+    /// WebKit's processes are measured by what they hold resident, all together, every quarter
+    /// of a second: each reserves about 5 GB of address space it never uses, so no rlimit can
+    /// bound them without stopping them at once.
+    private func readLine(deadline: Date, memoryLimit: Int?) -> ReadResult {
         guard var reader = output else { return .ended }
         defer { output = reader }
         while true {
             if let line = reader.bufferedLine() { return .line(line) }
             let left = deadline.timeIntervalSinceNow
             guard left > 0 else { return .timedOut }
+            if let memoryLimit, let group = rendererGroup, ChildProcess.residentBytes(ofGroup: group) > memoryLimit {
+                return .overMemory(memoryLimit)
+            }
             var poller = pollfd(fd: reader.fd, events: Int16(POLLIN), revents: 0)
-            let ready = poll(&poller, 1, Int32(min(left, 3600) * 1000))
+            let ready = poll(&poller, 1, Int32(min(left, memoryLimit == nil ? 3600 : 0.25) * 1000))
             if ready < 0 && errno == EINTR { continue }
-            if ready == 0 { return .timedOut }
+            if ready == 0 { continue }
             guard ready > 0 else { return .ended }
             reader.readOnce()
             if reader.ended { return .ended }
@@ -193,9 +204,10 @@ final class MarkupRendererProcess: @unchecked Sendable {
     /// Ends this run's renderer, or its connection to the shared one (which other runs may be
     /// using, so it is left running).
     private func stop() {
-        if let process, process.isRunning {
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
+        if let child {
+            errorReader?.readabilityHandler = nil
+            child.stop()
+            child.closePipes()
         }
         if let shared = sharedConnection {
             close(shared.fd)
@@ -205,11 +217,8 @@ final class MarkupRendererProcess: @unchecked Sendable {
                 errors.append((try? log.readToEnd()).map { Data($0.suffix(4096)) } ?? Data())
                 try? log.close()
             }
-        } else {
-            try? input?.close()
-            try? pipeOutput?.close()
         }
-        process = nil; sharedConnection = nil; input = nil; pipeOutput = nil; output = nil
+        child = nil; errorReader = nil; sharedConnection = nil; output = nil; rendererGroup = nil
     }
 
     /// The last lines the renderer wrote on standard error, for messages when it dies.

@@ -23,7 +23,10 @@ public final class MarkupTextPrintFormatter: PrintFormatter {
     /// Whether the page's own scripts run (off by default).
     public var scriptsEnabled = false
     /// Seconds loading and laying the document out may each take.
-    public var timeout: Double = 60
+    public var timeout: Double = JobLimits.defaults.markupSeconds
+    /// Bytes of memory each of the renderer's processes (WebKit's included) may use, when this
+    /// document starts the renderer.
+    package var rendererMemoryBytes = JobLimits.defaults.helperMegabytes << 20
 
     enum Source {
         /// HTML, and the file it was made from (a Markdown file), which errors name.
@@ -168,7 +171,8 @@ public final class MarkupTextPrintFormatter: PrintFormatter {
         var r = try request(operation)
         configure(&r)
         let started = ContinuousClock.now
-        let reply = try MarkupRendererProcess.shared.send(r, path: errorPath ?? displayName)
+        let reply = try MarkupRendererProcess.shared.send(r, path: errorPath ?? displayName,
+                                                          limits: ChildProcess.Limits(memoryBytes: rendererMemoryBytes))
         Self.logger.debug("WebKit \(operation): \(reply.failure == nil ? "done" : "failed") in \(ContinuousClock.now - started)")
         if let failure = reply.failure {
             var error = failure.error

@@ -3,6 +3,8 @@
 // message goes back to Swift.
 #include "engine.h"
 
+#include <set>
+
 #pragma GCC visibility push(hidden)
 
 namespace {
@@ -348,6 +350,46 @@ int document_write(SPQDocument *dst, spq_write_fn write, void *context, char **e
     });
 }
 
+/// The largest image reached from `resources`: its XObjects' images (and their soft masks),
+/// and, through forms and tiling patterns, theirs; each object visited once.
+static int64_t largestImage(QPDFObjectHandle resources, std::set<QPDFObjGen> &seen) {
+    if (!resources.isDictionary()) return 0;
+    int64_t best = 0;
+    auto visit = [&](QPDFObjectHandle object) {
+        if (!object.isStream()) return;
+        if (object.isIndirect() && !seen.insert(object.getObjGen()).second) return;
+        auto dict = object.getDict();
+        auto subtype = dict.getKey("/Subtype");
+        if (subtype.isNameAndEquals("/Image")) {
+            for (auto image : {dict, dict.getKey("/SMask").isStream() ? dict.getKey("/SMask").getDict() : QPDFObjectHandle::newNull()}) {
+                if (!image.isDictionary()) continue;
+                auto w = image.getKey("/Width"), h = image.getKey("/Height");
+                if (!w.isNumber() || !h.isNumber()) continue;
+                // Declared sizes can be anything: clamp before multiplying.
+                double pixels = std::min(std::max(w.getNumericValue(), 0.0), 1e9) * std::min(std::max(h.getNumericValue(), 0.0), 1e9);
+                best = std::max(best, int64_t(std::min(pixels, 9e18)));
+            }
+        } else {
+            // A form XObject, or a tiling pattern: content with resources of its own.
+            best = std::max(best, largestImage(dict.getKey("/Resources"), seen));
+        }
+    };
+    for (auto const &kind : {"/XObject", "/Pattern"}) {
+        auto group = resources.getKey(kind);
+        if (!group.isDictionary()) continue;
+        for (auto const &key : group.getKeys()) visit(group.getKey(key));
+    }
+    return best;
+}
+
+int64_t page_largest_image(SPQDocument *doc, int index, char **error) {
+    return guarded<int64_t>(error, -1, [&]() {
+        std::set<QPDFObjGen> seen;
+        auto &page = pageAt(doc, index);
+        return largestImage(page.getAttribute("/Resources", false), seen);
+    });
+}
+
 char *get_info(SPQDocument *doc, const char *key) {
     try {
         auto info = doc->pdf->getTrailer().getKey("/Info");
@@ -393,6 +435,7 @@ extern "C" __attribute__((visibility("default"))) const SPQFunctions *spq_functi
         spq::set_outline,
         spq::add_link,
         spq::get_info,
+        spq::page_largest_image,
     };
     return &table;
 }

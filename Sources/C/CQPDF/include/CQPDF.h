@@ -84,7 +84,7 @@ typedef struct {
 } SPQOutlineItem;
 
 /// Changes whenever the table below changes: a library built from other sources is refused.
-#define SPQ_FUNCTIONS_VERSION 8
+#define SPQ_FUNCTIONS_VERSION 9
 
 /// The engine's functions.
 typedef struct {
@@ -167,6 +167,11 @@ typedef struct {
     /// An entry of an opened document's information dictionary (Title …) as UTF-8, malloc'd
     /// (the caller frees it); NULL when the document has none, or it is not a text string.
     char *(*get_info)(SPQDocument *doc, const char *key);
+    /// The pixels (width × height) of the largest image page `index` draws through its
+    /// resources: its own images and those of the forms and tiling patterns it uses, however
+    /// deep (each object once). What rendering the page would decode, known without decoding
+    /// any of it. Returns it, or -1 with *error set.
+    int64_t (*page_largest_image)(SPQDocument *doc, int index, char **error);
 } SPQFunctions;
 
 /// Finds the engine's table: in the shared library at `path` (opened once, never closed), or —
