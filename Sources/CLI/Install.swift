@@ -82,10 +82,19 @@ struct Install: ParsableCommand {
     var share = false
     @Option(name: .customLong("guest-account"), help: ArgumentHelp("The account that saves the jobs of senders with no account on this machine, such as phones on the network; none: their jobs are held (default: nobody with --share, else none).", valueName: "name"))
     var guestAccount: String?
+    @Option(name: .customLong("quota-mb"), help: ArgumentHelp("With --share: megabytes one sender may send the queue per quota period; 0: no limit (default 200).", valueName: "MB"))
+    var quotaMegabytes = ShareQuota.defaults.megabytes
+    @Option(name: .customLong("quota-pages"), help: ArgumentHelp("With --share: pages one sender may print per quota period; 0: no limit (default 500).", valueName: "n"))
+    var quotaPages = ShareQuota.defaults.pages
+    @Option(name: .customLong("quota-period"), help: ArgumentHelp("With --share: the quota period in seconds (default 3600).", valueName: "seconds"))
+    var quotaPeriod = ShareQuota.defaults.seconds
 
     func validate() throws {
         if printer != nil, name == nil { throw ValidationError("--printer needs --name, the queue's name") }
         if printer == nil, name != nil || outputFormat != nil { throw ValidationError("--name and --output-format go with --printer") }
+        if quotaMegabytes < 0 || quotaPages < 0 || quotaPeriod <= 0 {
+            throw ValidationError("--quota-mb and --quota-pages are 0 or more, --quota-period more than 0")
+        }
     }
 
     func run() throws {
@@ -101,6 +110,7 @@ struct Install: ParsableCommand {
         var installer = where_.installer()
         installer.share = share
         installer.guestAccount = guestAccount == "none" ? nil : (guestAccount ?? (share ? Installer.defaultGuestAccount : nil))
+        installer.quota = ShareQuota(megabytes: quotaMegabytes, pages: quotaPages, seconds: quotaPeriod)
         do {
             if let printer, let name {
                 try installer.installPrinter(PrinterQueueRequest(uri: printer, name: name, format: outputFormat), definition: definition)

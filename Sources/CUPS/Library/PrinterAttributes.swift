@@ -107,8 +107,16 @@ package enum PrinterAttributes {
     /// The PPD CUPS writes for a printer from these attributes (as `lpadmin -m everywhere`
     /// does): its papers with their printable areas, sides, colour modes, qualities and
     /// resolutions, trays and media types.
+    ///
+    /// The printer's strings are made plain first: a printer (or whatever answers at its
+    /// address) can say anything, and CUPS 2.4.2 copies some strings into the PPD as they are
+    /// (CVE-2024-47175: a make-and-model of several lines adds `*FoomaticRIPCommandLine` or
+    /// `*cupsFilter2` lines, which run programs as root's filters do). So no string keeps a
+    /// control character, and none in text keeps a double quote: no value can end its line or
+    /// its quotes, and the PPD has no line CUPS's writer did not mean.
     package static func ppd(from attributes: IPPResponse) throws -> String {
         try LibCUPS.load()
+        plainStrings(in: attributes.pointer)
         var name = [CChar](repeating: 0, count: 1024)
         guard spcups__ppdCreateFromIPP(&name, 1024, attributes.pointer) != nil else {
             throw LibCUPS.lastError("CUPS cannot make a PPD from the printer's attributes", code: .invalidInput)
@@ -119,5 +127,26 @@ package enum PrinterAttributes {
             throw PrintError(.inputUnreadable, path: path, "CUPS's PPD for the printer cannot be read")
         }
         return text
+    }
+
+    /// Every string value of `ipp` and of its collections, however deep: control characters
+    /// (line breaks included) become spaces, and `"` becomes `'`.
+    static func plainStrings(in ipp: OpaquePointer) {
+        let strings = [IPP_TAG_TEXT, IPP_TAG_NAME, IPP_TAG_TEXTLANG, IPP_TAG_NAMELANG, IPP_TAG_KEYWORD, IPP_TAG_URI,
+                       IPP_TAG_URISCHEME, IPP_TAG_CHARSET, IPP_TAG_LANGUAGE, IPP_TAG_MIMETYPE].map(\.rawValue)
+        var attribute = spcups_ippFirstAttribute(ipp)
+        while attribute != nil {
+            let tag = spcups_ippGetValueTag(attribute)
+            for index in 0..<spcups_ippGetCount(attribute) {
+                if tag == IPP_TAG_BEGIN_COLLECTION {
+                    if let member = spcups_ippGetCollection(attribute, index) { plainStrings(in: member) }
+                } else if strings.contains(tag.rawValue & 0x7FFF_FFFF), let value = spcups_ippGetString(attribute, index, nil) {
+                    let bytes = Array(String(cString: value).utf8)
+                    let plain = bytes.map { $0 < 0x20 || $0 == 0x7F ? UInt8(ascii: " ") : $0 == UInt8(ascii: "\"") ? UInt8(ascii: "'") : $0 }
+                    if plain != bytes { _ = spcups_ippSetString(ipp, &attribute, index, String(decoding: plain, as: UTF8.self)) }
+                }
+            }
+            attribute = spcups_ippNextAttribute(ipp)
+        }
     }
 }

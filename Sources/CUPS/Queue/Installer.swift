@@ -45,6 +45,30 @@ public struct PrinterQueueRequest: Sendable {
 
 public enum SpoolFolder { public static let `default` = "/var/spool/swiftprint" }
 
+/// How much one sender (`requesting-user-name`) may send a shared queue in a period: CUPS's own
+/// per-queue quotas (`job-k-limit`, `job-page-limit`, `job-quota-period`), which cupsd checks
+/// before it accepts a job and answers with "Quota limit reached." when one is crossed. A job
+/// of any size is still held to swiftprint's own limits (`--max-input-size`, `--max-pages`),
+/// which a job can lower but not raise.
+public struct ShareQuota: Sendable, Equatable {
+    /// Megabytes per sender per period; 0: none.
+    public var megabytes: Int
+    /// Pages per sender per period; 0: none.
+    public var pages: Int
+    /// The period, in seconds.
+    public var seconds: Int
+
+    public init(megabytes: Int, pages: Int, seconds: Int) { self.megabytes = megabytes; self.pages = pages; self.seconds = seconds }
+
+    /// 200 MB and 500 pages a sender an hour: a phone's day of printing, not a disk's worth.
+    public static let defaults = ShareQuota(megabytes: 200, pages: 500, seconds: 3600)
+
+    /// The queue options that set it.
+    var lpadminOptions: [String] {
+        ["-o", "job-quota-period=\(seconds)", "-o", "job-k-limit=\(megabytes * 1024)", "-o", "job-page-limit=\(pages)"]
+    }
+}
+
 /// Puts swiftprint into CUPS and takes it out again: the executables, the data files, the
 /// filter and backend (links into libexec), the types file, the queue and its spool folder.
 /// Idempotent; a dry run says what it would do; nothing it did not add is touched.
@@ -64,6 +88,9 @@ public struct Installer {
     /// unless told otherwise. The backend never writes a job's file as root.
     public var guestAccount: String?
     public static let defaultGuestAccount = "nobody"
+    /// What one sender may send a shared queue, per period (CUPS's per-queue quotas); nil: no
+    /// quota. `install --share` sets `ShareQuota.defaults` unless told otherwise.
+    public var quota: ShareQuota?
     public var say: (String) -> Void = { print($0) }
 
     public init(layout: InstallLayout, products: String, config: String) {
@@ -109,7 +136,8 @@ public struct Installer {
         let device = SpoolDeviceURI(folder: l.spool, guestAccount: guest)
         try lpadmin(["-p", l.queue, "-E", "-v", device.uri, "-P", l.ppdFile,
                      "-D", "Save as PDF (swiftprint)", "-L", l.spool + "/USER",
-                     "-o", "printer-error-policy=abort-job", "-o", "printer-is-shared=\(share && !sharingPrinterQueue)"])
+                     "-o", "printer-error-policy=abort-job", "-o", "printer-is-shared=\(share && !sharingPrinterQueue)"]
+                    + (share && !sharingPrinterQueue ? quota?.lpadminOptions ?? [] : []))
         manifest.add("queue", l.queue)
         if !dryRun { try manifest.save() }
         if share && !sharingPrinterQueue { try shareOnTheNetwork(&manifest) }
@@ -147,7 +175,7 @@ public struct Installer {
         try write(printer.ppd, to: ppd, mode: 0o644, &manifest)
         if !dryRun { try manifest.save() }
         try lpadmin(["-p", request.name, "-E", "-v", request.uri, "-P", ppd, "-D", "\(printer.makeAndModel) (swiftprint)",
-                     "-o", "printer-error-policy=retry-job", "-o", "printer-is-shared=\(share)"])
+                     "-o", "printer-error-policy=retry-job", "-o", "printer-is-shared=\(share)"] + (share ? quota?.lpadminOptions ?? [] : []))
         manifest.add("queue", request.name)
         if !dryRun { try manifest.save() }
         if share { try shareOnTheNetwork(&manifest) }

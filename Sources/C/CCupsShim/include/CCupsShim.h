@@ -101,6 +101,8 @@ void spcups_follow_server_setting(void);
     X(int, ippGetResolution, (ipp_attribute_t * attr, int element, int *yres, ipp_res_t *units),                 \
       (attr, element, yres, units))                                                                              \
     X(ipp_t *, ippGetCollection, (ipp_attribute_t * attr, int element), (attr, element))                         \
+    X(int, ippSetString, (ipp_t * ipp, ipp_attribute_t **attr, int element, const char *strvalue),              \
+      (ipp, attr, element, strvalue))                                                                            \
     X(void, ippDelete, (ipp_t * ipp), (ipp))                                                                     \
     X(ipp_status_t, ippGetStatusCode, (ipp_t * ipp), (ipp))                                                      \
     X(int, cupsParseOptions, (const char *arg, int num_options, cups_option_t **options), (arg, num_options, options)) \
