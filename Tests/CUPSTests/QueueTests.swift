@@ -166,7 +166,9 @@ struct QueueTests {
     /// no file on a queue with no guest account: the job is held, `lpstat -l` says why, and
     /// nothing is written anywhere.
     @Test func aSenderWithNoAccountIsHeldWithTheReason() throws {
-        let cups = try PrivateCUPS.shared()
+        // A cupsd of its own: a held job would keep the shared one's queue busy for other tests.
+        let cups = try PrivateCUPS.fresh()
+        defer { cups.stop() }
         let before = try FileManager.default.contentsOfDirectory(atPath: cups.saved)
         let id = try cups.submit([examples + "/server.log"], title: "stranger", user: "../evil user")
         defer { _ = try? Tool.run("cancel", ["-h", cups.server, "swiftprint-\(id)"]) }
