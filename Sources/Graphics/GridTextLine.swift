@@ -7,10 +7,9 @@ import Foundation
 /// columns line up whatever fonts the line needed.
 ///
 /// A unit is a cluster (a character with its combining marks, an emoji sequence), except in the
-/// scripts whose letters join or reorder (Arabic, the Indic scripts, Thai …: `joiningScripts`):
-/// there a whole word is one unit, shaped as a whole and given the sum of its characters' cells,
-/// because cutting it into cells would break the shaping. Spaces, digits and punctuation
-/// between such words are units of their own, so they stay on the grid too.
+/// scripts set a word at a time (`wordScripts`): there a whole word is one unit, shaped as a
+/// whole and given the sum of its characters' cells. Spaces, digits and punctuation between
+/// such words are units of their own, so they stay on the grid too.
 ///
 /// A unit narrower than its cells is centred in them; a wider one (a fallback glyph bigger than
 /// the primary font's cell) is scaled down to fit them, on its baseline: condensed when that
@@ -78,7 +77,7 @@ package final class GridTextLine {
         let bytes = UnsafeRawPointer(text).assumingMemoryBound(to: UInt8.self)
         let analysis = run.pointee.item.pointee.analysis
         let script = Int(analysis.script)  // a PangoScript, which is a GUnicodeScript
-        let joins = Self.joiningScripts.contains(script)
+        let joins = Self.wordScripts.contains(script)
         let glyphs = run.pointee.glyphs!.pointee.glyphs!
         var iter = PangoGlyphItemIter()
         var more = pango_glyph_item_iter_init_start(&iter, run, text)
@@ -122,8 +121,14 @@ package final class GridTextLine {
     /// changes); squeezed further, it would be unreadable.
     static let narrowestCondensing = 0.6
 
-    /// Scripts whose letters join or reorder when shaped: their words are set as wholes.
-    static let joiningScripts: Set<Int> = Set(([
+    /// Scripts whose words are set as wholes. In those whose letters join or reorder when shaped
+    /// (Arabic, the Indic scripts, Thai …) cutting a word into cells would break its shaping.
+    /// Hebrew (and Samaritan) letters are written apart, but no monospace face here has them:
+    /// a proportional one draws them, so a letter a cell leaves gaps (or squeezes) that every
+    /// text extractor reads as word breaks, and copying gave "ד ג סק ר ן" for "דג סקרן". As a
+    /// word, a right-to-left word is also one span to extractors, read in its own order.
+    static let wordScripts: Set<Int> = Set(([
+        G_UNICODE_SCRIPT_HEBREW, G_UNICODE_SCRIPT_SAMARITAN,
         G_UNICODE_SCRIPT_ARABIC, G_UNICODE_SCRIPT_SYRIAC, G_UNICODE_SCRIPT_THAANA, G_UNICODE_SCRIPT_NKO,
         G_UNICODE_SCRIPT_MONGOLIAN, G_UNICODE_SCRIPT_MANDAIC, G_UNICODE_SCRIPT_ADLAM, G_UNICODE_SCRIPT_HANIFI_ROHINGYA,
         G_UNICODE_SCRIPT_DEVANAGARI, G_UNICODE_SCRIPT_BENGALI, G_UNICODE_SCRIPT_GURMUKHI, G_UNICODE_SCRIPT_GUJARATI,
