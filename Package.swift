@@ -249,7 +249,7 @@ let package = Package(
                                                             "swiftprint-markup", "swiftprint-map"]),
         .testTarget(name: "MapEngineTests", dependencies: ["SwiftPrint", "MapEngine", "TestSupport", "swiftprint-map"]),
         // Fixtures/ and Golden/ are read by path, beside the tests.
-        .testTarget(name: "TextHandlerTests", dependencies: ["SwiftPrint", "TestSupport"], exclude: ["Fixtures"]),
+        .testTarget(name: "TextHandlerTests", dependencies: ["SwiftPrint", "TextHandler", "TestSupport"], exclude: ["Fixtures"]),
         // TileServer/: a counting tile server the map tests start (Python, from the test).
         .testTarget(name: "CLITests", dependencies: ["swiftprint", "swiftprint-markup", "swiftprint-map", "recipe-example", "TestSupport"], exclude: ["TileServer", "Golden", "Identity"]),
         // Replays every seed and every input that ever failed through swiftprint-fuzz.

@@ -50,7 +50,8 @@ final class TextSource {
             throw PrintError.system(.inputUnreadable, path: path, "cannot read", errno: errno)
         }
         let raw = FileChunks(fd: fd, path: path)
-        let chunks: UTF8ChunkSource = encoding.isValidatedUTF8 ? raw : try IconvChunks(raw: raw, encoding: encoding.iconvName, path: path)
+        var chunks: UTF8ChunkSource = encoding.isValidatedUTF8 ? raw : try IconvChunks(raw: raw, encoding: encoding.iconvName, path: path)
+        if HangulComposition.applies(to: encoding.iconvName) { chunks = HangulComposition(chunks) }
         return LineReader(source: chunks, tabWidth: tabWidth, countsCells: countsCells)
     }
 
