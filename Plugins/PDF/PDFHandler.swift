@@ -54,15 +54,19 @@ public final class PDFPrintFormatter: PlacedPagesFormatter {
         super.init(document: document)
     }
 
-    /// Opens the PDF with qpdf, which repairs what damage it can. A damaged file qpdf cannot
+    /// Opens the PDF with qpdf, which repairs what damage it can (and finds the pages of a file
+    /// whose page tree is lost). A damaged file qpdf cannot
     /// rebuild into pages is read again by poppler (`PDFRepair`), and its rewrite is opened
-    /// instead, with a warning; only a file neither can read is an error.
+    /// instead, with a warning; only a file neither can read is an error. (Drawing the pages
+    /// through poppler would add nothing: a file both fail on, poppler cannot open either.)
     static func open(path: String, password: String?, name: String, logger: Logger) throws -> QPDFDocument {
         let qpdfFailure: PrintError
         do {
             let document = try QPDFDocument(path: path, password: password)
             guard document.repairs > 0, document.pageCount == 0, !document.isEncrypted else {
-                if document.repairs > 0 {
+                if document.recoveredPages > 0 {
+                    logger.warning("\(name): the PDF is damaged and its page tree is lost; printing the \(document.recoveredPages) pages found in it, in the order they stand in the file")
+                } else if document.repairs > 0 {
                     logger.warning("\(name): the PDF is damaged; printing what qpdf repaired (\(document.repairs) problems)")
                 }
                 return document

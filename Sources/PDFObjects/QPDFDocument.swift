@@ -51,6 +51,9 @@ package final class QPDFDocument {
 
     package var pageCount: Int { Int(engine.document_page_count!(handle, nil)) }
     package var isEncrypted: Bool { engine.document_is_encrypted!(handle) != 0 }
+    /// Pages found outside a lost page tree (in the order they stand in the file); 0 when the
+    /// document's own tree gave them.
+    package var recoveredPages: Int { Int(engine.document_recovered_pages!(handle)) }
     package var allowsPrinting: Bool { engine.document_allows_printing!(handle) != 0 }
 
     /// Page `index`'s boxes and rotation.

@@ -200,14 +200,20 @@ import Testing
     /// - "two trailers": a trailer without /Root comes before the real one (qpdf's rebuild takes
     ///   the first trailer and finds no catalog);
     /// - "no trailer": no trailer at all (neither qpdf nor poppler can tell where the document
-    ///   starts).
+    ///   starts);
+    /// - "lost page tree": the page tree's root is gone (a null where it was), and the second
+    ///   page had its size from it.
     static func damagedPDF(_ kind: String) -> Data {
-        let page = { (n: Int, contents: Int) in "<</Type/Page/Parent 2 0 R/MediaBox[0 0 300 200]/Contents \(contents) 0 R/Resources<</Font<</F1 5 0 R>>>>>>" }
+        let page = { (n: Int, contents: Int) in
+            let box = kind == "lost page tree" && n == 2 ? "" : "/MediaBox[0 0 300 200]"
+            return "<</Type/Page/Parent 2 0 R\(box)/Contents \(contents) 0 R/Resources<</Font<</F1 5 0 R>>>>>>"
+        }
         let stream = { (text: String) -> String in
             let body = "BT /F1 24 Tf 20 100 Td (\(text)) Tj ET"
             return "<</Length \(body.utf8.count)>>stream\n\(body)\nendstream"
         }
-        let objects = ["<</Type/Catalog/Pages 2 0 R>>", "<</Type/Pages/Kids[3 0 R 6 0 R]/Count 2>>", page(1, 4),
+        let tree = kind == "lost page tree" ? "null" : "<</Type/Pages/Kids[3 0 R 6 0 R]/Count 2>>"
+        let objects = ["<</Type/Catalog/Pages 2 0 R>>", tree, page(1, 4),
                        stream("Recovered one"), "<</Type/Font/Subtype/Type1/BaseFont/Helvetica>>", page(2, 7), stream("Recovered two")]
         var file = "%PDF-1.4\n"
         for (i, object) in objects.enumerated() {
@@ -241,6 +247,22 @@ import Testing
         let fonts = try Tool.run("pdffonts", [dir + "/o.pdf"]).text
         #expect(fonts.contains("Helvetica") && fonts.contains(" no "), "placed as it was, not redrawn: \(fonts)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir).sorted() == ["damaged.pdf", "o.pdf"], "no repair file left")
+    }
+
+    /// A damaged PDF whose page tree is lost (py-pdf's unreadablemetadata.pdf is one) still has
+    /// its pages' own dictionaries: they print, in the order they stand in the file, placed as
+    /// they are; a page that had its size from the lost tree takes the others'.
+    @Test func aPDFWhosePageTreeIsLostPrintsThePagesFoundInIt() throws {
+        let dir = try temporaryDirectory()
+        try Self.damagedPDF("lost page tree").write(to: URL(fileURLWithPath: dir + "/lost.pdf"))
+        let r = try swiftprint(["convert", dir + "/lost.pdf", "-o", dir + "/o.pdf"])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stderr.contains("lost.pdf") && r.stderr.contains("page tree is lost") && r.stderr.contains("2 pages"), "\(r.stderr)")
+        #expect(try PDF.pageSizes(dir + "/o.pdf").map { [$0.width, $0.height] } == [[300, 200], [300, 200]])
+        #expect(try PDF.text(dir + "/o.pdf", first: 1, last: 1).contains("Recovered one"))
+        #expect(try PDF.text(dir + "/o.pdf", first: 2, last: 2).contains("Recovered two"))
+        let fonts = try Tool.run("pdffonts", [dir + "/o.pdf"]).text
+        #expect(fonts.contains("Helvetica") && fonts.contains(" no "), "placed as it was, not redrawn: \(fonts)")
     }
 
     /// Only a damaged PDF opens the repair engine: with none to be found, text, a sound PDF and a

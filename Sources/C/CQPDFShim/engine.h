@@ -47,6 +47,7 @@ struct SPQDocument {
     std::vector<QPDFPageObjectHelper> pages; // an input's pages, read once
     std::string version;
     int highestMinor = 3; // the highest PDF 1.x version copied into an output
+    int recoveredPages = 0; // pages found outside a lost page tree (page_recovery.cpp)
 };
 
 struct SPQImageWriter {
@@ -89,6 +90,10 @@ T guarded(char **error, T failure, F body, int *kind = nullptr) {
     }
     return failure;
 }
+
+// page_recovery.cpp: hangs the page dictionaries of a file whose page tree is lost under a new
+// one; returns how many.
+int recoverLostPages(SPQDocument &doc);
 
 // fonts.cpp
 int document_subset_fonts(SPQDocument *doc, int64_t *bytesBefore, int64_t *bytesAfter, char **error);

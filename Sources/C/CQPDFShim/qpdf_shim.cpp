@@ -94,6 +94,15 @@ SPQDocument *document_open(const char *path, const char *password, int *repairs,
             doc->pdf->processMemoryFile(path, static_cast<char const *>(doc->mapping.address), doc->mapping.length, password);
         }
         doc->pages = QPDFPageDocumentHelper(*doc->pdf).getAllPages();
+        if (doc->pages.empty() && doc->pdf->numWarnings() > 0) {
+            // A damaged file with no page tree left: its pages may still be in it.
+            try {
+                doc->recoveredPages = recoverLostPages(*doc);
+            } catch (std::exception const &) {
+                doc->pages.clear();
+                doc->recoveredPages = 0;
+            }
+        }
         doc->version = doc->pdf->getPDFVersion();
         if (repairs) *repairs = int(doc->pdf->numWarnings());
         return doc.release();
@@ -114,6 +123,8 @@ void document_free(SPQDocument *doc) { delete doc; }
 int document_page_count(SPQDocument *doc, char **error) {
     return guarded<int>(error, -1, [&]() { return int(doc->pages.size()); });
 }
+
+int document_recovered_pages(SPQDocument *doc) { return doc->recoveredPages; }
 
 int document_is_encrypted(SPQDocument *doc) {
     return guarded<int>(nullptr, 0, [&]() { return doc->pdf->isEncrypted() ? 1 : 0; });
@@ -436,6 +447,7 @@ extern "C" __attribute__((visibility("default"))) const SPQFunctions *spq_functi
         spq::add_link,
         spq::get_info,
         spq::page_largest_image,
+        spq::document_recovered_pages,
     };
     return &table;
 }

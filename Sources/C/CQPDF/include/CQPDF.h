@@ -84,7 +84,7 @@ typedef struct {
 } SPQOutlineItem;
 
 /// Changes whenever the table below changes: a library built from other sources is refused.
-#define SPQ_FUNCTIONS_VERSION 9
+#define SPQ_FUNCTIONS_VERSION 10
 
 /// The engine's functions.
 typedef struct {
@@ -172,6 +172,10 @@ typedef struct {
     /// deep (each object once). What rendering the page would decode, known without decoding
     /// any of it. Returns it, or -1 with *error set.
     int64_t (*page_largest_image)(SPQDocument *doc, int index, char **error);
+    /// How many of an opened document's pages were found outside its page tree: a damaged file
+    /// whose tree is lost has its page dictionaries hung under a new one, in file order. 0 when
+    /// its own tree gave the pages.
+    int (*document_recovered_pages)(SPQDocument *doc);
 } SPQFunctions;
 
 /// Finds the engine's table: in the shared library at `path` (opened once, never closed), or —
