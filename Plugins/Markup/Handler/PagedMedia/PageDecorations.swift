@@ -45,8 +45,7 @@ struct PageDecorations: Sendable {
     func boxes(forPage index: Int) -> [MarginBoxPosition: (text: String, style: MarginBoxStyle)] {
         // The rules for this page, the more specific later, in source order otherwise.
         let name = index < pageNames.count ? pageNames[index] : nil
-        let applying = rules.pageRules.enumerated().filter { $0.element.applies(toPage: index, isBlank: blankPages.contains(index), pageName: name) }
-            .sorted { ($0.element.specificity, $0.offset) < ($1.element.specificity, $1.offset) }.map(\.element)
+        let applying = rules.rules(for: PageContext(index: index, isBlank: blankPages.contains(index), name: name))
         var page: [String: String] = [:]
         var boxes: [MarginBoxPosition: [String: String]] = [:]
         for rule in applying {

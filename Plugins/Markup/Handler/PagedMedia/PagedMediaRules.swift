@@ -5,8 +5,8 @@ import HandlerSupport
 /// boxes inside `@page` rules (`@top-center { content: counter(page) }`) and `string-set` on
 /// elements. WebKit's CSS parser discards both, so they are read from the style sheets' text.
 ///
-/// Read: `@page` rules with no selector, `:first`, `:left`, `:right` and `:blank` (named pages
-/// are not yet), inside `@media print` or `all` too; in each, the 16 margin boxes with
+/// Read: `@page` rules with no selector, `:first`, `:left`, `:right` and `:blank`, named or not
+/// (`wide`, `wide:left`), inside `@media print` or `all` too; in each, the 16 margin boxes with
 /// `content` (strings, `counter(page)`, `counter(pages)`, `string(name[, first|start|last|first-except])`),
 /// font, colour, alignment, vertical alignment, border and background; and page-level font and
 /// colour, which the boxes inherit. `string-set` on any style rule: names with strings,
@@ -135,20 +135,6 @@ public struct PageRule: Equatable, Sendable {
         }
         declarations = CSSText.declarations(own)
         self.boxes = boxes
-    }
-
-    /// Whether the rule applies to page `index` (from 0) of a document read left to right (the
-    /// first page is a right-hand page), named `pageName`.
-    func applies(toPage index: Int, isBlank: Bool = false, pageName: String? = nil) -> Bool {
-        if let name, name != pageName { return false }
-        return selectors.allSatisfy {
-            switch $0 {
-            case .first: index == 0
-            case .right: index % 2 == 0
-            case .left: index % 2 == 1
-            case .blank: isBlank
-            }
-        }
     }
 
     /// How specific the rule is, for the cascade (css-page-3: a page name weighs most, then
