@@ -48,8 +48,9 @@ public final class MarkupTextPrintFormatter: PrintFormatter {
 
     static let logger = Logger(label: "swiftprint.markup")
     var rendered: RenderedDocument?
-    /// The named pages that set their own size or margins (`@page wide { size: A4 landscape }`).
-    private(set) var namedPageSetups: [String: NamedPageSetup] = [:]
+    /// The named pages whose own rules (`@page wide`, `@page wide:left` …) set a size or margins
+    /// (`@page wide { size: A4 landscape }`): those may need a print of their own.
+    private(set) var namedPagesSettingTheirSheet: Set<String> = []
 
     public override var placesContent: Bool { true }
 
@@ -127,9 +128,9 @@ public final class MarkupTextPrintFormatter: PrintFormatter {
         if style.sideMarginsChangeTheWidth {
             Self.logger.warning("\(shownName): its left-hand and right-hand pages (@page :left, :right) are of different widths, which WebKit cannot lay out: their side margins are not applied")
         }
-        // Later rules win, as in the cascade (a named page's `:first` and the like are not read).
-        for rule in pagedMedia.pageRules where rule.selectors.isEmpty {
-            if let name = rule.name, let setup = NamedPageSetup(declarations: rule.declarations) { namedPageSetups[name] = setup }
+        // What such a page's size and margins are is the cascade's, page by page (NamedPageSheets.swift).
+        for rule in pagedMedia.pageRules {
+            if let name = rule.name, NamedPageSetup(declarations: rule.declarations) != nil { namedPagesSettingTheirSheet.insert(name) }
         }
         pageStyle = style
         return style
@@ -297,11 +298,10 @@ public final class MarkupTextPrintFormatter: PrintFormatter {
             let source = plan.slots[next].map { plan.pages[$0] }
             let print = source?.namedPrint.map { plan.namedPrints[$0] }
             let placed = try source.map { try PlacedContent(page: $0.page, of: (print?.rendered ?? document).document) }
-            // A blank page (put in so that the next starts on its side) is of the size of the
-            // page before it, whose name it takes too (as in WeasyPrint).
-            let sized = source ?? plan.slots[..<next].reversed().lazy.compactMap { $0 }.first.map { plan.pages[$0] }
-            let area = sized?.namedPrint.map { plan.namedPrints[$0].area }
-            return MarkupPage(content: placed, size: area?.pageSize ?? document.pageSize, namedArea: area, index: next, decorations: plan.decorations,
+            // A named page's paper and margins, by the cascade for its side; a blank page's by
+            // `:blank` (MarkupPagePlan.swift).
+            let area = plan.ownAreas[next]
+            return MarkupPage(content: placed, size: area?.pageSize ?? document.pageSize, ownArea: area, index: next, decorations: plan.decorations,
                               edgesTaken: formatter.marginEdgesTakenByJob, headings: plan.headings[next] ?? [],
                               style: formatter.pageStyle, links: plan.links[next] ?? [], destinations: plan.destinations[next] ?? [])
         }
@@ -315,9 +315,9 @@ public final class MarkupTextPrintFormatter: PrintFormatter {
         /// WebKit's page; nil for a blank page put in so that the next starts on its side.
         let content: PlacedContent?
         let size: CGSize
-        /// A named page's own paper and margins, when it has them.
-        let namedArea: NamedPageArea?
-        var sheet: SheetRequest { namedArea.map { .paper($0.paper, margins: $0.margins) } ?? .jobPaper }
+        /// The page's own paper and margins, when it has them (a named page's, a blank page's).
+        let ownArea: OwnPageArea?
+        var sheet: SheetRequest { ownArea.map { .paper($0.paper, margins: $0.margins) } ?? .jobPaper }
         /// The page's place in its document (from 0), and the document's margin boxes.
         let index: Int
         let decorations: PageDecorations?
@@ -336,7 +336,7 @@ public final class MarkupTextPrintFormatter: PrintFormatter {
             // Bottom-aligned: on the first page the blank inset rises above the shorter rect.
             // (A named page's sheet has its own paper and margins: its rect is within them.)
             var area = CGRect(x: rect.minX, y: rect.maxY - size.height, width: size.width, height: size.height)
-            if namedArea == nil, let paper = context.paperRect, let x = style?.pageAreaMinX(forPage: index, paper: paper, area: area) {
+            if ownArea == nil, let paper = context.paperRect, let x = style?.pageAreaMinX(forPage: index, paper: paper, area: area) {
                 // A left-hand or right-hand page of a book sits at its own side's margin.
                 area.origin.x = x
             }

@@ -102,6 +102,9 @@ extension MarkupTextPrintFormatter {
         /// WebKit's pages the job takes, from its main print and its named pages' own prints.
         var pages: [PlanPage]
         var namedPrints: [NamedPrint] = []
+        /// The sheet of each page (by index in `slots`) not laid out as the job's others are: a
+        /// page from a named page's print, a blank page of `:blank` margins.
+        var ownAreas: [Int: OwnPageArea] = [:]
         var decorations: PageDecorations?
         /// The content of the document's `target-counter()` rules, with the pages found.
         var generated: [GeneratedContent] = []
@@ -139,7 +142,7 @@ extension MarkupTextPrintFormatter {
         } catch let error as PrintError where error.code == .renderingFailed {
             // No exact map: WebKit's pages as they are, without what needs one (named strings,
             // sides, page numbers set by elements, the outline), and the job says so.
-            let sizes = namedPageSetups.isEmpty ? "" : ", named pages' own sizes"
+            let sizes = namedPagesSettingTheirSheet.isEmpty ? "" : ", named pages' own sizes"
             Self.logger.warning("\(shownName): \(error.message); printed without running strings, recto/verso pages\(sizes) or bookmarks")
             return unplanned(pageCount: count)
         }
@@ -226,14 +229,15 @@ extension MarkupTextPrintFormatter {
         }
         var plan = PagePlan(slots: slots, pages: composed.pages, namedPrints: composed.prints, decorations: nil, generated: generated,
                             headings: headings, links: links, destinations: destinations)
-        guard pagedMedia.hasMarginBoxes else { return plan }
-        // Page names: that of the run the page starts in; a blank page takes the page's before it.
-        let pageNames = Self.pageNames(pageCount: map.pageCount, map: map, described: described)
-        var names: [String?] = [], current: String?
-        for slot in slots {
-            if let slot { current = pageNames[slot] }
-            names.append(current)
+        if !pageSetupTakenByJob && (!composed.prints.isEmpty || slots.contains(nil)) {
+            // A page's margins are those of its side too, known now that blank pages are in.
+            plan.ownAreas = ownAreas(slots: slots, pages: composed.pages, prints: composed.prints, job: jobSheets(rendered: rendered))
         }
+        guard pagedMedia.hasMarginBoxes else { return plan }
+        // Page names: that of the run the page starts in. A blank page has none: it holds no
+        // element to take one from (as in WeasyPrint, whose blank pages are unnamed).
+        let pageNames = Self.pageNames(pageCount: map.pageCount, map: map, described: described)
+        let names = slots.map { $0.flatMap { pageNames[$0] } }
         let pages = map.pages.map { $0.flatMap { position[$0] } }
         let assignments = PageDecorations.assignments(rules: described.stringSets, elements: elements, pages: pages, pageCount: slots.count,
                                                       atTop: { map.isFirstOnItsPage($0) })

@@ -40,19 +40,12 @@ struct NamedPageSetup: Equatable, Sendable {
         return (size, EdgeInsets(top: top ?? margins.top, left: left ?? margins.left,
                                  bottom: bottom ?? margins.bottom, right: right ?? margins.right))
     }
-
-    /// Whether pages of this setup are laid out as the document's other pages are.
-    func isSame(asPaper paper: CGSize, margins: EdgeInsets) -> Bool {
-        let r = resolved(paper: paper, margins: margins)
-        return abs(r.paper.width - paper.width) < 0.5 && abs(r.paper.height - paper.height) < 0.5
-            && abs(r.margins.top - margins.top) < 0.5 && abs(r.margins.left - margins.left) < 0.5
-            && abs(r.margins.bottom - margins.bottom) < 0.5 && abs(r.margins.right - margins.right) < 0.5
-    }
 }
 
-/// A named page of its own size: its paper and margins (its sheet's, so that the job's header
-/// and footer sit within them too), and the size WebKit lays it out at.
-struct NamedPageArea: Sendable {
+/// A page of its own paper or margins (a named page's, by the cascade for its side; a blank
+/// page's `:blank` margins): its paper and margins (its sheet's, so that the job's header and
+/// footer sit within them too), and the size WebKit lays it out at.
+struct OwnPageArea: Sendable {
     var paper: CGSize
     var margins: EdgeInsets
     /// The paper within its margins, less what the job takes from its own pages' area (a header
@@ -72,7 +65,7 @@ extension MarkupTextPrintFormatter {
     struct NamedPrint {
         let name: String
         let rendered: RenderedDocument
-        let area: NamedPageArea
+        let area: OwnPageArea
     }
 
     /// Each page's name in a print: that of the first run starting on it, else the page's before.
@@ -106,31 +99,23 @@ extension MarkupTextPrintFormatter {
         -> (pages: [PlanPage], prints: [NamedPrint], map: ElementPageMap) {
         let count = map.pageCount
         let unchanged = ((0..<count).map { PlanPage(namedPrint: nil, page: $0) }, [NamedPrint](), map)
-        guard !namedPageSetups.isEmpty else { return unchanged }
+        guard !namedPagesSettingTheirSheet.isEmpty else { return unchanged }
         let names = Self.pageNames(pageCount: count, map: map, described: described)
-        let used = Set(names.compactMap { $0 }).filter { namedPageSetups[$0] != nil }.sorted()
+        let used = Set(names.compactMap { $0 }).filter { namedPagesSettingTheirSheet.contains($0) }.sorted()
         guard !used.isEmpty else { return unchanged }
         let file = shownName
         guard !pageSetupTakenByJob else {
             Self.logger.warning("\(file): @page \(used.joined(separator: ", ")) sets its own size or margins, which the job's own paper, orientation or margins replace")
             return unchanged
         }
-        // The job's paper and margins, and what its own pages' area leaves out of them (a header).
-        let renderer = printPageRenderer
-        let paper = renderer?.paperRect ?? CGRect(origin: .zero, size: MediaSize.a4.size)
-        let printable = renderer?.printableRect ?? paper.insetBy(dx: 36, dy: 36)
-        let jobMargins = EdgeInsets(top: printable.minY - paper.minY, left: printable.minX - paper.minX,
-                                    bottom: paper.maxY - printable.maxY, right: paper.maxX - printable.maxX)
-        let taken = CGSize(width: printable.width - rendered.pageSize.width, height: printable.height - rendered.pageSize.height)
+        let job = jobSheets(rendered: rendered)
 
         var prints: [NamedPrint] = [], maps: [ElementPageMap] = []
         // Each replaced run of the main print: its pages there, and the named print's instead.
         var replaced: [(main: ClosedRange<Int>, print: Int, pages: ClosedRange<Int>)] = []
         for name in used {
-            guard let setup = namedPageSetups[name], !setup.isSame(asPaper: paper.size, margins: jobMargins) else { continue }
-            let own = setup.resolved(paper: paper.size, margins: jobMargins)
-            let size = CGSize(width: own.paper.width - own.margins.left - own.margins.right - taken.width,
-                              height: own.paper.height - own.margins.top - own.margins.bottom - taken.height)
+            guard let own = namedPrintSheet(name, job: job) else { continue }
+            let size = own.contentSize(less: job.taken)
             guard size.width >= 36, size.height >= 36 else {
                 Self.logger.warning("\(file): @page \(name) leaves no room within its margins; its pages keep the document's size")
                 continue
@@ -151,7 +136,7 @@ extension MarkupTextPrintFormatter {
                 continue
             }
             let index = prints.count
-            prints.append(NamedPrint(name: name, rendered: print, area: NamedPageArea(paper: own.paper, margins: own.margins, pageSize: size)))
+            prints.append(NamedPrint(name: name, rendered: print, area: OwnPageArea(paper: own.paper, margins: own.margins, pageSize: size)))
             maps.append(named)
             for (main, pages) in zip(mainRuns, namedRuns) { replaced.append((main, index, pages)) }
         }
