@@ -245,7 +245,7 @@ struct PagedMediaTests {
 
     /// A named landscape run among right-hand chapters, blank pages and a table of contents with
     /// leaders: the same pages, of the same sizes, with the same running headers and numbers as
-    /// WeasyPrint's; a blank page before the run keeps the size (and name) of the page before it.
+    /// WeasyPrint's; a blank page before the run is of the document's size, unnamed.
     @Test func aNamedRunAmongBlankPagesAndAContentsPage() throws {
         let html = """
             <html><head><meta charset="utf-8"><style>
@@ -442,9 +442,9 @@ struct PagedMediaTests {
         #expect(headers == ["Alpha Alpha Alpha", "Beta Beta Gamma", "Gamma Delta Delta"], "\(headers)")
     }
 
-    /// A blank page put in before a named run that starts on a right-hand page keeps the name
-    /// of the page before it, as in WeasyPrint; the run's own page takes the run's boxes.
-    @Test func aBlankPageBeforeANamedRunKeepsTheNameBeforeIt() throws {
+    /// A blank page put in before a named run that starts on a right-hand page is unnamed, as
+    /// in WeasyPrint (its boxes are those of the plain page); the run's own page takes the run's boxes.
+    @Test func aBlankPageBeforeANamedRunIsUnnamed() throws {
         let html = """
             <html><head><meta charset="utf-8"><style>
             @page { size: A5; margin: 20mm; @top-center { content: "plain"; font: 9pt "DejaVu Sans" } }
