@@ -14,6 +14,8 @@ import Foundation
 ///   link of a real document nests deeper. Brackets in code blocks are left as written; in
 ///   inline code they count (Ink's reading of a code span depends on escapes and line breaks
 ///   before it, and a span it reads as text takes minutes), and such a `[` shows as `&#91;`.
+///   The rest of a fence's own line counts too (Ink may read it as text: a block closed by
+///   "```[[[~~[[[[[Z[[[…" took it 37 s); there such a `[` may show as `&#91;`.
 /// - A document whose last line is white space after a list (`- a`, then `  `): Ink's list
 ///   reader reads past the end and stops the process. An empty HTML comment goes after every
 ///   document (but one that ends in a code block), so that no reader of Ink's meets the end in
@@ -68,20 +70,27 @@ enum InkGuard {
             let ticks = line.prefix { $0 == tick }.count
             let blank = line.allSatisfy { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\r") || $0 == UInt8(ascii: "\t") }
             defer { afterBlank = blank; lineStart = lineEnd + 1 }
-            if let opened = fence {
-                if ticks == opened { fence = nil }
-            } else if ticks >= 3, afterBlank {
-                fence = ticks
-            } else if blank {
-                depth = 0  // a blank line ends the paragraph, and any link in it
-            } else {
-                for i in lineStart ..< lineEnd {
+            func countBrackets(from start: Int) {
+                for i in start ..< lineEnd {
                     if bytes[i] == open {
                         if depth >= 2 { replacements[i] = "&#91;" } else { depth += 1 }
                     } else if bytes[i] == close, depth > 0 {
                         depth -= 1
                     }
                 }
+            }
+            if let opened = fence {
+                // What follows the backticks of a fence's line may be read as text ("```[[[…"
+                // closing a block took Ink minutes): its brackets count.
+                if ticks == opened { fence = nil; depth = 0; countBrackets(from: lineStart + ticks) }
+            } else if ticks >= 3, afterBlank {
+                fence = ticks
+                depth = 0
+                countBrackets(from: lineStart + ticks)
+            } else if blank {
+                depth = 0  // a blank line ends the paragraph, and any link in it
+            } else {
+                countBrackets(from: lineStart)
             }
         }
         guard !replacements.isEmpty else { return (markdown, fence != nil) }
