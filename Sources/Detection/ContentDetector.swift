@@ -211,7 +211,10 @@ public final class ContentDetector: @unchecked Sendable {
                 method = "extension"
             }
         }
-        return DetectedType(mimeType: mime, type: type, method: method, head: head)
+        // A type the content or the extension found is named by its own MIME type, not by
+        // libmagic's guess (which calls Apple raster application/octet-stream).
+        let named = method == "libmagic" ? mime : type?.mimeTypes.first ?? mime
+        return DetectedType(mimeType: named, type: type, method: method, head: head)
     }
 
     /// The first 8 KB of the file, what detection reads (empty when it cannot be read).

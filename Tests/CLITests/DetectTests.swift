@@ -80,4 +80,20 @@ import Testing
         let r = try swiftprint(["convert", dir + "/missing.txt", "-o", dir + "/o.pdf"])
         #expect(r.status == 66 && r.stderr.contains("missing.txt: cannot open the file: No such file or directory"), "\(r.stderr)")
     }
+
+    /// A type found from the content or the name is named by its own MIME type, not by
+    /// libmagic's guess: Apple and PWG raster were application/octet-stream.
+    @Test func rasterAndOtherSniffedTypesAreNamedByTheirOwnMIMEType() throws {
+        let dir = try temporaryDirectory()
+        for (format, file) in [("urf", "page.urf"), ("pwg-raster", "page.pwg")] {
+            let made = try swiftprint(["convert", examples + "/server.log", "--page-ranges", "1", "--output-format", format, "-o", dir + "/" + file])
+            #expect(made.status == 0, "\(made.stderr)")
+        }
+        try Data(#"{"type":"Point","coordinates":[2.35,48.85]}"#.utf8).write(to: URL(fileURLWithPath: dir + "/paris.json"))
+        for (file, mime, uti) in [("page.urf", "image/urf", "com.apple.urf"), ("page.pwg", "image/pwg-raster", "org.pwg.raster"),
+                                  ("paris.json", "application/geo+json", "public.geojson")] {
+            let r = try swiftprint(["detect", dir + "/" + file])
+            #expect(r.status == 0 && r.text.contains(": \(mime) \(uti)"), "\(r.text) \(r.stderr)")
+        }
+    }
 }
