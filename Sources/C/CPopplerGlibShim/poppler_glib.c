@@ -23,7 +23,8 @@ static void (*p_free_image_mapping)(void *list);
 static char *(*p_get_text)(void *page);
 // PopplerRectangle, as poppler-glib declares it (x1, y1, x2, y2: doubles).
 typedef struct { double x1, y1, x2, y2; } SPRectangle;
-static int (*p_get_text_layout)(void *page, SPRectangle **rectangles, unsigned *count);
+static char *(*p_get_text_for_area)(void *page, SPRectangle *area);
+static int (*p_get_text_layout_for_area)(void *page, SPRectangle *area, SPRectangle **rectangles, unsigned *count);
 static void (*p_free)(void *memory);
 
 static pthread_once_t load_once = PTHREAD_ONCE_INIT;
@@ -37,7 +38,8 @@ static void load(void) {
         {"poppler_page_render_for_printing", (void **)&p_render_for_printing}, {"g_object_unref", (void **)&p_object_unref},
         {"g_error_free", (void **)&p_error_free}, {"poppler_page_get_image_mapping", (void **)&p_get_image_mapping},
         {"poppler_page_free_image_mapping", (void **)&p_free_image_mapping}, {"poppler_page_get_text", (void **)&p_get_text},
-        {"poppler_page_get_text_layout", (void **)&p_get_text_layout},
+        {"poppler_page_get_text_for_area", (void **)&p_get_text_for_area},
+        {"poppler_page_get_text_layout_for_area", (void **)&p_get_text_layout_for_area},
         {"g_free", (void **)&p_free},
     };
     loaded = sp_load_library("libpoppler-glib.so.8", "libpoppler-glib8", NULL, symbols, sizeof symbols / sizeof symbols[0], load_error,
@@ -103,10 +105,17 @@ int sppoppler_page_text_layout(void *document, int index, char **text, double **
     *text = NULL; *boxes = NULL; *count = 0;
     void *page = p_get_page(document, index);
     if (!page) return 0;
-    char *t = p_get_text(page);
+    // Poppler reads text as a selection from the area's top-left corner to its bottom-right:
+    // from the page's own corner, a line that starts a hair above the page's top (a glyph's
+    // box may) is sometimes left out, depending on how poppler groups the page's lines. An
+    // area larger than the page takes every character poppler keeps (those on the page).
+    double width = 0, height = 0;
+    p_get_size(page, &width, &height);
+    SPRectangle area = {-72, -72, width + 72, height + 72};
+    char *t = p_get_text_for_area(page, &area);
     SPRectangle *rects = NULL;
     unsigned n = 0;
-    int ok = p_get_text_layout(page, &rects, &n);
+    int ok = p_get_text_layout_for_area(page, &area, &rects, &n);
     p_object_unref(page);
     if (t) { *text = strdup(t); p_free(t); }
     if (ok && rects && n > 0) {
