@@ -9,8 +9,11 @@ import HandlerSupport
 /// when there is one), once as it is and once with each
 /// element marked where it starts (`ElementPageMarks`: a 1 px token out of the flow), and poppler
 /// reads on which page each token is. The map is kept only when it is exact: every page of the
-/// marked print must hold the same text as the plain one, token aside, or it throws — a mark
-/// that moved a line would have moved the answer too.
+/// marked print must hold the same text as the plain one, token aside (the same words in the
+/// same order, or the same characters at the same places), or it throws — a mark that moved a
+/// line would have moved the answer too. WebKit's first print of a document may differ from
+/// the prints after it: then the marked print is held against a plain one made after it, and
+/// the job places that one.
 public struct ElementPageMap: Sendable, Equatable {
     /// Pages WebKit printed.
     public let pageCount: Int
@@ -48,24 +51,45 @@ public struct ElementPageMap: Sendable, Equatable {
         return top <= contentTop + 1
     }
 
-    /// What the map needs of the plain print: each page's words, and how far down its first
-    /// text is. Read on a thread of its own while WebKit makes the marked print.
+    /// What the map needs of the plain print: each page's words, its characters where they are
+    /// drawn, and how far down its first text is. Read on a thread of its own while WebKit
+    /// makes the marked print.
     struct PlainPrintText: Sendable {
         let words: [[String]]
+        let characters: [[PlacedCharacter]]
         let contentTops: [Double?]
 
         init(path: String) throws {
             let pdf = try PDFRasterizer(path: path)
-            var words: [[String]] = [], tops: [Double?] = []
+            var words: [[String]] = [], characters: [[PlacedCharacter]] = [], tops: [Double?] = []
             for page in 0..<pdf.pageCount {
                 let (text, boxes) = pdf.pageTextLayout(page)
                 words.append(ElementPageMap.words(text).map(String.init))
+                let visible = zip(text.unicodeScalars, boxes).filter { !$0.0.properties.isWhitespace }
+                characters.append(visible.map { PlacedCharacter($0.0, $0.1) }.sorted())
                 // The page's first text: the topmost box of a visible character.
-                tops.append(zip(text.unicodeScalars, boxes).filter { !$0.0.properties.isWhitespace }.map { Double($0.1.minY) }.min())
+                tops.append(visible.map { Double($0.1.minY) }.min())
             }
             self.words = words
+            self.characters = characters
             contentTops = tops
         }
+    }
+
+    /// A visible character of a page and its box, to a hundredth of a point: two prints of one
+    /// layout draw each character at the same place, in whatever order poppler reads them
+    /// (a mark drawn among a page's lines can change the order in which poppler reads its
+    /// columns, and then its words, where nothing moved).
+    struct PlacedCharacter: Hashable, Comparable, Sendable {
+        let y: Int, x: Int, width: Int, height: Int, scalar: UInt32
+
+        init(_ scalar: Unicode.Scalar, _ box: CGRect) {
+            func hundredths(_ v: CGFloat) -> Int { Int((v * 100).rounded()) }
+            y = hundredths(box.minY); x = hundredths(box.minX); width = hundredths(box.width); height = hundredths(box.height)
+            self.scalar = scalar.value
+        }
+
+        static func < (a: Self, b: Self) -> Bool { (a.y, a.x, a.width, a.height, a.scalar) < (b.y, b.x, b.width, b.height, b.scalar) }
     }
 
     /// Reads the map from a plain print and a marked print of the same document.
@@ -77,44 +101,54 @@ public struct ElementPageMap: Sendable, Equatable {
                              "marking its elements changed how WebKit breaks its pages (\(plain.words.count) pages, then \(markedPDF.pageCount))")
         }
         var found: [Int: Int] = [:], tops: [Int: Double] = [:]
-        // Where each start mark ends and each end mark begins (page, character offset), and each
+        // Where each start mark begins and each end mark ends (page, point), and each
         // page's characters that are not marks, with their boxes.
         var starts: [Int: (page: Int, at: CGPoint)] = [:], ends: [Int: (page: Int, at: CGPoint)] = [:]
         var characters: [[(offset: Int, scalar: Unicode.Scalar, box: CGRect)]] = []
         for page in 0..<markedPDF.pageCount {
             let (text, charBoxes) = markedPDF.pageTextLayout(page)
             func offset(_ index: String.Index) -> Int { text.unicodeScalars.distance(from: text.unicodeScalars.startIndex, to: index) }
-            var markRanges: [Range<Int>] = []
-            for match in text.matches(of: pattern) {
-                markRanges.append(offset(match.range.lowerBound)..<offset(match.range.upperBound))
+            // Which characters are marks': those of a token drawn as a mark is, 1 px high (the
+            // document's own text that happens to read as a token is no mark).
+            var isMark = [Bool](repeating: false, count: charBoxes.count)
+            func take(_ range: Range<String.Index>) -> Bool {
+                let marked = offset(range.lowerBound)..<min(offset(range.upperBound), charBoxes.count)
+                guard !marked.isEmpty, charBoxes[marked.lowerBound].height < Self.largestMarkHeight else { return false }
+                for i in marked { isMark[i] = true }
+                return true
+            }
+            for match in text.matches(of: pattern) where take(match.range) {
                 guard let digits = match.output[1].substring, let index = Int(digits), found[index] == nil else { continue }
                 found[index] = page
-                // The mark is drawn 2 px (1.5 pt) below where the element's first line starts,
-                // and 2 px more for each level it is at.
-                let level = match.output[2].substring.flatMap { Int($0) } ?? 0
+                // The mark is drawn a few px below where the element's first line starts, as
+                // far as its row says.
+                let row = match.output[2].substring.flatMap { Int($0) } ?? 0
                 let at = offset(match.range.lowerBound)
                 if at < charBoxes.count {
-                    tops[index] = max(0, charBoxes[at].minY - 0.75 * ElementPageMarks.levelStep * Double(level + 1))
+                    tops[index] = max(0, charBoxes[at].minY - 0.75 * ElementPageMarks.offset(row: row))
                     starts[index] = (page, CGPoint(x: charBoxes[at].minX, y: charBoxes[at].minY))
                 }
             }
-            for match in text.matches(of: endPattern) {
-                markRanges.append(offset(match.range.lowerBound)..<offset(match.range.upperBound))
-                let at = offset(match.range.lowerBound)
-                guard let digits = match.output[2].substring, let index = Int(digits), ends[index] == nil, at < charBoxes.count else { continue }
-                // An `F` mark: the element ends where its last line does.
+            for match in text.matches(of: endPattern) where take(match.range) {
+                let at = offset(match.range.lowerBound), last = offset(match.range.upperBound) - 1
+                guard let digits = match.output[2].substring, let index = Int(digits), ends[index] == nil, last < charBoxes.count else { continue }
+                // An `E` mark ends where the element does; an `F` mark: the element ends where
+                // its last line does.
                 let toLineEnd = match.output[1].substring == "F"
-                ends[index] = (page, CGPoint(x: toLineEnd ? .infinity : charBoxes[at].minX, y: charBoxes[at].minY))
+                ends[index] = (page, CGPoint(x: toLineEnd ? .infinity : charBoxes[last].maxX, y: charBoxes[at].minY))
             }
             var pageCharacters: [(offset: Int, scalar: Unicode.Scalar, box: CGRect)] = []
             for (i, (scalar, box)) in zip(text.unicodeScalars, charBoxes).enumerated()
-            where !scalar.properties.isWhitespace && !markRanges.contains(where: { $0.contains(i) }) {
+            where !scalar.properties.isWhitespace && !(i < isMark.count && isMark[i]) {
                 pageCharacters.append((i, scalar, box))
             }
             characters.append(pageCharacters)
             let unmarked = text.replacing(pattern, with: "").replacing(endPattern, with: "")
             let markedWords = Self.words(unmarked)
-            guard markedWords.elementsEqual(plain.words[page], by: { $0 == $1 }) else {
+            // The page holds what the plain one does: the same words in the same order, or else
+            // the same characters at the same places (read in another order).
+            guard markedWords.elementsEqual(plain.words[page], by: { $0 == $1 })
+                    || pageCharacters.map({ PlacedCharacter($0.scalar, $0.box) }).sorted() == plain.characters[page] else {
                 // The first word that differs, to say where.
                 let at = zip(markedWords, plain.words[page]).enumerated().first { $0.element.0 != $0.element.1 }?.offset
                     ?? min(markedWords.count, plain.words[page].count)
@@ -134,8 +168,9 @@ public struct ElementPageMap: Sendable, Equatable {
             guard let start = starts[index], start.page <= end.page else { continue }
             var boxes: [(page: Int, box: CGRect)] = []
             for page in start.page...end.page {
-                // A mark sits 1.5 pt below its line's top: the line that holds that height.
-                func line(at y: CGFloat) -> Int? { lines[page].firstIndex { $0.box.minY - 1 <= y && y <= $0.box.maxY } }
+                // A mark sits a little below its line's top: the lowest line that starts above it
+                // and holds that height (the glyph boxes of two lines may overlap).
+                func line(at y: CGFloat) -> Int? { lines[page].lastIndex { $0.box.minY - 1 <= y && y <= $0.box.maxY } }
                 let first = page == start.page ? line(at: start.at.y) : 0
                 // An `F` mark (the end of a leader's row) sits at the row's bottom, which its
                 // padding may put below the last line's glyphs: the last line above it.
@@ -157,6 +192,9 @@ public struct ElementPageMap: Sendable, Equatable {
         self.init(pageCount: markedPDF.pageCount, pages: (0..<count).map { found[$0] }, tops: (0..<count).map { tops[$0] },
                   contentTops: plain.contentTops, textBoxes: textBoxes)
     }
+
+    /// A mark's characters are 1 px (0.75 pt) text: poppler's boxes for them are under a point high.
+    static let largestMarkHeight: CGFloat = 1.5
 
     /// A page's characters in lines, top to bottom: boxes that overlap in height are one line.
     private static func lines(_ characters: [(offset: Int, scalar: Unicode.Scalar, box: CGRect)]) -> [(box: CGRect, characters: [CGRect])] {
@@ -183,13 +221,15 @@ extension MarkupTextPrintFormatter {
     /// `pageSize` points (the first `firstPageTopInset` further down), as the formatter prints
     /// them. Elements past the last one found are missing from `pages`.
     public func elementPages(matching selector: String, pageSize: CGSize, firstPageTopInset: Double = 0) throws -> ElementPageMap {
-        try elementPages(matching: selector, pageSize: pageSize, firstPageTopInset: firstPageTopInset, plainPrint: nil)
+        try elementPages(matching: selector, pageSize: pageSize, firstPageTopInset: firstPageTopInset, plainPrint: nil).map
     }
 
     /// The same, with `plainPrint` the document's own print at that size when there is one
-    /// already (the print the job places): then only the marked one is printed.
+    /// already (the print the job places): then only the marked one is printed. When the map
+    /// holds for another plain print than that one, made after the marked print (`reprint`),
+    /// the job is to place that one instead.
     func elementPages(matching selector: String, pageSize: CGSize, firstPageTopInset: Double, plainPrint: String?,
-                      endsOf endSelector: String? = nil) throws -> ElementPageMap {
+                      endsOf endSelector: String? = nil) throws -> (map: ElementPageMap, reprint: KeptScratch?) {
         try loadPageStyle()
         let plain = try OutputFile.scratch(prefix: "swiftprint-markup-plain-")
         let marked = try OutputFile.scratch(prefix: "swiftprint-markup-marked-")
@@ -216,8 +256,26 @@ extension MarkupTextPrintFormatter {
         defer { FontEngineLock.lent { _ = try? plainText.value() } }
         try FontEngineLock.lent { try print(to: marked, marked: true) }
         let started = ContinuousClock.now
-        let map = try ElementPageMap(plain: FontEngineLock.lent { try plainText.value() }, marked: marked.scratchPath!, prefix: prefix, path: errorPath)
-        Self.logger.debug("page map: \(map.pages.count) elements on \(map.pageCount) pages, read in \(ContinuousClock.now - started)")
-        return map
+        do {
+            let map = try ElementPageMap(plain: FontEngineLock.lent { try plainText.value() }, marked: marked.scratchPath!, prefix: prefix, path: errorPath)
+            Self.logger.debug("page map: \(map.pages.count) elements on \(map.pageCount) pages, read in \(ContinuousClock.now - started)")
+            return (map, nil)
+        } catch let error as PrintError where error.code == .renderingFailed {
+            // WebKit's first print of a loaded document can differ from every print after it,
+            // marks or none (a long table's rows at a page break: CUPS's policies.html), and
+            // the plain print is often that first one. Held against a plain print made after
+            // the marked one, the map is exact or not for good.
+            let again = try OutputFile.scratch(prefix: "swiftprint-markup-")
+            let reprint = KeptScratch(again)
+            try again.commit()
+            try FontEngineLock.lent { try print(to: again, marked: false) }
+            let map: ElementPageMap
+            do {
+                map = try ElementPageMap(plain: ElementPageMap.PlainPrintText(path: again.scratchPath!), marked: marked.scratchPath!,
+                                         prefix: prefix, path: errorPath)
+            } catch is PrintError { throw error }
+            Self.logger.debug("page map: \(map.pages.count) elements on \(map.pageCount) pages of WebKit's second plain print (the first: \(error.message))")
+            return (map, reprint)
+        }
     }
 }

@@ -240,8 +240,14 @@ public final class MarkupTextPrintFormatter: PrintFormatter {
             $0.task.pageHeight = pageSize.height
             $0.task.firstPageTopInset = firstPageTopInset
         }
+        return try renderedDocument(kept, pageSize: pageSize, firstPageTopInset: firstPageTopInset, keepingPrint: keep)
+    }
+
+    /// The document WebKit printed to `print`: its pages opened and their fonts cut down, and
+    /// the file itself kept as long as the result when `keepingPrint`.
+    func renderedDocument(_ print: KeptScratch, pageSize: CGSize, firstPageTopInset: Double, keepingPrint keep: Bool) throws -> RenderedDocument {
         // qpdf maps the file, so the scratch copy can go as soon as it is open.
-        let document = try QPDFDocument(path: scratch.scratchPath!)
+        let document = try QPDFDocument(path: print.path!)
         guard document.pageCount > 0 else { throw PrintError(.noContent, path: errorPath, "WebKit printed no pages") }
         // WebKit embeds each TrueType face whole (half a megabyte apiece under a subset name).
         let started = ContinuousClock.now
@@ -250,7 +256,7 @@ public final class MarkupTextPrintFormatter: PrintFormatter {
         Self.logger.debug(
             "\(fonts.fonts) fonts subset, \(fonts.bytesBefore) -> \(fonts.bytesAfter) bytes in \(ContinuousClock.now - started)\(why)")
         return RenderedDocument(pageSize: pageSize, firstPageTopInset: firstPageTopInset, document: document,
-                                print: keep ? kept : nil)
+                                print: keep ? print : nil)
     }
 
     /// The document is loaded here, as its pages are about to be laid out, and not when the
@@ -289,6 +295,9 @@ public final class MarkupTextPrintFormatter: PrintFormatter {
                     MarkupTextPrintFormatter.logger.warning(
                         "\(formatter.errorPath ?? formatter.displayName): the page numbers of its target-counter() content did not settle in three prints; some may be a page off")
                 }
+                // The plan may be for WebKit's second print of the document (ElementPageMap):
+                // that one is placed.
+                if let reprinted = planned.reprinted { rendered = reprinted; formatter.rendered = reprinted }
                 document = rendered
                 plan = planned
             }

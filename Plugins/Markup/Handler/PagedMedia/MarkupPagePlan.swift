@@ -113,6 +113,9 @@ extension MarkupTextPrintFormatter {
         /// Each page's links (boxes on WebKit's page) and the destinations it names.
         var links: [Int: [(box: CGRect, target: GraphicsContext.LinkTarget)]] = [:]
         var destinations: [Int: [(name: String, top: Double)]] = [:]
+        /// WebKit's print the plan is for when it is not the one it was made for: the page
+        /// map holds for a plain print made after the marked one (`elementPages`).
+        var reprinted: RenderedDocument?
     }
 
     /// WebKit's pages as they are, with the document's margin boxes.
@@ -124,7 +127,8 @@ extension MarkupTextPrintFormatter {
     /// Plans the pages of `rendered`. Where elements start is asked of the page map (one more
     /// print, none for a page without links) only when some element sets a string, needs a
     /// side, resets the page number, starts a named page, is a link's target, a heading or a link.
-    func plan(for rendered: RenderedDocument) throws -> PagePlan {
+    func plan(for asked: RenderedDocument) throws -> PagePlan {
+        var rendered = asked, reprinted: RenderedDocument?
         let count = rendered.document.pageCount
         guard let described, !described.elements.isEmpty, !described.selector.isEmpty else {
             return unplanned(pageCount: count)
@@ -135,10 +139,17 @@ extension MarkupTextPrintFormatter {
         let printed: ElementPageMap
         do {
             // Links need their boxes, which only a print tells, even on one page.
-            printed = count == 1 && !described.hasLinks
-                ? ElementPageMap(pageCount: 1, pages: elements.map { $0.shown == false ? nil : 0 })
-                : try elementPages(matching: described.selector, pageSize: rendered.pageSize, firstPageTopInset: rendered.firstPageTopInset,
-                                   plainPrint: rendered.print?.path, endsOf: Self.linkSelector)
+            if count == 1 && !described.hasLinks {
+                printed = ElementPageMap(pageCount: 1, pages: elements.map { $0.shown == false ? nil : 0 })
+            } else {
+                let placed = try elementPages(matching: described.selector, pageSize: rendered.pageSize, firstPageTopInset: rendered.firstPageTopInset,
+                                              plainPrint: rendered.print?.path, endsOf: Self.linkSelector)
+                printed = placed.map
+                if let reprint = placed.reprint {
+                    rendered = try renderedDocument(reprint, pageSize: rendered.pageSize, firstPageTopInset: rendered.firstPageTopInset, keepingPrint: true)
+                    reprinted = rendered
+                }
+            }
         } catch let error as PrintError where error.code == .renderingFailed {
             // No exact map: WebKit's pages as they are, without what needs one (named strings,
             // sides, page numbers set by elements, the outline), and the job says so.
@@ -146,8 +157,9 @@ extension MarkupTextPrintFormatter {
             Self.logger.warning("\(shownName): \(error.message); printed without running strings, recto/verso pages\(sizes) or bookmarks")
             return unplanned(pageCount: count)
         }
-        guard printed.pageCount == count else {
-            throw PrintError(.renderingFailed, path: errorPath, "WebKit printed \(printed.pageCount) pages when placing its elements, \(count) before")
+        guard printed.pageCount == rendered.document.pageCount else {
+            throw PrintError(.renderingFailed, path: errorPath,
+                             "WebKit printed \(printed.pageCount) pages when placing its elements, \(rendered.document.pageCount) before")
         }
         // Named pages of their own size take their pages from prints at that size: from here
         // on, pages are the job's (`composed.pages`), not the main print's.
@@ -228,7 +240,7 @@ extension MarkupTextPrintFormatter {
             }
         }
         var plan = PagePlan(slots: slots, pages: composed.pages, namedPrints: composed.prints, decorations: nil, generated: generated,
-                            headings: headings, links: links, destinations: destinations)
+                            headings: headings, links: links, destinations: destinations, reprinted: reprinted)
         if !pageSetupTakenByJob && (!composed.prints.isEmpty || slots.contains(nil)) {
             // A page's margins are those of its side too, known now that blank pages are in.
             plan.ownAreas = ownAreas(slots: slots, pages: composed.pages, prints: composed.prints, job: jobSheets(rendered: rendered))

@@ -120,11 +120,16 @@ extension MarkupTextPrintFormatter {
                 Self.logger.warning("\(file): @page \(name) leaves no room within its margins; its pages keep the document's size")
                 continue
             }
-            let print = try printDocument(pageSize: size, firstPageTopInset: rendered.firstPageTopInset)
+            var print = try printDocument(pageSize: size, firstPageTopInset: rendered.firstPageTopInset)
             let named: ElementPageMap
             do {
-                named = try elementPages(matching: described.selector, pageSize: size, firstPageTopInset: rendered.firstPageTopInset,
-                                         plainPrint: print.print?.path, endsOf: Self.linkSelector)
+                let placed = try elementPages(matching: described.selector, pageSize: size, firstPageTopInset: rendered.firstPageTopInset,
+                                              plainPrint: print.print?.path, endsOf: Self.linkSelector)
+                named = placed.map
+                // The map holds for WebKit's second plain print at that size: that one is placed.
+                if let reprint = placed.reprint {
+                    print = try renderedDocument(reprint, pageSize: size, firstPageTopInset: rendered.firstPageTopInset, keepingPrint: true)
+                }
             } catch let error as PrintError where error.code == .renderingFailed {
                 Self.logger.warning("\(file): @page \(name)'s own size is not applied: \(error.message)")
                 continue
