@@ -175,7 +175,9 @@ package struct PageStyleReport: Codable, Sendable {
                   if (!value.startsWith("#")) continue;
                   let id = value.slice(1);
                   try { id = decodeURIComponent(id); } catch (x) {}
-                  document.getElementById(id)?.setAttribute("\(targetAttribute)", "");
+                  // As a browser goes to a fragment: the element of that id, else an `a` of that name.
+                  (document.getElementById(id) || Array.from(document.getElementsByName(id)).find(n => n.localName === "a"))
+                    ?.setAttribute("\(targetAttribute)", "");
                 }
               }
               const rendered = (e) => e.checkVisibility ? e.checkVisibility() : getComputedStyle(e).display !== "none";

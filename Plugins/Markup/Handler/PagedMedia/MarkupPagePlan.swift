@@ -49,7 +49,7 @@ extension MarkupTextPrintFormatter {
         let counters = pagedMedia.targetCounters
         let attributes = Set(sets.flatMap { $0.assignments.flatMap { $0.value.compactMap { part -> String? in
             if case .attribute(let name) = part { name } else { nil }
-        } } } + counters.flatMap(\.attributes) + ["id", "href"])
+        } } } + counters.flatMap(\.attributes) + ["id", "name", "href"])
         let names = pagedMedia.pageNames
         // The rules, in the order `Described` counts them.
         var selectors: [String] = sets.map(\.selector)
@@ -229,9 +229,11 @@ extension MarkupTextPrintFormatter {
         var links: [Int: [(box: CGRect, target: GraphicsContext.LinkTarget)]] = [:]
         var destinations: [Int: [(name: String, top: Double)]] = [:]
         for i in elements.indices {
-            if elements[i].rules.contains(described.targetRule), let id = elements[i].attributes["id"], !id.isEmpty,
-               i < map.pages.count, let page = map.pages[i], let at = position[page] {
-                destinations[at, default: []].append((Self.destinationName(id, document: destinationPrefix), i < map.tops.count ? map.tops[i] ?? 0 : 0))
+            // A link's target by its id, or (an `a`, as old pages name their anchors) its name.
+            if elements[i].rules.contains(described.targetRule), i < map.pages.count, let page = map.pages[i], let at = position[page] {
+                for id in Set([elements[i].attributes["id"], elements[i].attributes["name"]].compactMap { $0 }) where !id.isEmpty {
+                    destinations[at, default: []].append((Self.destinationName(id, document: destinationPrefix), i < map.tops.count ? map.tops[i] ?? 0 : 0))
+                }
             }
             guard elements[i].rules.contains(described.linkRule),
                   let target = Self.linkTarget(elements[i].attributes["href"] ?? "", document: destinationPrefix) else { continue }
