@@ -14,9 +14,9 @@ import Foundation
 /// other as one jumble (CUPS's man pages end with a list of links, each link's end mark beside
 /// the next one's start mark), and drops a character drawn again where one already is. So the
 /// tokens are short (a 3-letter prefix, about 3 pt wide); an end mark ends where its element
-/// does (it is drawn leftwards from there); and each kind of mark has a row of its own below
-/// the top of the line it marks: end marks first, then the start marks of each nesting level
-/// (elements that start together), of even and odd elements apart (neighbours on a line).
+/// does (it is drawn leftwards from there); and start marks have rows of their own below the
+/// top of the line they mark: those of each nesting level (elements that start together), of
+/// even and odd elements apart (neighbours on a line).
 package enum ElementPageMarks {
     /// A print's marks are `<prefix><i>Q`, the prefix new for each print (`newPrefix()`), so
     /// that no text of the document's own reads as a mark. A mark on another row than the
@@ -44,11 +44,10 @@ package enum ElementPageMarks {
     package static func endTokenPattern(prefix: String) -> Regex<AnyRegexOutput> {
         try! Regex(prefix + "([EF])([0-9]+)Q")
     }
-    /// An `E` mark's style: its box ends where the element's content does, and lies above
-    /// row 0 (WebKit puts the static place of an inline's `::after` about a px below that of a
-    /// `::before` on the same line: with no margin, the mark is a px above row 0).
-    static let endBoxStyle = boxStyle.replacingOccurrences(of: "margin:\(offset(row: 0))px 0 0 0", with: "margin:0")
-        .replacingOccurrences(of: "transform:none", with: "transform:translateX(-100%)")
+    /// An `E` mark's style: its box ends where the element's content does, so that it never
+    /// reaches the start mark of what follows on the line. (It keeps row 0's margin: higher, on
+    /// a page's first line, poppler lost it above the page.)
+    static let endBoxStyle = boxStyle.replacingOccurrences(of: "transform:none", with: "transform:translateX(-100%)")
 
     static let boxStyle = ["position:absolute", "margin:\(offset(row: 0))px 0 0 0", "padding:0", "border:0", "top:auto", "left:auto",
                            "right:auto", "bottom:auto", "float:none", "display:inline", "width:auto", "height:auto",
