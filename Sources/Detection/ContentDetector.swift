@@ -241,6 +241,8 @@ enum ContentSniffer {
         let start = text.drop { $0.isWhitespace || $0 == "\u{FEFF}" }
         if start.hasPrefix("<!doctype html") || start.hasPrefix("<html") { return "public.html" }
         if start.hasPrefix("<?xml") || start.hasPrefix("<gpx") {
+            // XHTML (git's and DocBook's manuals): libmagic calls it XML, which printed its source.
+            if text.contains("<!doctype html") || rootElement(of: start) == "html" { return "public.html" }
             if text.contains("<gpx") { return "com.topografix.gpx" }
             if text.contains("<svg") { return "public.svg-image" }
             return nil
@@ -249,6 +251,27 @@ enum ContentSniffer {
         if start.hasPrefix("{"), text.contains("\"type\""),
            ["\"featurecollection\"", "\"feature\"", "\"linestring\"", "\"polygon\"", "\"multipolygon\"", "\"point\""].contains(where: text.contains) {
             return "public.geojson"
+        }
+        return nil
+    }
+
+    /// The name of an XML document's first element (lowercased, as `text` is), past its
+    /// declaration, processing instructions, comments and document type; nil if none is read.
+    static func rootElement(of text: Substring) -> String? {
+        var rest = text
+        while let open = rest.firstIndex(of: "<") {
+            rest = rest[rest.index(after: open)...]
+            if rest.hasPrefix("!--") {
+                guard let end = rest.range(of: "-->") else { return nil }
+                rest = rest[end.upperBound...]
+            } else if rest.hasPrefix("?") || rest.hasPrefix("!") {
+                guard let end = rest.firstIndex(of: ">") else { return nil }
+                rest = rest[rest.index(after: end)...]
+            } else {
+                let name = rest.prefix { !$0.isWhitespace && $0 != ">" && $0 != "/" }
+                // A namespace prefix (`<h:html`) names the same element.
+                return name.split(separator: ":").last.map(String.init)
+            }
         }
         return nil
     }

@@ -24,6 +24,14 @@ import Testing
         ("data.json", "{\"a\": 1}\n", "public.json", "text"),
         ("shapes.json", "{\"type\": \"FeatureCollection\", \"features\": []}\n", "public.geojson", "map"),
         ("track.xml", "<?xml version=\"1.0\"?>\n<gpx version=\"1.1\"></gpx>\n", "com.topografix.gpx", "map"),
+        // XHTML as git's and DocBook's manuals write it: libmagic calls it XML (its source printed).
+        ("manual.html", "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<!DOCTYPE html PUBLIC \"-//W3C//DTD XHTML 1.1//EN\"\n"
+            + "    \"http://www.w3.org/TR/xhtml11/DTD/xhtml11.dtd\">\n<html xmlns=\"http://www.w3.org/1999/xhtml\"><body><p>hi</p></body></html>\n",
+         "public.html", "markup"),
+        ("chapter", "<?xml version=\"1.0\"?>\n<!-- made by DocBook -->\n<html xmlns=\"http://www.w3.org/1999/xhtml\"><body>hi</body></html>\n",
+         "public.html", "markup"),
+        // XML that only mentions html is not a page.
+        ("feed.xml", "<?xml version=\"1.0\"?>\n<feed><content type=\"html\">&lt;html&gt;</content></feed>\n", "public.xml", "text"),
         ("utf16.txt", "\u{FEFF}wide text", "public.plain-text", "text"),
         ("report.pdf", "%PDF-1.4\n%%EOF\n", "com.adobe.pdf", "pdf"),
         ("text-named.pdf", "just words, not a PDF\n", "public.plain-text", "text"),

@@ -44,7 +44,8 @@ int recoverLostPages(SPQDocument &doc) {
         if (isPage(object)) found.emplace_back(fileOrder(xref, object.getObjGen()), object);
     }
     if (found.empty()) return 0;
-    std::stable_sort(found.begin(), found.end(), [](auto const &a, auto const &b) { return a.first < b.first; });
+    // Offsets are unique; objects qpdf made up are ordered by number (in fileOrder).
+    std::sort(found.begin(), found.end(), [](auto const &a, auto const &b) { return a.first < b.first; });
 
     // A page that had its size from the lost tree takes the size most of the others have.
     std::map<std::string, int> sizes;
