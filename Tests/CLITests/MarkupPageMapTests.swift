@@ -62,6 +62,41 @@ import Testing
         #expect(last > 0 && links.count == 2 && links.allSatisfy { $0.page == last }, "\(links)")
     }
 
+    /// Helvetica and Arial, on a machine with Ghostscript's URW fonts (the test packages install
+    /// them), are Nimbus Sans, which cairo writes as Type 3 fonts: poppler's boxes for their
+    /// characters are as tall as the glyphs, and a link's mark lay above its line's glyphs,
+    /// so that every link was lost (libxslt's and valgrind's manuals: 47 of the corpus's pages).
+    @Test(arguments: ["Helvetica", "Arial"])
+    func linksInURWFontsKeepTheirBoxes(_ family: String) throws {
+        let html = "<html><head><style>body { font-family: \(family) }</style></head><body><h1>Manual</h1>"
+            + "<p>See <a href=\"http://example.com/a\">example a</a> here.</p><ul><li><a href=\"http://example.com/b\">Tutorial</a></li></ul></body></html>"
+        let (r, pdf) = try PagedMediaBehaviourTests.convert(html, as: "urw.html")
+        #expect(r.status == 0 && !r.stderr.contains(Self.mapWarning), "\(r.stderr)")
+        let fonts = try Tool.run("pdffonts", [pdf]).text
+        try #require(fonts.contains("Type 3"), "the case needs URW's Nimbus Sans (fonts-urw-base35): \(fonts)")
+        let links = try PDF.links(pdf).sorted { ($0.uri ?? "") < ($1.uri ?? "") }
+        #expect(links.map(\.uri) == ["http://example.com/a", "http://example.com/b"], "\(links)")
+        // Each over its own text.
+        let height = try PDF.pageSizes(pdf)[0].height
+        let words = try PDF.words(pdf, page: 1)
+        for (link, word) in zip(links, ["example", "Tutorial"]) {
+            let w = try #require(words.first { $0.word == word })
+            #expect(link.box[0] <= w.xMin + 1 && link.box[2] >= w.xMax - 1 && abs(height - link.box[3] - w.yMin) < 3, "\(word): \(link.box)")
+        }
+    }
+
+    /// A manual written as XHTML (git's: an XML declaration first) prints as HTML, with its
+    /// outline; it printed as its source. (Its links are to other files, which a PDF cannot hold.)
+    @Test(.enabled(if: FileManager.default.fileExists(atPath: "/usr/share/doc/git-doc/git-mv.html"), "needs git-doc"))
+    func anXHTMLManualGetsItsOutline() throws {
+        let dir = try temporaryDirectory()
+        let r = try swiftprint(["convert", "/usr/share/doc/git-doc/git-mv.html", "-o", dir + "/git-mv.pdf"])
+        #expect(r.status == 0 && !r.stderr.contains(Self.mapWarning), "\(r.stderr)")
+        let (titles, _) = try Self.outlineAndLinks(dir + "/git-mv.pdf")
+        #expect(titles.contains("SYNOPSIS") && titles.contains("DESCRIPTION"), "\(titles)")
+        #expect(!(try PDF.text(dir + "/git-mv.pdf")).contains("<?xml"), "not its source")
+    }
+
     /// CUPS's own help pages, each of a way the map failed: links side by side (man-lp), a
     /// first line whose glyphs rise a hair above the page, which poppler's reading from the
     /// page's corner left out (man-lpoptions), marks that changed the order poppler reads a

@@ -169,8 +169,13 @@ public struct ElementPageMap: Sendable, Equatable {
             var boxes: [(page: Int, box: CGRect)] = []
             for page in start.page...end.page {
                 // A mark sits a little below its line's top: the lowest line that starts above it
-                // and holds that height (the glyph boxes of two lines may overlap).
-                func line(at y: CGFloat) -> Int? { lines[page].lastIndex { $0.box.minY - 1 <= y && y <= $0.box.maxY } }
+                // and holds that height (the glyph boxes of two lines may overlap). Its line's
+                // top is the CSS line box's, which may lie above the glyphs' boxes by the
+                // half-leading and more (poppler's boxes for a Type 3 font, which cairo makes of
+                // URW's Helvetica and Arial, are as tall as the glyphs): up to half a line.
+                func line(at y: CGFloat) -> Int? {
+                    lines[page].lastIndex { $0.box.minY - max(1, $0.box.height / 2) <= y && y <= $0.box.maxY }
+                }
                 let first = page == start.page ? line(at: start.at.y) : 0
                 // An `F` mark (the end of a leader's row) sits at the row's bottom, which its
                 // padding may put below the last line's glyphs: the last line above it.
