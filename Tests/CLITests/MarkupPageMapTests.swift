@@ -97,6 +97,23 @@ import Testing
         #expect(!(try PDF.text(dir + "/git-mv.pdf")).contains("<?xml"), "not its source")
     }
 
+    /// Pages of the corpus where poppler read a mark in pieces among a line's words ("rgb" as
+    /// "rgbDWC5"; spec-ipp, ref-ppdcfile, libxslt's), and one whose plain and marked prints put
+    /// a character 0.0001 pt apart across a hundredth's rounding boundary (diffutils' index):
+    /// each printed without its outline and links.
+    @Test(arguments: ["/usr/share/cups/doc-root/help/spec-ipp.html", "/usr/share/cups/doc-root/help/ref-ppdcfile.html",
+                      "/usr/share/doc/libxslt1-dev/html/tutorial/libxslttutorial.html", "/usr/share/doc/libxslt1-dev/html/APIchunk6.html",
+                      "/usr/share/doc/diffutils/Index.html"])
+    func corpusPagesKeepTheirMap(_ path: String) throws {
+        // The corpus's packages are test packages (scripts/apt-packages.txt): missing, the run fails.
+        try #require(FileManager.default.fileExists(atPath: path), "\(path): install the corpus's packages")
+        let dir = try temporaryDirectory()
+        let r = try swiftprint(["convert", path, "-o", dir + "/out.pdf"])
+        #expect(r.status == 0 && !r.stderr.contains(Self.mapWarning), "\(r.stderr)")
+        let (titles, _) = try Self.outlineAndLinks(dir + "/out.pdf")
+        #expect(!titles.isEmpty)
+    }
+
     /// CUPS's own help pages, each of a way the map failed: links side by side (man-lp), a
     /// first line whose glyphs rise a hair above the page, which poppler's reading from the
     /// page's corner left out (man-lpoptions), marks that changed the order poppler reads a

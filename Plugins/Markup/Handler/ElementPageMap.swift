@@ -64,8 +64,9 @@ public struct ElementPageMap: Sendable, Equatable {
             var words: [[String]] = [], characters: [[PlacedCharacter]] = [], tops: [Double?] = []
             for page in 0..<pdf.pageCount {
                 let (text, boxes) = pdf.pageTextLayout(page)
-                words.append(ElementPageMap.words(text).map(String.init))
-                let visible = zip(text.unicodeScalars, boxes).filter { !$0.0.properties.isWhitespace }
+                // Text as small as a mark is left out on both sides (`withoutMarkSizedText`).
+                words.append(ElementPageMap.words(ElementPageMap.withoutMarkSizedText(text, boxes)).map(String.init))
+                let visible = zip(text.unicodeScalars, boxes).filter { !$0.0.properties.isWhitespace && !ElementPageMap.isMarkSized($0.1) }
                 characters.append(visible.map { PlacedCharacter($0.0, $0.1) }.sorted())
                 // The page's first text: the topmost box of a visible character.
                 tops.append(visible.map { Double($0.1.minY) }.min())
@@ -80,16 +81,30 @@ public struct ElementPageMap: Sendable, Equatable {
     /// layout draw each character at the same place, in whatever order poppler reads them
     /// (a mark drawn among a page's lines can change the order in which poppler reads its
     /// columns, and then its words, where nothing moved).
-    struct PlacedCharacter: Hashable, Comparable, Sendable {
-        let y: Int, x: Int, width: Int, height: Int, scalar: UInt32
+    struct PlacedCharacter: Comparable, Sendable {
+        let scalar: UInt32, y: Double, x: Double, width: Double, height: Double
 
         init(_ scalar: Unicode.Scalar, _ box: CGRect) {
-            func hundredths(_ v: CGFloat) -> Int { Int((v * 100).rounded()) }
-            y = hundredths(box.minY); x = hundredths(box.minX); width = hundredths(box.width); height = hundredths(box.height)
             self.scalar = scalar.value
+            y = Double(box.minY); x = Double(box.minX); width = Double(box.width); height = Double(box.height)
         }
 
-        static func < (a: Self, b: Self) -> Bool { (a.y, a.x, a.width, a.height, a.scalar) < (b.y, b.x, b.width, b.height, b.scalar) }
+        /// By character, then place: two prints of one layout sort alike, their places differing
+        /// by far less than any two copies of a character on a page.
+        static func < (a: Self, b: Self) -> Bool { (a.scalar, a.y, a.x) < (b.scalar, b.y, b.x) }
+        static func == (a: Self, b: Self) -> Bool { a.scalar == b.scalar && a.y == b.y && a.x == b.x }
+
+        /// The same character at the same place, to a hundredth of a point (two prints of one
+        /// layout differ by some 0.0001 pt; rounding would split such a pair at a boundary).
+        func isAtTheSamePlace(as other: Self) -> Bool {
+            scalar == other.scalar && abs(y - other.y) <= 0.01 && abs(x - other.x) <= 0.01
+                && abs(width - other.width) <= 0.01 && abs(height - other.height) <= 0.01
+        }
+
+        /// Whether two pages' characters, each sorted, are the same at the same places.
+        static func samePlaces(_ a: [Self], _ b: [Self]) -> Bool {
+            a.count == b.count && zip(a, b).allSatisfy { $0.isAtTheSamePlace(as: $1) }
+        }
     }
 
     /// Reads the map from a plain print and a marked print of the same document.
@@ -139,16 +154,19 @@ public struct ElementPageMap: Sendable, Equatable {
             }
             var pageCharacters: [(offset: Int, scalar: Unicode.Scalar, box: CGRect)] = []
             for (i, (scalar, box)) in zip(text.unicodeScalars, charBoxes).enumerated()
-            where !scalar.properties.isWhitespace && !(i < isMark.count && isMark[i]) {
+            where !scalar.properties.isWhitespace && !(i < isMark.count && isMark[i]) && !Self.isMarkSized(box) {
                 pageCharacters.append((i, scalar, box))
             }
             characters.append(pageCharacters)
-            let unmarked = text.replacing(pattern, with: "").replacing(endPattern, with: "")
+            // The marks are mark-sized: they go with any other text that small.
+            let unmarked = Self.withoutMarkSizedText(text, charBoxes)
             let markedWords = Self.words(unmarked)
             // The page holds what the plain one does: the same words in the same order, or else
             // the same characters at the same places (read in another order).
-            guard markedWords.elementsEqual(plain.words[page], by: { $0 == $1 })
-                    || pageCharacters.map({ PlacedCharacter($0.scalar, $0.box) }).sorted() == plain.characters[page] else {
+            // (Words are compared joined: poppler may read "directories:" and "patch" as one word
+            // or two as a mark lies between them or not, where nothing moved.)
+            guard markedWords.joined() == plain.words[page].joined()
+                    || PlacedCharacter.samePlaces(pageCharacters.map({ PlacedCharacter($0.scalar, $0.box) }).sorted(), plain.characters[page]) else {
                 // The first word that differs, to say where.
                 let at = zip(markedWords, plain.words[page]).enumerated().first { $0.element.0 != $0.element.1 }?.offset
                     ?? min(markedWords.count, plain.words[page].count)
@@ -200,6 +218,23 @@ public struct ElementPageMap: Sendable, Equatable {
 
     /// A mark's characters are 1 px (0.75 pt) text: poppler's boxes for them are under a point high.
     static let largestMarkHeight: CGFloat = 1.5
+
+    /// Whether a character is drawn as small as a mark. Such characters are left out of both
+    /// prints' text when they are compared: poppler may read a mark among a line's words in
+    /// pieces ("rgb" read as "rgbDWC5", its "Q" elsewhere), which no token pattern finds, and
+    /// a document's own text that small cannot be read on paper anyway. (A mark in pieces
+    /// only goes unfound: its element's page stays unknown, never wrong.)
+    static func isMarkSized(_ box: CGRect) -> Bool { box.height < largestMarkHeight }
+
+    /// `text` without the characters whose boxes are mark-sized (line breaks and spaces kept).
+    static func withoutMarkSizedText(_ text: String, _ boxes: [CGRect]) -> String {
+        var kept = String.UnicodeScalarView()
+        for (i, scalar) in text.unicodeScalars.enumerated()
+        where scalar.properties.isWhitespace || i >= boxes.count || !isMarkSized(boxes[i]) {
+            kept.append(scalar)
+        }
+        return String(kept)
+    }
 
     /// A page's characters in lines, top to bottom: boxes that overlap in height are one line.
     private static func lines(_ characters: [(offset: Int, scalar: Unicode.Scalar, box: CGRect)]) -> [(box: CGRect, characters: [CGRect])] {
