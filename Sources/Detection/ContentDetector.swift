@@ -230,14 +230,29 @@ enum ContentSniffer {
         // Raster streams: libmagic 5.44 calls Apple and PWG raster data (or, when they look
         // like it, text).
         if let raster = rasterType(bytes) { return raster }
-        // UTF-16/32 text with a byte-order mark: libmagic may call it CSV or data.
+        // UTF-16 text with a byte-order mark: libmagic may call it CSV or data, and its markup
+        // (a GPX track, a page) is read from the decoded text.
         if bytes.starts(with: [0xFF, 0xFE]) || bytes.starts(with: [0xFE, 0xFF]) {
-            return "public.plain-text"
+            let bigEndian = bytes[0] == 0xFE
+            // Whole code units only: the head may end in the middle of one.
+            let units = stride(from: 2, to: bytes.count - 1, by: 2).map { (i: Int) -> UInt16 in
+                let high = UInt16(bytes[bigEndian ? i : i + 1]), low = UInt16(bytes[bigEndian ? i + 1 : i])
+                return high << 8 | low
+            }
+            // What the readers of those types decode from UTF-16 (GPXReader, WebKit, librsvg).
+            let sniffed = sniffText(String(decoding: units, as: UTF16.self))
+            return ["com.topografix.gpx", "public.html", "public.svg-image"].contains(sniffed) ? sniffed : "public.plain-text"
         }
         let textual = libmagicType.map { ["public.plain-text", "public.text", "public.json", "public.xml", "public.html",
                                           "public.comma-separated-values-text"].contains($0) } ?? false
         guard textual || mime.hasPrefix("text/") else { return nil }
-        let text = String(decoding: bytes, as: UTF8.self).lowercased()
+        return sniffText(String(decoding: bytes, as: UTF8.self))
+    }
+
+    /// What text's first characters say it is: a page, a GPX track, an SVG drawing, a map
+    /// description, GeoJSON; nil for anything else.
+    static func sniffText(_ decoded: String) -> String? {
+        let text = decoded.lowercased()
         let start = text.drop { $0.isWhitespace || $0 == "\u{FEFF}" }
         if start.hasPrefix("<!doctype html") || start.hasPrefix("<html") { return "public.html" }
         if start.hasPrefix("<?xml") || start.hasPrefix("<gpx") {

@@ -47,6 +47,22 @@ import Testing
         #expect(object?["handler"] as? String == handler, "\(r.text)")
     }
 
+    /// A GPX track in UTF-16 (with its byte-order mark, either order) is a map, not text: it
+    /// printed as its XML source.
+    @Test(arguments: ["UTF-16LE", "UTF-16BE"])
+    func aUTF16TrackPrintsAsAMap(encoding: String) throws {
+        let dir = try temporaryDirectory()
+        let body = try Tool.run("iconv", ["-f", "UTF-8", "-t", encoding, examples + "/walk.gpx"]).stdout
+        let bom: [UInt8] = encoding == "UTF-16LE" ? [0xFF, 0xFE] : [0xFE, 0xFF]
+        try (Data(bom) + body).write(to: URL(fileURLWithPath: dir + "/walk.gpx"))
+        let detected = try swiftprint(["detect", "--json", dir + "/walk.gpx"])
+        let object = try JSONSerialization.jsonObject(with: detected.stdout) as? [String: Any]
+        #expect(object?["uti"] as? String == "com.topografix.gpx" && object?["handler"] as? String == "map", "\(detected.text)")
+        let r = try swiftprint(["convert", dir + "/walk.gpx", "-o", dir + "/walk.pdf"])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(!(try PDF.text(dir + "/walk.pdf")).contains("<?xml"), "a map, not its source")
+    }
+
     /// A link is detected by what it links to: libmagic is handed the file's bytes, not its name
     /// (it named a link `inode/symlink`, and only an extension rescued it).
     @Test func aSymbolicLinkIsDetectedByItsTarget() throws {
