@@ -12,10 +12,23 @@ final class HangulComposition: UTF8ChunkSource {
     /// Bytes of a sequence that a chunk ended in the middle of, waiting for the next.
     private var carried: [UInt8] = []
     private var output: [UInt8] = []
+    /// What `nextChunk` hands on, valid until the next call (a pointer into `output` may not
+    /// outlive the closure that gives it).
+    private var handed = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: 0)
     private var ended = false
     var bytesRead: Int { decoded.bytesRead }
 
     init(_ decoded: UTF8ChunkSource) { self.decoded = decoded }
+    deinit { handed.deallocate() }
+
+    private func hand(_ bytes: [UInt8]) -> UnsafeBufferPointer<UInt8> {
+        if handed.count < bytes.count {
+            handed.deallocate()
+            handed = .allocate(capacity: bytes.count)
+        }
+        _ = handed.initialize(from: bytes)
+        return UnsafeBufferPointer(rebasing: handed[0..<bytes.count])
+    }
 
     /// Whether text in `iconvName` can hold make-up sequences.
     static func applies(to iconvName: String) -> Bool {
@@ -28,16 +41,15 @@ final class HangulComposition: UTF8ChunkSource {
             guard let chunk = try decoded.nextChunk() else {
                 ended = true
                 guard !carried.isEmpty else { return nil }
-                output = carried
-                carried = []
-                return output.withUnsafeBufferPointer { $0 }
+                defer { carried = [] }
+                return hand(carried)
             }
             var input = carried
             input.append(contentsOf: chunk)
             carried = []
             output.removeAll(keepingCapacity: true)
             compose(input)
-            if !output.isEmpty { return output.withUnsafeBufferPointer { $0 } }
+            if !output.isEmpty { return hand(output) }
         }
     }
 
