@@ -61,6 +61,11 @@ import Testing
         let r = try swiftprint(["convert", dir + "/walk.gpx", "-o", dir + "/walk.pdf"])
         #expect(r.status == 0, "\(r.stderr)")
         #expect(!(try PDF.text(dir + "/walk.pdf")).contains("<?xml"), "a map, not its source")
+        // As CUPS hands it on: a spool file with no extension, its type named (it was read as
+        // GeoJSON: "not valid JSON").
+        try FileManager.default.copyItem(atPath: dir + "/walk.gpx", toPath: dir + "/d00001-001")
+        let spooled = try swiftprint(["convert", "--document-format", "application/gpx+xml", dir + "/d00001-001", "-o", dir + "/spooled.pdf"])
+        #expect(spooled.status == 0, "\(spooled.stderr)")
     }
 
     /// A link is detected by what it links to: libmagic is handed the file's bytes, not its name

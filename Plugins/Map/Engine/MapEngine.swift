@@ -144,7 +144,10 @@ public struct MapEngine {
         guard let data = FileBytes.read(path) else {
             throw PrintError(.inputUnreadable, path: path, "cannot read the file")
         }
-        let head = String(decoding: data.prefix(1024), as: UTF8.self)
+        // The head in its own encoding: a UTF-16 track (its mark first) read as UTF-8 shows no
+        // "<gpx", and a spooled CUPS job's file has no extension to tell.
+        let utf16 = data.starts(with: [0xFF, 0xFE]) || data.starts(with: [0xFE, 0xFF])
+        let head = utf16 ? String(data: data.prefix(2048), encoding: .utf16) ?? "" : String(decoding: data.prefix(1024), as: UTF8.self)
         if head.contains("<gpx") || path.lowercased().hasSuffix(".gpx") {
             return try GPXReader.features(from: data, path: path, style: style, limits: limits)
         }
