@@ -50,6 +50,9 @@ package struct MarkupTask: Codable, Sendable {
         /// Give elements generated content of swiftprint's (`generated`): the page numbers of
         /// `target-counter()`, which WebKit does not know.
         case setGeneratedContent
+        /// Read the loaded document's text and where the elements `elementSelector` matches
+        /// start and end in it (answer: `PageStyleReport.documentText`).
+        case readText
     }
 
     package var operation: Operation
@@ -79,6 +82,10 @@ package struct MarkupTask: Codable, Sendable {
     /// print: of the marked elements, those that also get a mark where they end (`<prefix>E<i>Q`,
     /// as their `::after`): links, whose boxes are the characters between their two marks.
     package var markEndSelector: String?
+    /// readText: the elements whose places in the text are asked, and those of them whose
+    /// text's boxes are wanted (links).
+    package var elementSelector: String?
+    package var boxSelector: String?
     /// describeElements: the selectors of the rules that set strings, and the attributes they read.
     package var ruleSelectors: [String]?
     package var attributeNames: [String]?
@@ -138,6 +145,14 @@ package struct PageStyleReport: Codable, Sendable {
     /// all in that order (the valid rule selectors joined).
     package var elements: [Element]?
     package var elementsSelector: String?
+    /// readText: the document's text and its elements' places in it.
+    package var documentText: DocumentText?
+
+    /// A readText answer.
+    package init(documentText: DocumentText) {
+        title = ""; rules = []; unreadableSheets = []
+        self.documentText = documentText
+    }
 
     /// The elements that must start on a given side of the sheet carry this attribute while
     /// the document is loaded: `left`, `right`, `recto` or `verso`, from their own

@@ -128,6 +128,25 @@ public enum PDF {
         }
     }
 
+    /// The boxes of the link annotations each page holds (by page, from 0).
+    public static func linkBoxesByPage(_ path: String) throws -> [Int: [[Double]]] {
+        let json = try Tool.run("qpdf", ["--json", "--json-key=qpdf", "--json-key=pages", path]).stdout
+        guard let root = try JSONSerialization.jsonObject(with: json) as? [String: Any],
+              let objects = (root["qpdf"] as? [Any])?.last as? [String: Any],
+              let pageList = root["pages"] as? [[String: Any]] else { return [:] }
+        var boxes: [Int: [[Double]]] = [:]
+        for (index, page) in pageList.enumerated() {
+            guard let object = page["object"] as? String,
+                  let value = (objects["obj:" + object] as? [String: Any])?["value"] as? [String: Any] else { continue }
+            for annotation in value["/Annots"] as? [String] ?? [] {
+                guard let a = (objects["obj:" + annotation] as? [String: Any])?["value"] as? [String: Any],
+                      a["/Subtype"] as? String == "/Link", let rect = a["/Rect"] as? [Double] else { continue }
+                boxes[index, default: []].append(rect)
+            }
+        }
+        return boxes
+    }
+
     /// Page `page` rasterised in grey at `dpi`: width, height and one byte per pixel.
     public static func grayPixels(_ path: String, page: Int, dpi: Int = 50) throws -> (width: Int, height: Int, pixels: [UInt8]) {
         let pgm = try Tool.run("pdftoppm", ["-gray", "-r", String(dpi), "-f", String(page), "-l", String(page), path]).stdout

@@ -124,6 +124,17 @@ func pageStyle(_ renderer: WebRenderer, extraSheets: [String], timeout: Double) 
         do { return HelperReply(answer: try decoder.decode(PageStyleReport.self, from: json)) } catch {
             throw RenderFailure(.scriptFailed, "the page's elements are not readable: \(error)")
         }
+    case .readText:
+        guard let selector = task.elementSelector else { throw RenderFailure(.badRequest, "readText needs elementSelector") }
+        if loadedKey != key(request) { try load(request, with: renderer) }
+        let json = try renderer.evaluate(DocumentText.script(selector: selector, boxSelector: task.boxSelector), timeout: task.timeout)
+        do {
+            // null: the selector does not read here.
+            guard let text = try decoder.decode(DocumentText?.self, from: json) else { return HelperReply() }
+            return HelperReply(answer: PageStyleReport(documentText: text))
+        } catch {
+            throw RenderFailure(.scriptFailed, "the page's text is not readable: \(error)")
+        }
     case .setGeneratedContent:
         if loadedKey != key(request) { try load(request, with: renderer) }
         let script = GeneratedContent.script(task.generated ?? [])

@@ -1,4 +1,4 @@
-// Finds the repair engine's entry point (see include/CPDFRepair.h for why it is loaded late).
+// Finds the poppler engine's entry points (see include/CPDFRepair.h for why it is loaded late).
 #define _GNU_SOURCE
 #include "CPDFRepair.h"
 
@@ -17,5 +17,17 @@ spr_rewrite_fn spr_rewrite_load(const char *path, char **error) {
     }
     spr_rewrite_fn entry = (spr_rewrite_fn)dlsym(library, "spr_rewrite");
     if (!entry && error) *error = strdup("the library has no spr_rewrite entry point");
+    return entry;
+}
+
+__attribute__((visibility("hidden")))
+spr_drawn_text_fn spr_drawn_text_load(const char *path, char **error) {
+    void *library = dlopen(path, RTLD_LAZY | RTLD_LOCAL);
+    if (!library) {
+        if (error) *error = strdup(dlerror());
+        return NULL;
+    }
+    spr_drawn_text_fn entry = (spr_drawn_text_fn)dlsym(library, "spr_drawn_text");
+    if (!entry && error) *error = strdup("the library has no spr_drawn_text entry point");
     return entry;
 }

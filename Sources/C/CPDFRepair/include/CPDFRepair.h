@@ -1,4 +1,4 @@
-// The damaged-PDF repair engine's C interface.
+// The C interface of swiftprint's poppler-core engine: damaged-PDF repair, and text in drawing order.
 //
 // Why it exists: qpdf rebuilds a damaged file's cross-reference table by reading objects at line
 // starts and taking the first trailer it meets; poppler also finds objects that follow an
@@ -6,9 +6,13 @@
 // cannot rebuild into pages is read again by poppler, whose reconstruction is written back object
 // by object (as pdfunite writes its output) for qpdf to place as usual: pages are never redrawn.
 //
+// The same engine reads the text of WebKit's prints in the order it is drawn, for the markup
+// page map (below).
+//
 // poppler's core library is large and C++: it lives in libSwiftPrintPDFRepair.so (the
-// SwiftPrintPDFRepair product), opened only when a PDF needs repairing, so no other job maps
-// poppler or its dependencies.
+// SwiftPrintPDFRepair product), opened only when a PDF needs repairing or a markup document's
+// page map is read, so no other job maps poppler's core (the markup job has it mapped already,
+// under poppler-glib).
 #ifndef CPDFREPAIR_H
 #define CPDFREPAIR_H
 
@@ -23,6 +27,16 @@ typedef int (*spr_rewrite_fn)(const char *input, const char *output, int *pages,
 
 // Opens the engine at `path` and finds spr_rewrite; NULL with *error set when it cannot.
 spr_rewrite_fn spr_rewrite_load(const char *path, char **error);
+
+// The same library reads a PDF's text in the order it is drawn (poppler-glib gives only its
+// reading order, which takes a table's columns or a preformatted line apart): every page's
+// characters as UTF-8 in *text, four doubles per character in *boxes (left, top, right, bottom,
+// in points from the page's top-left corner), and in *pageStarts (*pageCount + 1 entries) the
+// index of each page's first character. Returns 0, or -1 with *error set. Free all with free().
+typedef int (*spr_drawn_text_fn)(const char *input, char **text, double **boxes, int **pageStarts, int *pageCount, char **error);
+
+// Opens the engine at `path` and finds spr_drawn_text; NULL with *error set when it cannot.
+spr_drawn_text_fn spr_drawn_text_load(const char *path, char **error);
 
 #ifdef __cplusplus
 }

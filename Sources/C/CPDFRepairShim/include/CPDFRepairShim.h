@@ -1,2 +1,2 @@
-// The repair engine exports spr_rewrite (CPDFRepair.h); nothing else is public.
+// The poppler engine exports spr_rewrite and spr_drawn_text (CPDFRepair.h); nothing else is public.
 #include "CPDFRepair.h"
