@@ -23,13 +23,7 @@ package enum SharedRenderer {
     /// The folder of this user's renderer: made mode 0700 when missing; refused when it is not
     /// a real folder of this user that nobody else may enter (someone may have made it first).
     package static func folder(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> String {
-        let path: String
-        if let runtime = environment["XDG_RUNTIME_DIR"], !runtime.isEmpty {
-            path = runtime + "/swiftprint"
-        } else {
-            let base = environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
-            path = "\(base)/swiftprint-\(getuid())"
-        }
+        let path = folderPath(environment: environment)
         if mkdir(path, 0o700) != 0 && errno != EEXIST {
             throw PrintError.system(.notAvailable, path: path, "cannot make the shared renderer's folder", errno: errno)
         }
@@ -41,6 +35,14 @@ package enum SharedRenderer {
             throw PrintError(.notAvailable, path: path, "is not a private folder of this user (it must be a folder of mode 0700); not used for the shared renderer")
         }
         return path
+    }
+
+    /// Where the folder is (`$XDG_RUNTIME_DIR/swiftprint`, else `$TMPDIR/swiftprint-UID`, else
+    /// `/tmp/swiftprint-UID`), whether or not it is there.
+    package static func folderPath(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+        if let runtime = environment["XDG_RUNTIME_DIR"], !runtime.isEmpty { return runtime + "/swiftprint" }
+        let base = environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+        return "\(base)/swiftprint-\(getuid())"
     }
 
     /// The socket's address, or nil when the path does not fit one.

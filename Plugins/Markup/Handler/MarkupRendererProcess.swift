@@ -7,7 +7,8 @@ import Synchronization
 /// and kept for the process's life, so that the display and WebKit start once and serve every
 /// document (one at a time). If it dies, the next document starts a new one. With
 /// `SWIFTPRINT_MARKUP_KEEP`, the connection is to the user's shared renderer instead
-/// (`SharedRenderer`), started when none runs.
+/// (`SharedRenderer`), started when none runs. Otherwise a spare renderer waiting for a run
+/// (`SpareRenderer`) is taken before a new renderer is started.
 // Safe: its mutable fields are used only by `send` and what it calls, under `lock`.
 final class MarkupRendererProcess: @unchecked Sendable {
     /// The one renderer of this process.
@@ -20,6 +21,8 @@ final class MarkupRendererProcess: @unchecked Sendable {
     private var errorReader: FileHandle?
     /// Or a connection to the shared renderer, and where its log is.
     private var sharedConnection: (fd: Int32, log: String)?
+    /// Or to a spare renderer this run took (`SpareRenderer`): this run's alone, as a child is.
+    private var spareConnection: Int32?
     /// The process group of the renderer answering (its and WebKit's processes), watched for
     /// the memory limit while a request runs.
     private var rendererGroup: pid_t?
@@ -44,7 +47,7 @@ final class MarkupRendererProcess: @unchecked Sendable {
         let line = HelperLine.encode(request)
         var reconnected = false
         while true {
-            if child?.isRunning != true && sharedConnection == nil { try start(path: path) }
+            if child?.isRunning != true && sharedConnection == nil && spareConnection == nil { try start(path: path) }
             let shared = sharedConnection != nil
             let failure: String
             do { try write(line) } catch {
@@ -91,6 +94,16 @@ final class MarkupRendererProcess: @unchecked Sendable {
                 logger.warning("the shared markup renderer cannot be used (\(error)); this run starts its own")
             }
         }
+        // A spare started ahead of this run, waiting with WebKit running: this run's alone.
+        if let spare = SpareRenderer.take(executable: executable) {
+            logger.debug(
+                "using a spare markup renderer (pid \(spare.info.pid)), started \(String(format: "%.3f", Date().timeIntervalSince1970 - spare.info.started)) s ago, ready after \(String(format: "%.3f", spare.info.ready)) s")
+            spareConnection = spare.fd
+            rendererGroup = spare.info.pid
+            output = DescriptorLineReader(fd: spare.fd)
+            errors.reset()
+            return
+        }
         let started: ChildProcess.Running
         do { started = try ChildProcess.start(executable, []) } catch {
             throw PrintError(.notAvailable, path: path, "cannot start \(executable): \(error.localizedDescription)")
@@ -114,11 +127,11 @@ final class MarkupRendererProcess: @unchecked Sendable {
     /// Sends a request line: on the pipe, or on the socket without SIGPIPE when the shared
     /// renderer has gone (the error says so instead).
     private func write(_ line: Data) throws {
-        guard let shared = sharedConnection else { return try child!.send(line) }
+        guard let fd = sharedConnection?.fd ?? spareConnection else { return try child!.send(line) }
         try line.withUnsafeBytes { bytes in
             var offset = 0
             while offset < bytes.count {
-                let n = Foundation.send(shared.fd, bytes.baseAddress! + offset, bytes.count - offset, Int32(MSG_NOSIGNAL))
+                let n = Foundation.send(fd, bytes.baseAddress! + offset, bytes.count - offset, Int32(MSG_NOSIGNAL))
                 if n < 0 && errno == EINTR { continue }
                 guard n > 0 else { throw PrintError.system(.jobFailed, path: nil, "the shared renderer's connection closed", errno: errno) }
                 offset += n
@@ -218,7 +231,9 @@ final class MarkupRendererProcess: @unchecked Sendable {
                 try? log.close()
             }
         }
-        child = nil; errorReader = nil; sharedConnection = nil; output = nil; rendererGroup = nil
+        // A spare ends when its run lets go.
+        if let spare = spareConnection { close(spare) }
+        child = nil; errorReader = nil; sharedConnection = nil; spareConnection = nil; output = nil; rendererGroup = nil
     }
 
     /// The last lines the renderer wrote on standard error, for messages when it dies.

@@ -6,6 +6,9 @@
 //   swiftprint-markup          reads request lines (HelperRequest<MarkupTask>, PrintHelpers says
 //                              the protocol) on standard input and answers each with a reply
 //                              line (HelperReply<PageStyleReport>); ends at end of input.
+//   swiftprint-markup --spare [--idle SECONDS]
+//                              a spare renderer (SpareRenderer, Spare.swift): started ahead of a
+//                              job, it serves the first run of its user that connects, then exits.
 //   swiftprint-markup --serve FOLDER --keep SECONDS
 //                              a shared renderer (SharedRenderer): the same lines over
 //                              connections to FOLDER/markup.socket from its own user, until
@@ -20,6 +23,10 @@ import Foundation
 import PrintHelpers
 import PrintModel
 import PrintSupport
+
+/// The environment as this process was started with (before the changes below): a spare's
+/// folder is found from its user's own XDG_RUNTIME_DIR or TMPDIR, as the run's is.
+let launchEnvironment = ProcessInfo.processInfo.environment
 
 let runtime: String
 do {
@@ -174,7 +181,13 @@ func pageStyle(_ renderer: WebRenderer, extraSheets: [String], timeout: Double) 
     }
 }
 
-if CommandLine.arguments.count == 5, CommandLine.arguments[1] == "--serve", CommandLine.arguments[3] == "--keep",
+if CommandLine.arguments.count >= 2, CommandLine.arguments[1] == "--spare" {
+    // --spare [--idle SECONDS]
+    let idle = CommandLine.arguments.count == 4 && CommandLine.arguments[2] == "--idle" ? Double(CommandLine.arguments[3]) : nil
+    let status = serveAsSpare(idle: idle)
+    renderer = nil
+    spw_exit_cleanly(status)
+} else if CommandLine.arguments.count == 5, CommandLine.arguments[1] == "--serve", CommandLine.arguments[3] == "--keep",
    let keep = Double(CommandLine.arguments[4]), keep > 0 {
     serveShared(folder: CommandLine.arguments[2], keep: keep)
 } else {

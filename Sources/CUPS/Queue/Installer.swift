@@ -94,6 +94,12 @@ public struct Installer {
         for name in ["papers.tsv", "types.tsv", "cups/swiftprint.types", "basemap/world.mbtiles"] {
             try copy(config + "/" + name, to: l.share + "/Config/" + name, mode: 0o644, &manifest)
         }
+        // The spare markup renderer's services, written, not enabled (SpareRendererUnits).
+        let units = SpareRendererUnits(libexec: l.libexec)
+        for (folder, text) in [(l.prefix + "/lib/systemd/system", units.forFilter), (l.prefix + "/lib/systemd/user", units.forUser)] {
+            try makeFolder(folder, mode: 0o755, &manifest)
+            _ = try write(text, to: folder + "/" + SpareRendererUnits.name, mode: 0o644, &manifest)
+        }
         try link(l.cupsServerBin + "/filter/swiftprint", to: l.libexec + "/swiftprint-filter", &manifest)
         try link(l.cupsServerBin + "/backend/swiftprint", to: l.libexec + "/swiftprint-backend", &manifest)
         let typesChanged = try write(definition.typesFile, to: l.typesFile, mode: 0o644, &manifest)
