@@ -54,6 +54,15 @@ package enum HelperLine {
             while offset < bytes.count {
                 let n = Foundation.write(fd, bytes.baseAddress! + offset, bytes.count - offset)
                 if n < 0 && errno == EINTR { continue }
+                // A connection the renderer reads without blocking (a shared or spare one) also
+                // blocks no write: a long reply (a document's text) waits for room, for a
+                // minute at most, rather than being cut off.
+                if n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) {
+                    var room = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
+                    let ready = poll(&room, 1, 60_000)
+                    if ready > 0 || (ready < 0 && errno == EINTR) { continue }
+                    return false
+                }
                 guard n > 0 else { return false }
                 offset += n
             }

@@ -22,6 +22,34 @@ import Testing
         return try ask("swiftprint-image", request, answer: ImageResolutions.self)
     }
 
+    /// A reply longer than a socket holds at once, written to a connection that blocks no
+    /// write (a shared or spare renderer's), reaches the reader whole: such a reply (a long
+    /// document's text, for the page map) used to be cut off, and the run waited for the rest.
+    @Test func aLongLineReachesASlowReaderWhole() throws {
+        var fds: [Int32] = [0, 0]
+        try #require(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &fds) == 0)
+        defer { close(fds[0]) }
+        _ = fcntl(fds[1], F_SETFL, fcntl(fds[1], F_GETFL) | O_NONBLOCK)
+        let line = Data(repeating: UInt8(ascii: "x"), count: 1 << 20)
+        let writer = fds[1]
+        let written = Locked<Bool?>(nil)
+        Thread.detachNewThread {
+            let ok = HelperLine.write(line + Data("\n".utf8), to: writer)
+            close(writer)
+            written.withLock { $0 = ok }
+        }
+        var reader = DescriptorLineReader(fd: fds[0])
+        var received: Data?
+        while received == nil {
+            usleep(1_000)  // a reader slower than the writer: the socket fills
+            guard reader.readOnce(), !reader.ended else { break }
+            received = reader.bufferedLine()
+        }
+        while written.withLock({ $0 }) == nil { usleep(1_000) }
+        #expect(written.withLock { $0 } == true)
+        #expect(received?.count == line.count)
+    }
+
     @Test func theImageHelperAnswersWithEachPagesResolution() throws {
         let out = try temporaryDirectory() + "/poster.pdf"
         let (reply, status) = try Self.decode(examples + "/poster.svg", into: out)
