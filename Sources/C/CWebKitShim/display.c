@@ -209,4 +209,12 @@ void spw_remove_on_termination_signals(const char *directory) {
     sigaction(SIGINT, &action, NULL);
     sigaction(SIGTERM, &action, NULL);
     sigaction(SIGHUP, &action, NULL);
+    // A process that starts this one from a thread that blocks signals (Foundation's Process,
+    // from a Dispatch thread) passes the mask on: unblocked here, or a SIGTERM never arrives.
+    sigset_t termination;
+    sigemptyset(&termination);
+    sigaddset(&termination, SIGINT);
+    sigaddset(&termination, SIGTERM);
+    sigaddset(&termination, SIGHUP);
+    sigprocmask(SIG_UNBLOCK, &termination, NULL);
 }
