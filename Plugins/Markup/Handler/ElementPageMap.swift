@@ -322,11 +322,19 @@ extension MarkupTextPrintFormatter {
         defer { FontEngineLock.lent { _ = try? plainText.value() } }
         // First from the job's own print: the document's text found in it, in order.
         let reading = ContinuousClock.now
-        let text = try FontEngineLock.lent {
-            try renderer(.readText) {
-                $0.task.elementSelector = selector
-                $0.task.boxSelector = endSelector
-            }.answer?.documentText
+        let text: DocumentText?
+        do {
+            text = try FontEngineLock.lent {
+                try renderer(.readText) {
+                    $0.task.elementSelector = selector
+                    $0.task.boxSelector = endSelector
+                }.answer?.documentText
+            }
+        } catch let error as PrintError {
+            // A shared renderer of an older build does not know the request: the marked print
+            // answers instead (and says so if it cannot either).
+            Self.logger.debug("page map: the document's text could not be read (\(error.message)): a marked print")
+            text = nil
         }
         if let text {
             do {
