@@ -276,4 +276,37 @@ struct QueueTests {
         let left = cups.savedFiles().filter { $0.hasPrefix("\(id)-") || $0.hasPrefix(".\(id)-") }
         #expect(left.isEmpty, "\(left)")
     }
+
+    /// The spare markup renderer through CUPS (issue 40): a spare started as the filter's user
+    /// with cupsd's TempDir, as the service `install` writes starts it, is taken by the filter of
+    /// the next HTML job, which it serves alone before it exits.
+    @Test func anHTMLJobTakesTheFiltersSpareRenderer() throws {
+        let cups = try PrivateCUPS.shared()
+        let helper = cups.root + "/prefix/libexec/swiftprint/swiftprint-markup"
+        let unit = try String(contentsOfFile: cups.root + "/prefix/lib/systemd/system/swiftprint-markup-spare.service", encoding: .utf8)
+        #expect(unit.contains("User=lp") && unit.contains("ExecStart=\(helper) --spare") && unit.contains("Restart=always"), "\(unit)")
+        let spare = Process()
+        spare.executableURL = URL(fileURLWithPath: "/usr/sbin/runuser")
+        spare.arguments = ["-u", "lp", "--", "/usr/bin/env", "-i", "TMPDIR=\(cups.root)/spool/tmp", "PATH=/usr/bin:/bin", helper, "--spare"]
+        spare.currentDirectoryURL = URL(fileURLWithPath: "/")
+        let out = Pipe()
+        spare.standardOutput = out
+        spare.standardError = FileHandle.nullDevice
+        try withNoSignalsBlocked { try spare.run() }
+        defer { _ = try? Tool.run("pkill", ["-u", "lp", "-f", helper + " --spare"]) }
+        let said = String(decoding: out.fileHandleForReading.availableData, as: UTF8.self)
+        try #require(said.hasPrefix("ready "), "the spare said \"\(said)\"")
+
+        let id = try cups.submit([Self.fixtures + "/page.html"], options: ["media": "A4"])
+        try cups.waitForJobs()
+        let report = try cups.finishedJobReport(id)
+        #expect(report.contains("\(id)"), "\(report)")
+        #expect(cups.savedFiles().contains("\(id)-page.html.pdf"), "\(cups.savedFiles())")
+        let log = (try? String(contentsOfFile: cups.root + "/log/error_log", encoding: .utf8)) ?? ""
+        #expect(log.contains("[Job \(id)] using a spare markup renderer"), "the filter did not take the spare")
+        // It served that job only, and is gone.
+        let end = Date().addingTimeInterval(15)
+        while spare.isRunning && Date() < end { usleep(100_000) }
+        #expect(!spare.isRunning, "the spare still runs after its job")
+    }
 }
