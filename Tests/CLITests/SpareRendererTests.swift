@@ -14,10 +14,11 @@ import Testing
     }
 
     /// A spare of `executable` for `runtime`, once it says it is ready.
-    static func startSpare(runtime: String, executable: String = helper, environment: [String: String] = [:]) throws -> Process {
+    static func startSpare(runtime: String, executable: String = helper, environment: [String: String] = [:],
+                           arguments: [String] = ["--spare"]) throws -> Process {
         let spare = Process()
         spare.executableURL = URL(fileURLWithPath: executable)
-        spare.arguments = ["--spare"]
+        spare.arguments = arguments
         spare.environment = ProcessInfo.processInfo.environment.merging(["XDG_RUNTIME_DIR": runtime].merging(environment) { $1 }) { $1 }
         let out = Pipe()
         spare.standardOutput = out
@@ -99,6 +100,15 @@ import Testing
         let r = try swiftprint(["convert", "--verbose", dir + "/page.html", "-o", dir + "/out.pdf"], env: ["XDG_RUNTIME_DIR": runtime])
         #expect(r.status == 0 && r.stderr.contains("started the markup renderer") && !r.stderr.contains("using a spare"), "\(r.stderr)")
         #expect(spare.isRunning)
+    }
+
+    /// `--idle SECONDS`: a spare nobody takes stops after that long, and leaves no socket.
+    @Test func anIdleSpareStops() throws {
+        let runtime = try temporaryDirectory()
+        let spare = try Self.startSpare(runtime: runtime, arguments: ["--spare", "--idle", "1"])
+        defer { Self.stop(spare) }
+        #expect(Self.waitForExit(spare, seconds: 10) && spare.terminationStatus == 0)
+        #expect(!FileManager.default.fileExists(atPath: runtime + "/swiftprint/markup-spare.socket"))
     }
 
     /// Two spares for one folder: the second sees the first ready and stops at once.
