@@ -77,13 +77,33 @@ struct MapDescription: Decodable {
             throw PrintError(.inputUnreadable, path: path, "cannot read the map description")
         }
         try JSONNesting.check(data, path: path, limit: limits.nestingDepth)
-        do { return try JSONDecoder().decode(MapDescription.self, from: data) } catch let DecodingError.keyNotFound(key, _) {
+        let description: MapDescription
+        do { description = try JSONDecoder().decode(MapDescription.self, from: data) } catch let DecodingError.keyNotFound(key, _) {
             throw PrintError(.invalidInput, path: path, "the map description lacks \"\(key.stringValue)\"")
         } catch let DecodingError.typeMismatch(_, context), let DecodingError.valueNotFound(_, context) {
             let at = context.codingPath.map(\.stringValue).joined(separator: ".")
             throw PrintError(.invalidInput, path: path, "in the map description, \"\(at)\" has the wrong kind of value")
         } catch {
             throw PrintError(.invalidInput, path: path, "not a valid map description: \(error.localizedDescription)")
+        }
+        try description.checkPlaces(path: path)
+        return description
+    }
+
+    /// Places on the earth, as a GeoJSON position is checked (`MapFeatures`): a latitude within
+    /// ±90°, a longitude within ±540° (a line may cross the antimeridian). A marker a fuzzer put
+    /// at longitude 2.4e31 reached the tile window's arithmetic and stopped the job.
+    func checkPlaces(path: String) throws {
+        func check(_ lat: Double, _ lon: Double, _ what: String) throws {
+            guard lat.isFinite, lon.isFinite, abs(lat) <= 90, abs(lon) <= 540 else {
+                throw PrintError(.invalidInput, path: path, "\(what) is not a place on the earth (lat within ±90, lon within ±540 degrees)")
+            }
+        }
+        if let center { try check(center.lat, center.lon, "the center") }
+        for (n, marker) in (markers ?? []).enumerated() { try check(marker.lat, marker.lon, "marker \(n + 1)") }
+        if let bbox, bbox.count == 4 {
+            try check(bbox[1], bbox[0], "the bbox's south-west corner")
+            try check(bbox[3], bbox[2], "the bbox's north-east corner")
         }
     }
 
