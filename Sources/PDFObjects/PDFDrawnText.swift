@@ -9,17 +9,7 @@ import PrintSupport
 /// of the document the print came from. Read by poppler's core, in libSwiftPrintPDFRepair.so
 /// (`PDFRepair`), opened by the first job that asks.
 package enum PDFDrawnText {
-    private static let loaded: Result<spr_drawn_text_fn, PrintError> = {
-        var reasons: [String] = []
-        for path in EngineLibrary.candidates(PDFRepair.libraryName, override: "SWIFTPRINT_PDF_REPAIR_LIBRARY")
-        where FileManager.default.fileExists(atPath: path) {
-            var error: UnsafeMutablePointer<CChar>?
-            if let entry = spr_drawn_text_load(path, &error) { return .success(entry) }
-            reasons.append("\(path): \(QPDFDocument.take(error))")
-        }
-        let why = reasons.isEmpty ? "it is not installed beside swiftprint (or set SWIFTPRINT_PDF_REPAIR_LIBRARY)" : reasons.joined(separator: "; ")
-        return .failure(PrintError(.notAvailable, "cannot read a PDF's text in drawing order without \(PDFRepair.libraryName): \(why)"))
-    }()
+    private static let loaded = PDFRepair.entry("read a PDF's text in drawing order") { spr_drawn_text_load($0, $1) }
 
     /// Each page's text and its characters' boxes (one a Unicode scalar, in points from the
     /// page's top-left corner).

@@ -10,18 +10,21 @@ import PrintSupport
 package enum PDFRepair {
     package static let libraryName = "libSwiftPrintPDFRepair.so"
 
-    private static let loaded: Result<spr_rewrite_fn, PrintError> = load()
+    private static let loaded = entry("repair PDFs") { spr_rewrite_load($0, $1) }
 
-    private static func load() -> Result<spr_rewrite_fn, PrintError> {
+    /// An entry point of the engine, found by `load` in the first candidate library that has it;
+    /// the error says what cannot be done (`purpose`) without it, and why.
+    static func entry<Entry>(_ purpose: String,
+                             _ load: (String, UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) -> Entry?) -> Result<Entry, PrintError> {
         var reasons: [String] = []
         for path in EngineLibrary.candidates(libraryName, override: "SWIFTPRINT_PDF_REPAIR_LIBRARY")
         where FileManager.default.fileExists(atPath: path) {
             var error: UnsafeMutablePointer<CChar>?
-            if let entry = spr_rewrite_load(path, &error) { return .success(entry) }
+            if let entry = load(path, &error) { return .success(entry) }
             reasons.append("\(path): \(QPDFDocument.take(error))")
         }
         let why = reasons.isEmpty ? "it is not installed beside swiftprint (or set SWIFTPRINT_PDF_REPAIR_LIBRARY)" : reasons.joined(separator: "; ")
-        return .failure(PrintError(.notAvailable, "cannot repair PDFs without \(libraryName): \(why)"))
+        return .failure(PrintError(.notAvailable, "cannot \(purpose) without \(libraryName): \(why)"))
     }
 
     /// Rewrites the PDF at `input` as poppler reads it into a new file at `output`; returns the

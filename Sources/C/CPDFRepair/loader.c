@@ -3,11 +3,12 @@
 #include "CPDFRepair.h"
 
 #include <dlfcn.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-__attribute__((visibility("hidden")))
-spr_rewrite_fn spr_rewrite_load(const char *path, char **error) {
+/// The entry point `name` of the engine at `path`, or NULL with *error set.
+static void *engine_symbol(const char *path, const char *name, char **error) {
     // RTLD_LOCAL: poppler's symbols stay out of the program's namespace. Never closed: poppler
     // keeps global state until exit.
     void *library = dlopen(path, RTLD_LAZY | RTLD_LOCAL);
@@ -15,19 +16,17 @@ spr_rewrite_fn spr_rewrite_load(const char *path, char **error) {
         if (error) *error = strdup(dlerror());
         return NULL;
     }
-    spr_rewrite_fn entry = (spr_rewrite_fn)dlsym(library, "spr_rewrite");
-    if (!entry && error) *error = strdup("the library has no spr_rewrite entry point");
+    void *entry = dlsym(library, name);
+    if (!entry && error && asprintf(error, "the library has no %s entry point", name) < 0) *error = NULL;
     return entry;
 }
 
 __attribute__((visibility("hidden")))
+spr_rewrite_fn spr_rewrite_load(const char *path, char **error) {
+    return (spr_rewrite_fn)engine_symbol(path, "spr_rewrite", error);
+}
+
+__attribute__((visibility("hidden")))
 spr_drawn_text_fn spr_drawn_text_load(const char *path, char **error) {
-    void *library = dlopen(path, RTLD_LAZY | RTLD_LOCAL);
-    if (!library) {
-        if (error) *error = strdup(dlerror());
-        return NULL;
-    }
-    spr_drawn_text_fn entry = (spr_drawn_text_fn)dlsym(library, "spr_drawn_text");
-    if (!entry && error) *error = strdup("the library has no spr_drawn_text entry point");
-    return entry;
+    return (spr_drawn_text_fn)engine_symbol(path, "spr_drawn_text", error);
 }
