@@ -295,24 +295,47 @@ package enum ChildProcess {
         return Double(t.tv_sec) + Double(t.tv_nsec) / 1e9
     }
 
-    /// The resident memory of every process in the process group `group`, in bytes, read from
-    /// /proc: what a program that reserves far more address space than it uses (WebKit's
-    /// processes reserve about 5 GB each, and fail under any RLIMIT_DATA or RLIMIT_AS below it)
-    /// is measured by instead.
-    package static func residentBytes(ofGroup group: pid_t) -> Int {
-        guard let entries = try? FileManager.default.contentsOfDirectory(atPath: "/proc") else { return 0 }
-        let page = Int(sysconf(Int32(_SC_PAGESIZE)))
-        var total = 0
-        for entry in entries where entry.first?.isNumber == true {
-            // "pid (comm) state ppid pgrp …": fields after the command's closing parenthesis.
-            guard let stat = try? String(contentsOfFile: "/proc/\(entry)/stat", encoding: .utf8),
-                  let close = stat.lastIndex(of: ")") else { continue }
-            let fields = stat[stat.index(after: close)...].split(separator: " ")
-            // state(0) ppid(1) pgrp(2) … rss is field 24 of stat, 21 after the parenthesis.
-            guard fields.count > 21, Int32(fields[2]) == group, let pages = Int(fields[21]) else { continue }
-            total += pages * page
+    /// The most memory every process in the process group `group` has held resident since
+    /// `resetPeakResidentBytes(ofGroup:)` (or since it started), in bytes, added up: each
+    /// process's high-water mark (VmHWM in /proc/PID/status). What a program that reserves far
+    /// more address space than it uses (WebKit's processes reserve about 5 GB each, and fail
+    /// under any RLIMIT_DATA or RLIMIT_AS below it) is measured by instead. A peak, not what is
+    /// resident at the moment asked: a burst between two looks is still seen. The sum of each
+    /// process's peak is at least the group's peak (their peaks may fall at different moments).
+    package static func peakResidentBytes(ofGroup group: pid_t) -> Int {
+        processes(inGroup: group).reduce(0) { total, pid in
+            guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
+                  let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
+                  let kilobytes = Int(line.dropFirst(6).trimmingCharacters(in: .whitespaces).split(separator: " ").first ?? "")
+            else { return total }
+            return total + kilobytes * 1024
         }
-        return total
+    }
+
+    /// Starts each process of the group `group` afresh for `peakResidentBytes`: its high-water
+    /// mark becomes what it holds now ("5" to /proc/PID/clear_refs, Linux 4.0 and later; a
+    /// process of this user only). A renderer that serves several documents is measured for each
+    /// on its own.
+    package static func resetPeakResidentBytes(ofGroup group: pid_t) {
+        for pid in processes(inGroup: group) {
+            let fd = open("/proc/\(pid)/clear_refs", O_WRONLY | O_CLOEXEC)
+            guard fd >= 0 else { continue }
+            _ = write(fd, "5", 1)
+            close(fd)
+        }
+    }
+
+    /// The processes whose process group is `group`, from /proc.
+    private static func processes(inGroup group: pid_t) -> [pid_t] {
+        guard let entries = try? FileManager.default.contentsOfDirectory(atPath: "/proc") else { return [] }
+        return entries.compactMap { entry in
+            guard entry.first?.isNumber == true, let pid = pid_t(entry),
+                  // "pid (comm) state ppid pgrp …": fields after the command's closing parenthesis.
+                  let stat = try? String(contentsOfFile: "/proc/\(entry)/stat", encoding: .utf8),
+                  let close = stat.lastIndex(of: ")") else { return nil }
+            let fields = stat[stat.index(after: close)...].split(separator: " ")
+            return fields.count > 2 && pid_t(fields[2]) == group ? pid : nil
+        }
     }
 
     /// The folder a child starts in: ours, or `/` when we cannot enter ours. A child is sent

@@ -101,6 +101,24 @@ struct ChildProcessTests {
         #expect(throws: PrintError.self) { try child.send(Data("again\n".utf8)) }
     }
 
+    /// What a group has held at most is seen after the moment has passed (a renderer that
+    /// answers between two looks at its memory), and is started afresh for the next request.
+    @Test func aGroupsPeakMemoryOutlivesThePeak() throws {
+        // 100 MB held and given back, then the child waits for a line.
+        let script = #"my $x = "a"; $x x= 100_000_000; undef $x; $| = 1; print "freed\n"; <STDIN>; print "done\n"; <STDIN>;"#
+        let child = try ChildProcess.start("/usr/bin/perl", ["-e", script])
+        defer { child.stop(); child.closePipes() }
+        var reader = LineReader(fd: child.output)
+        #expect(reader.next() == "freed")
+        let peak = ChildProcess.peakResidentBytes(ofGroup: child.pid)
+        #expect(peak > 100_000_000, "\(peak)")
+        ChildProcess.resetPeakResidentBytes(ofGroup: child.pid)
+        try child.send(Data("\n".utf8))
+        #expect(reader.next() == "done")
+        let after = ChildProcess.peakResidentBytes(ofGroup: child.pid)
+        #expect(after > 0 && after < 50_000_000, "\(after)")
+    }
+
     /// Whether `pid` has ended (gone, or a zombie its new parent has not reaped yet), within 5 s.
     static func isGone(_ pid: Int32) -> Bool {
         for _ in 0..<50 {

@@ -49,6 +49,8 @@ final class MarkupRendererProcess: @unchecked Sendable {
         while true {
             if child?.isRunning != true && sharedConnection == nil && spareConnection == nil { try start(path: path) }
             let shared = sharedConnection != nil
+            // This request's peak, not an earlier document's (nor another run's, when shared).
+            if limits.memoryBytes != nil, let group = rendererGroup { ChildProcess.resetPeakResidentBytes(ofGroup: group) }
             let failure: String
             do { try write(line) } catch {
                 stop()
@@ -191,19 +193,22 @@ final class MarkupRendererProcess: @unchecked Sendable {
     }
 
     /// Reads one line of the renderer's output.
-    /// WebKit's processes are measured by what they hold resident, all together, every quarter
-    /// of a second: each reserves about 5 GB of address space it never uses, so no rlimit can
-    /// bound them without stopping them at once.
+    /// WebKit's processes are measured by the most they have held resident, all together,
+    /// every quarter of a second and once more when the answer comes: each reserves about 5 GB
+    /// of address space it never uses, so no rlimit can bound them without stopping them at
+    /// once. A peak between two looks, or in an answer quicker than one, is seen all the same.
     private func readLine(deadline: Date, memoryLimit: Int?) -> ReadResult {
         guard var reader = output else { return .ended }
         defer { output = reader }
+        let overMemory = { () -> Bool in
+            guard let memoryLimit, let group = self.rendererGroup else { return false }
+            return ChildProcess.peakResidentBytes(ofGroup: group) > memoryLimit
+        }
         while true {
-            if let line = reader.bufferedLine() { return .line(line) }
+            if let line = reader.bufferedLine() { return overMemory() ? .overMemory(memoryLimit!) : .line(line) }
             let left = deadline.timeIntervalSinceNow
             guard left > 0 else { return .timedOut }
-            if let memoryLimit, let group = rendererGroup, ChildProcess.residentBytes(ofGroup: group) > memoryLimit {
-                return .overMemory(memoryLimit)
-            }
+            if overMemory() { return .overMemory(memoryLimit!) }
             var poller = pollfd(fd: reader.fd, events: Int16(POLLIN), revents: 0)
             let ready = poll(&poller, 1, Int32(min(left, memoryLimit == nil ? 3600 : 0.25) * 1000))
             if ready < 0 && errno == EINTR { continue }
