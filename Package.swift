@@ -32,6 +32,9 @@ let package = Package(
         .library(name: "SwiftPrintQPDF", type: .dynamic, targets: ["CQPDFShim"]),
         // The damaged-PDF repair engine (poppler), opened only for a PDF qpdf cannot rebuild.
         .library(name: "SwiftPrintPDFRepair", type: .dynamic, targets: ["CPDFRepairShim"]),
+        // Preloaded into WebKit's web process by swiftprint-markup: its prints' streams are
+        // stored, not compressed, as swiftprint compresses them again (deflate_level.c says why).
+        .library(name: "SwiftPrintWebPrintDeflate", type: .dynamic, targets: ["CWebPrintDeflateShim"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -99,6 +102,13 @@ let package = Package(
             dependencies: ["CPDFRepair", "CPoppler"], path: "Sources/C/CPDFRepairShim",
             // C++ only, as CQPDFShim: no Swift runtime linked into it.
             linkerSettings: [.linkedLibrary("poppler"), .unsafeFlags(["-nostartfiles", "-static-stdlib"])]
+        ),
+
+        .target(
+            name: "CWebPrintDeflateShim", path: "Sources/C/CWebPrintDeflateShim",
+            // Loaded into WebKit's processes: no Swift runtime (swiftc's link adds libstdc++, which
+            // WebKit loads anyway).
+            linkerSettings: [.linkedLibrary("dl"), .unsafeFlags(["-nostartfiles", "-static-stdlib"])]
         ),
 
         // The core, in layers: each imports only the layers above it in this list (LayeringTests

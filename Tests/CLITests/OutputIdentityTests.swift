@@ -10,7 +10,8 @@ import Testing
 /// The hashes hold for the versions of the libraries and fonts they were recorded with
 /// (`Identity/versions.txt`): on a machine with other versions the test compares nothing and says
 /// so. Record them again (`SWIFTPRINT_RECORD=1`) only for a deliberate change of output, never
-/// during a change that must keep it.
+/// during a change that must keep it. `SWIFTPRINT_IDENTITY_KEEP=FOLDER` keeps each output there
+/// as `NAME.pdf`, to compare two builds' pages when a hash moves on purpose.
 @Suite struct OutputIdentityTests {
     static let folder = directory() + "/Identity"
 
@@ -136,6 +137,12 @@ import Testing
                                env: PinnedFonts.environment.merging(["SOURCE_DATE_EPOCH": "0"]) { $1 })
         try #require(r.status == 0, "\(name): \(r.stderr)")
         let hash = try Tool.run("sha256sum", [out]).text.prefix(64)
+        // A copy of each output, to compare two builds' by their pages when a hash moves.
+        if let keep = ProcessInfo.processInfo.environment["SWIFTPRINT_IDENTITY_KEEP"] {
+            try? FileManager.default.createDirectory(atPath: keep, withIntermediateDirectories: true)
+            try? FileManager.default.removeItem(atPath: keep + "/\(name).pdf")
+            try FileManager.default.copyItem(atPath: out, toPath: keep + "/\(name).pdf")
+        }
         if Self.recording {
             Self.record(name, String(hash))
             return

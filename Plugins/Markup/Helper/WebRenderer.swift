@@ -2,6 +2,7 @@ import CWebKitShim
 import Foundation
 import PrintHelpers
 import PrintModel
+import PrintSupport
 
 /// The one WebKit renderer of this process (CWebKitShim's SPWRenderer): a private X display,
 /// GTK and a WebKit context, started once and reused for every document. Used on the main
@@ -9,10 +10,25 @@ import PrintModel
 final class WebRenderer {
     private let renderer: OpaquePointer
 
+    /// The library WebKit's web process preloads so that its prints are not compressed twice
+    /// (`CWebPrintDeflateShim` says why): installed beside the engines, or
+    /// `$SWIFTPRINT_WEB_PRINT_DEFLATE_LIBRARY`. Without it printing is slower, and says so.
+    static let printDeflateLibrary = "libSwiftPrintWebPrintDeflate.so"
+
+    static func findPrintDeflateLibrary() -> String? {
+        EngineLibrary.candidates(printDeflateLibrary, override: "SWIFTPRINT_WEB_PRINT_DEFLATE_LIBRARY")
+            .first { access($0, R_OK) == 0 }
+    }
+
     /// Starts the display, GTK and WebKit, keeping their files in `runtimeDirectory`.
     init(runtimeDirectory: String) throws(RenderFailure) {
+        let preload = Self.findPrintDeflateLibrary()
+        if preload == nil {
+            FileHandle.standardError.write(Data(
+                "swiftprint-markup: \(Self.printDeflateLibrary) is not installed beside swiftprint: WebKit compresses each print, which swiftprint undoes (the same output, slower)\n".utf8))
+        }
         var error: UnsafeMutablePointer<CChar>?
-        guard let r = spw_renderer_new(runtimeDirectory, &error) else {
+        guard let r = spw_renderer_new(runtimeDirectory, preload, &error) else {
             throw RenderFailure(.setupFailed, Self.take(error) ?? "WebKit could not start")
         }
         renderer = r

@@ -118,7 +118,7 @@ static gboolean find_file_printer(GtkPrinter *printer, gpointer data) {
     return FALSE;
 }
 
-SPWRenderer *spw_renderer_new(const char *runtimeDir, char **error) {
+SPWRenderer *spw_renderer_new(const char *runtimeDir, const char *printPreload, char **error) {
     SPWRenderer *r = calloc(1, sizeof *r);
     r->runtimeDir = strdup(runtimeDir);
     r->parent = getppid();
@@ -137,9 +137,18 @@ SPWRenderer *spw_renderer_new(const char *runtimeDir, char **error) {
     }
     // Listed in the background (90 ms here): the first document loads meanwhile.
     gtk_enumerate_printers(find_file_printer, r, on_printers_listed, FALSE);
+    // Set before WebKit starts its processes, which inherit it; the web process sees the file
+    // in its sandbox wherever it is installed (CWebPrintDeflateShim says why it is there).
+    if (printPreload) {
+        const char *before = getenv("LD_PRELOAD");
+        char *preload = before && *before ? dup_printf("%s:%s", printPreload, before) : strdup(printPreload);
+        setenv("LD_PRELOAD", preload, 1);
+        free(preload);
+    }
     // Nothing kept on disk between documents; web processes in WebKit's bubblewrap sandbox.
     r->context = webkit_web_context_new_ephemeral();
     webkit_web_context_set_sandbox_enabled(r->context, TRUE);
+    if (printPreload) webkit_web_context_add_path_to_sandbox(r->context, printPreload, TRUE);
     webkit_web_context_set_cache_model(r->context, WEBKIT_CACHE_MODEL_DOCUMENT_VIEWER);
     char *store = dup_printf("%s/content-filters", runtimeDir);
     r->filters = webkit_user_content_filter_store_new(store);

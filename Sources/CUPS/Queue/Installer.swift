@@ -7,7 +7,7 @@ import HandlerSupport
 /// folder and the CUPS server at a private cupsd of their own.
 public struct InstallLayout: Sendable {
     /// bin/swiftprint, libexec/swiftprint/{swiftprint-filter,swiftprint-backend,swiftprint-image,swiftprint-markup,swiftprint-map},
-    /// lib/swiftprint/{libSwiftPrintQPDF.so,libSwiftPrintPDFRepair.so},
+    /// lib/swiftprint/{libSwiftPrintQPDF.so,libSwiftPrintPDFRepair.so,libSwiftPrintWebPrintDeflate.so},
     /// share/swiftprint/{Config,swiftprint.ppd,installed-files}.
     public var prefix = "/usr/local"
     public var cupsServerBin = "/usr/lib/cups"
@@ -91,6 +91,8 @@ public struct Installer {
         try copy(product("libSwiftPrintQPDF.so"), to: l.prefix + "/lib/swiftprint/libSwiftPrintQPDF.so", mode: 0o755, &manifest)
         // The damaged-PDF repair engine (poppler), opened only for a PDF qpdf cannot rebuild.
         try copy(product("libSwiftPrintPDFRepair.so"), to: l.prefix + "/lib/swiftprint/libSwiftPrintPDFRepair.so", mode: 0o755, &manifest)
+        // Preloaded into WebKit's web process by swiftprint-markup (CWebPrintDeflateShim says why).
+        try copy(product("libSwiftPrintWebPrintDeflate.so"), to: l.prefix + "/lib/swiftprint/libSwiftPrintWebPrintDeflate.so", mode: 0o755, &manifest)
         for name in ["papers.tsv", "types.tsv", "cups/swiftprint.types", "basemap/world.mbtiles"] {
             try copy(config + "/" + name, to: l.share + "/Config/" + name, mode: 0o644, &manifest)
         }

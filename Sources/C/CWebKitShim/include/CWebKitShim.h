@@ -26,9 +26,10 @@ typedef enum {
 
 /// Starts a private X server (Xvfb, with an authorisation cookie in `runtimeDir`) and GTK on
 /// it, and a WebKit context that keeps nothing on disk and runs its web processes sandboxed.
-/// `runtimeDir` is a private, empty folder that outlives the renderer. NULL on failure, with a
-/// message to free with spw_free in `error`.
-SPWRenderer *spw_renderer_new(const char *runtimeDir, char **error);
+/// `runtimeDir` is a private, empty folder that outlives the renderer. `printPreload`, when not
+/// NULL, is a library WebKit's processes preload (LD_PRELOAD), mounted read-only in the web
+/// process's sandbox. NULL on failure, with a message to free with spw_free in `error`.
+SPWRenderer *spw_renderer_new(const char *runtimeDir, const char *printPreload, char **error);
 
 /// Stops WebKit and the X server.
 void spw_renderer_free(SPWRenderer *renderer);
