@@ -136,7 +136,7 @@ let package = Package(
         .target(name: "PageLayout", dependencies: ["PrintModel", "PrintGraphics", "PrintOptions"], path: "Sources/Layout"),
         .target(name: "PDFOutput", dependencies: ["PrintModel", "PrintSupport", "PDFObjects", "PrintGraphics"], path: "Sources/Output"),
         // PWG and Apple raster: a job's PDF drawn by poppler, written by libcups.
-        .target(name: "RasterOutput", dependencies: ["PrintModel", "PrintSupport", "PrintGraphics", "CUPSLibrary"], path: "Sources/Raster"),
+        .target(name: "RasterOutput", dependencies: ["PrintModel", "PrintSupport", "PDFObjects", "PrintGraphics", "CUPSLibrary"], path: "Sources/Raster"),
         // gdk-pixbuf's owner, for the two that decode with it (BMP, map tiles), both in helpers.
         .target(name: "PixbufDecoding", dependencies: ["PrintModel", "CGdkPixbuf"], path: "Sources/Pixbuf"),
         // What a content handler builds on, in one import (the layers above, without PrintJobs).

@@ -1,13 +1,19 @@
 import CUPSLibrary
 import Foundation
+import PDFObjects
 import PrintGraphics
 import PrintModel
 import PrintSupport
 
 /// Writes a finished PDF as a PWG or Apple raster stream: each page (a sheet side, with n-up,
 /// booklets, copies and the rest already in it) drawn by poppler at the printer's resolution
-/// onto one reused canvas, turned into the raster type's samples row by row, and written
-/// through libcups, which compresses it. Memory: one sheet of pixels.
+/// a band of rows at a time, turned into the raster type's samples row by row, and written
+/// through libcups, which compresses it. Memory: a sheet of pixels at most, whatever the page's
+/// images hold. Pages are drawn by poppler-glib's cairo device (a page without images in bands
+/// on a canvas of a few rows), except a page with an image of more pixels than the sheet:
+/// cairo's device decodes an image whole (a 24 MP photo: 96 MB; 100 MP: 400 MB), so such a page
+/// is drawn by poppler's own rasteriser (`PDFBandRenderer`), which reads an image row by row
+/// through its scaler.
 package struct RasterDocumentWriter {
     package var format: RasterWriter.Format
     package var type: RasterType
@@ -77,20 +83,30 @@ package struct RasterDocumentWriter {
         let pdf = try PDFRasterizer(path: pdfPath)
         let writer = try RasterWriter(format: format, write: sink)
         var canvas: RasterCanvas?
+        var bandRenderer: PDFBandRenderer?
         for index in 0..<pdf.pageCount {
             let size = pdf.pageSize(index)
             let isBack = duplex.isTwoSided && index % 2 == 1
             let header = try writer.beginPage(type: type.rawValue, size: size, resolution: (resolution.x, resolution.y),
                                               sides: duplex.ippSides, sheetBack: sheetBack.rawValue, isBack: isBack, totalPages: pdf.pageCount)
-            // A page without images is drawn in bands, on a canvas of a few rows (one sheet of
-            // text at 300 dpi: 2.6 MB, not 34); a page with images whole, as each band would
-            // decode its images again.
-            let rows = min(pdf.pageHasImages(index) ? header.height : Self.bandRows, header.height)
-            if canvas?.width != header.width || canvas?.height != rows {
-                canvas = nil  // the old canvas goes before the new one comes
-                canvas = try RasterCanvas(width: header.width, height: rows)
+            let hasImages = pdf.pageHasImages(index)
+            if hasImages {
+                if bandRenderer == nil { bandRenderer = try PDFBandRenderer(path: pdfPath, antialias: !drawsWholeDots) }
             }
-            try writeBands(of: index, from: pdf, onto: canvas!, header: header, to: writer)
+            if hasImages, let renderer = bandRenderer,
+               try FontEngineLock.held({ renderer.largestImagePixels(page: index) }) > Double(header.width) * Double(header.height) {
+                canvas = nil
+                try writeImageBands(of: index, from: renderer, header: header, to: writer)
+            } else {
+                // Without images in bands, on a canvas of a few rows (one sheet of text at 300
+                // dpi: 2.6 MB, not 34); with images whole, as each band would decode them again.
+                let rows = min(hasImages ? header.height : Self.bandRows, header.height)
+                if canvas?.width != header.width || canvas?.height != rows {
+                    canvas = nil  // the old canvas goes before the new one comes
+                    canvas = try RasterCanvas(width: header.width, height: rows)
+                }
+                try writeBands(of: index, from: pdf, onto: canvas!, header: header, to: writer)
+            }
             if index + 1 < pdf.pageCount { try sheetWritten(index + 1) }
         }
         try writer.finish()
@@ -101,12 +117,36 @@ package struct RasterDocumentWriter {
     /// Rows of a band drawn without images.
     static let bandRows = 256
 
+    /// The most bytes a band drawn by poppler's rasteriser may hold. Each band reads the page's
+    /// images again from their first row (an image cannot be read from the middle), so bands
+    /// are few and large: a Letter or A4 page at 300 dpi (34–35 MB of pixels) in one, at 600 dpi
+    /// in four.
+    static let imageBandBytes = 40 << 20
+
     /// At printer resolutions (300 dpi and up both ways) text and lines are drawn in whole
     /// dots, as Ghostscript's printer devices draw them: anti-aliasing's grey edges would only be
     /// halftoned by the printer, and they keep PWG's run-length compression from working (a page
     /// of text at 600 dpi: 15 MB without them, 35 MB with). Below that (previews, screens) edges
     /// are smoothed.
     var drawsWholeDots: Bool { min(resolution.x, resolution.y) >= 300 }
+
+    /// Page `index`, which draws images, drawn by poppler's rasteriser in bands of at most
+    /// `imageBandBytes` and written row by row as the raster type's samples.
+    private func writeImageBands(of index: Int, from renderer: PDFBandRenderer, header: RasterPageHeader, to writer: RasterWriter) throws {
+        var encoder = RasterRowEncoder(type: type, width: header.width, transform: transform)
+        var row = [UInt8](repeating: 0, count: header.bytesPerLine)
+        let bandRows = max(1, min(header.height, Self.imageBandBytes / max(1, header.width * 4)))
+        for top in stride(from: 0, to: header.height, by: bandRows) {
+            try FontEngineLock.held {
+                try renderer.render(page: index, resolution: (resolution.x, resolution.y), width: header.width, height: header.height,
+                                    top: top, rows: min(bandRows, header.height - top),
+                                    mirrorAcross: header.crossFeedTransform < 0, mirrorAlong: header.feedTransform < 0) { pixels in
+                    row.withUnsafeMutableBytes { out in encoder.encode(pixels.baseAddress!.assumingMemoryBound(to: UInt32.self), into: out) }
+                    try row.withUnsafeBytes { try writer.write($0) }
+                }
+            }
+        }
+    }
 
     /// Page `index` drawn band by band (the canvas's height at a time) and written row by row
     /// as the raster type's samples (`RasterRowEncoder`).

@@ -30,3 +30,10 @@ __attribute__((visibility("hidden")))
 spr_drawn_text_fn spr_drawn_text_load(const char *path, char **error) {
     return (spr_drawn_text_fn)engine_symbol(path, "spr_drawn_text", error);
 }
+
+__attribute__((visibility("hidden")))
+const spr_page_renderer *spr_page_renderer_load(const char *path, char **error) {
+    typedef const spr_page_renderer *(*functions_fn)(void);
+    functions_fn functions = (functions_fn)engine_symbol(path, "spr_page_renderer_functions", error);
+    return functions ? functions() : NULL;
+}

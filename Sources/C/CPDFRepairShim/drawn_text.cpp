@@ -4,6 +4,7 @@
 // document's own text, which is in drawing order. See CPDFRepair.h.
 #define TEXTOUT_WORD_LIST 1
 #include "CPDFRepair.h"
+#include "engine_globals.h"
 
 #include <GlobalParams.h>
 #include <PDFDoc.h>
@@ -40,10 +41,7 @@ void appendUTF8(std::string &out, Unicode u) {
 
 extern "C" __attribute__((visibility("default")))
 int spr_drawn_text(const char *input, char **text, double **boxes, int **pageStarts, int *pageCount, char **error) {
-    static std::once_flag once;
-    std::call_once(once, [] {
-        if (!globalParams) globalParams = std::make_unique<GlobalParams>();
-    });
+    spr_ensure_global_params();
     PDFDoc doc(std::make_unique<GooString>(input));
     if (!doc.isOk()) {
         if (error) *error = strdup(("poppler cannot read it (error " + std::to_string(doc.getErrorCode()) + ")").c_str());

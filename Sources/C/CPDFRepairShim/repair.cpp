@@ -2,6 +2,7 @@
 // table as it does for every damaged file it opens) and writes every object back into a new,
 // well-formed file. See CPDFRepair.h for when it runs.
 #include "CPDFRepair.h"
+#include "engine_globals.h"
 
 #include <Error.h>
 #include <GlobalParams.h>
@@ -37,8 +38,8 @@ int spr_rewrite(const char *input, const char *output, int *pages, char **error)
     static std::once_flag once;
     std::call_once(once, [] {
         setErrorCallback(keepFirstProblem);
-        if (!globalParams) globalParams = std::make_unique<GlobalParams>();
     });
+    spr_ensure_global_params();
     firstProblem.clear();
     PDFDoc doc(std::make_unique<GooString>(input));
     if (!doc.isOk()) return fail(error, "poppler cannot read it either (error " + std::to_string(doc.getErrorCode()) + ")");

@@ -7,12 +7,12 @@
 // by object (as pdfunite writes its output) for qpdf to place as usual: pages are never redrawn.
 //
 // The same engine reads the text of WebKit's prints in the order it is drawn, for the markup
-// page map (below).
+// page map, and draws raster output's pages that hold images (below).
 //
 // poppler's core library is large and C++: it lives in libSwiftPrintPDFRepair.so (the
-// SwiftPrintPDFRepair product), opened only when a PDF needs repairing or a markup document's
-// page map is read, so no other job maps poppler's core (the markup job has it mapped already,
-// under poppler-glib).
+// SwiftPrintPDFRepair product), opened only when a PDF needs repairing, a markup document's
+// page map is read or a raster page with images is drawn, so no other job maps poppler's core
+// (those jobs have it mapped already, under poppler-glib).
 #ifndef CPDFREPAIR_H
 #define CPDFREPAIR_H
 
@@ -37,6 +37,29 @@ typedef int (*spr_drawn_text_fn)(const char *input, char **text, double **boxes,
 
 // Opens the engine at `path` and finds spr_drawn_text; NULL with *error set when it cannot.
 spr_drawn_text_fn spr_drawn_text_load(const char *path, char **error);
+
+// And it draws pages that hold images for raster output, a band at a time, with poppler's
+// rasteriser (Splash), which reads each image row by row where poppler-glib decodes it whole.
+typedef struct SPRPages SPRPages;
+typedef struct {
+    // Opens the PDF at `input`; NULL with *error set. `antialias` 0: edges and glyphs in whole
+    // dots (fixed for the document: poppler makes its font engine with it).
+    SPRPages *(*open)(const char *input, int antialias, char **error);
+    // Draws rows [top, top + rows) of page `page` (from 0), of `width` × `height` pixels at
+    // `dpiX` × `dpiY`, on white; mirrored across (each row reversed) and/or along (the page's
+    // rows read from its other end) when asked. On success returns 0 with *data pointing at the
+    // band's rows, *stride bytes apart, four bytes a pixel (blue, green, red, 255), valid until
+    // the next call; else -1 with *error set (free it with free()).
+    int (*render)(SPRPages *pages, int page, double dpiX, double dpiY, int width, int height, int top, int rows,
+                  int mirrorAcross, int mirrorAlong, const unsigned char **data, long *stride, char **error);
+    // The pixels of the largest image page `page` draws (width × height, of an image or of its
+    // mask), none decoded; 0 when it draws none.
+    double (*largestImage)(SPRPages *pages, int page);
+    void (*close)(SPRPages *pages);
+} spr_page_renderer;
+
+// Opens the engine at `path` and finds its page renderer; NULL with *error set when it cannot.
+const spr_page_renderer *spr_page_renderer_load(const char *path, char **error);
 
 #ifdef __cplusplus
 }

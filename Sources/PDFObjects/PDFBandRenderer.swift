@@ -1,0 +1,50 @@
+import CPDFRepair
+import Foundation
+import PrintModel
+import PrintSupport
+
+/// A PDF opened by poppler's own rasteriser (Splash, in libSwiftPrintPDFRepair.so), which draws
+/// a page a band of rows at a time and reads each image row by row through its scaler: raster
+/// output of pages that draw images, which poppler-glib's cairo device decodes whole first (a
+/// 24 MP photo: 96 MB; 100 MP: 400 MB). The one owner of its SPRPages. Not thread-safe: poppler's
+/// font engine is shared, so calls are made under the caller's font lock.
+package final class PDFBandRenderer {
+    private static let loaded = PDFRepair.entry("draw raster pages that hold images") { spr_page_renderer_load($0, $1)?.pointee }
+
+    private let functions: spr_page_renderer
+    private let pages: OpaquePointer
+
+    /// Opens the PDF at `path`; without `antialias` edges and glyphs are drawn in whole dots.
+    package init(path: String, antialias: Bool) throws {
+        functions = try Self.loaded.get()
+        var error: UnsafeMutablePointer<CChar>?
+        guard let pages = functions.open(path, antialias ? 1 : 0, &error) else {
+            throw PrintError(.invalidInput, path: path, QPDFDocument.take(error))
+        }
+        self.pages = pages
+    }
+
+    deinit { functions.close(pages) }
+
+    /// The pixels of the largest image page `index` draws (or of its mask), none decoded; 0
+    /// when it draws none.
+    package func largestImagePixels(page index: Int) -> Double { functions.largestImage(pages, Int32(index)) }
+
+    /// Draws rows `top ..< top + rows` of page `index`, a page of `width` × `height` pixels at
+    /// `resolution` dots per inch, mirrored across and/or along when asked (the back of a
+    /// two-sided sheet), and hands each row to `row` in order: `width` pixels of four bytes
+    /// (blue, green, red, 255), as a cairo RGB24 row is laid out.
+    package func render(page index: Int, resolution: (x: Int, y: Int), width: Int, height: Int, top: Int, rows: Int,
+                        mirrorAcross: Bool, mirrorAlong: Bool, row: (UnsafeRawBufferPointer) throws -> Void) throws {
+        var data: UnsafePointer<UInt8>?, stride = 0
+        var error: UnsafeMutablePointer<CChar>?
+        guard functions.render(pages, Int32(index), Double(resolution.x), Double(resolution.y), Int32(width), Int32(height),
+                               Int32(top), Int32(rows), mirrorAcross ? 1 : 0, mirrorAlong ? 1 : 0, &data, &stride, &error) == 0,
+              let data else {
+            throw PrintError(.renderingFailed, "cannot draw page \(index + 1): \(QPDFDocument.take(error))")
+        }
+        for y in 0..<rows {
+            try row(UnsafeRawBufferPointer(start: data + y * stride, count: width * 4))
+        }
+    }
+}
