@@ -330,4 +330,24 @@ import Testing
         for words in expected { #expect(text.contains(words), "\(kind): \(words) missing from \(text)") }
         #expect(try Tool.run("/usr/bin/qpdf", ["--check", dir + "/o.pdf"]).status == 0)
     }
+
+    /// A PDF larger than 16 MB (a photo's 24 MB stream) is read through a FILE* rather than
+    /// mapped (engine.h says why): its page passes through, the photo's bytes unchanged, two-up
+    /// as alone, and the result passes qpdf's check.
+    @Test func aPDFOverSixteenMegabytesPassesThrough() throws {
+        let dir = try temporaryDirectory()
+        _ = try Tool.run("convert", ["-size", "4800x4800", "xc:gray", "+noise", "Random", "-quality", "100", dir + "/noise.jpg"])
+        let big = dir + "/big.pdf"
+        #expect(try swiftprint(["convert", dir + "/noise.jpg", "-o", big]).status == 0)
+        let size = try #require(try FileManager.default.attributesOfItem(atPath: big)[.size] as? Int)
+        try #require(size > 16 << 20, "the test PDF is only \(size) bytes")
+        for options in [[], ["--number-up", "2"]] {
+            let r = try swiftprint(["convert", big, "-o", dir + "/out.pdf"] + options)
+            #expect(r.status == 0, "\(options): \(r.stderr)")
+            #expect(try PDF.pageCount(dir + "/out.pdf") == 1)
+            #expect(try Tool.run("/usr/bin/qpdf", ["--check", dir + "/out.pdf"]).status == 0)
+            _ = try Tool.run("pdfimages", ["-j", dir + "/out.pdf", dir + "/x"])
+            #expect(try Data(contentsOf: URL(fileURLWithPath: dir + "/x-000.jpg")) == Data(contentsOf: URL(fileURLWithPath: dir + "/noise.jpg")))
+        }
+    }
 }

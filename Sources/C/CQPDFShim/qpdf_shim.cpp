@@ -83,7 +83,7 @@ SPQDocument *document_open(const char *path, const char *password, int *repairs,
         int fd = open(path, O_RDONLY | O_CLOEXEC);
         if (fd < 0) throw QPDFExc(qpdf_e_system, path, "", 0, std::string("cannot open the file: ") + strerror(errno));
         struct stat st;
-        if (fstat(fd, &st) == 0 && st.st_size > 0) {
+        if (fstat(fd, &st) == 0 && st.st_size > 0 && size_t(st.st_size) <= largestMapped) {
             doc->mapping.length = size_t(st.st_size);
             doc->mapping.address = mmap(nullptr, doc->mapping.length, PROT_READ, MAP_PRIVATE, fd, 0);
         }
