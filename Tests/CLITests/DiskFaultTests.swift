@@ -1,0 +1,62 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// A disk that fills (issue 41): under the output, or under the temporary folder a job works
+/// in. Each time the job fails naming the file and the reason, with its documented exit code,
+/// and leaves nothing behind, half-written or not; the next job, with room, works.
+@Suite(.serialized, .enabled(if: geteuid() == 0, "mounts a small tmpfs: needs root"))
+struct DiskFaultTests {
+    /// A tmpfs of `size` mounted on a new folder, unmounted when `body` ends.
+    func withSmallDisk(_ size: String, _ body: (String) throws -> Void) throws {
+        let disk = try temporaryDirectory() + "/disk"
+        try FileManager.default.createDirectory(atPath: disk, withIntermediateDirectories: true)
+        let mount = try Tool.run("mount", ["-t", "tmpfs", "-o", "size=\(size),mode=0755", "tmpfs", disk])
+        try #require(mount.status == 0, "\(mount.stderr)")
+        defer { _ = try? Tool.run("umount", ["-l", disk]) }
+        try body(disk)
+    }
+
+    /// What is left in `folder` once the job's helpers have ended too (a renderer removes its
+    /// folder as it exits, a moment after swiftprint): waited for up to 10 s.
+    func leftovers(in folder: String) throws -> [String] {
+        for _ in 0..<100 {
+            if try FileManager.default.contentsOfDirectory(atPath: folder).isEmpty { return [] }
+            usleep(100_000)
+        }
+        return try FileManager.default.subpathsOfDirectory(atPath: folder)
+    }
+
+    /// 40 copies of a log (about 300 KB of PDF) onto 64 KB: exit 74 (EX_IOERR), the output's
+    /// path and the system's reason, and no file, not even a temporary one.
+    @Test func anOutputOnAFullDiskFailsAndLeavesNothing() throws {
+        try withSmallDisk("64k") { disk in
+            let out = disk + "/report.pdf"
+            let r = try swiftprint(["convert", examples + "/server.log", "--copies", "40", "-o", out])
+            #expect(r.status == 74, "\(r.stderr)")
+            #expect(r.stderr.contains(out) && r.stderr.contains("No space left on device"), "\(r.stderr)")
+            #expect(try leftovers(in: disk) == [])
+            // One copy fits.
+            let next = try swiftprint(["convert", examples + "/server.log", "--page-ranges", "1", "-o", out])
+            #expect(next.status == 0 && FileManager.default.fileExists(atPath: out), "\(next.stderr)")
+        }
+    }
+
+    /// An HTML job whose temporary folder is full: WebKit's print cannot be written there. Exit
+    /// 75 (EX_TEMPFAIL: worth trying again), the document's name and the reason, no output,
+    /// and the temporary folder empty once the renderer has gone.
+    @Test func aFullTemporaryFolderFailsAndLeavesNothing() throws {
+        try withSmallDisk("64k") { tmp in
+            let dir = try temporaryDirectory()
+            let r = try swiftprint(["convert", examples + "/report.html", "-o", dir + "/out.pdf"], env: ["TMPDIR": tmp, "SWIFTPRINT_MARKUP_SPARE": "0"])
+            #expect(r.status == 75, "\(r.stderr)")
+            #expect(r.stderr.contains("report.html") && r.stderr.contains("No space left on device"), "\(r.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: dir + "/out.pdf"))
+            #expect(try leftovers(in: tmp) == [])
+            #expect(try FileManager.default.contentsOfDirectory(atPath: dir) == [])
+            // With room, the same job works.
+            let next = try swiftprint(["convert", examples + "/report.html", "-o", dir + "/out.pdf"])
+            #expect(next.status == 0, "\(next.stderr)")
+        }
+    }
+}
