@@ -86,9 +86,14 @@ extension HelperProgram {
         if let crossed = result.limitError(name, path: path, clock: LimitOptions.helperTimeout) { throw crossed }
         let lastLine = result.output.split(separator: UInt8(ascii: "\n")).last.map { Data($0) } ?? Data()
         guard !result.signalled, let reply = try? JSONDecoder().decode(HelperReply<Answer>.self, from: lastLine) else {
+            let said = result.lastErrorLine.isEmpty ? "" : ": " + result.lastErrorLine
+            // Stopped from outside (an administrator, a shutdown, the out-of-memory killer), not
+            // by its document: the job may work when tried again.
+            if result.signalled, let signal = Self.stoppingSignals[result.status] {
+                throw PrintError(.jobFailed, path: path, "\(name) was stopped by \(signal) from outside the job\(said)")
+            }
             let how = result.signalled ? "crashed (signal \(result.status))" : "ended without a reply (status \(result.status))"
-            let said = result.lastErrorLine
-            throw PrintError(.renderingFailed, path: path, "\(name) \(how)\(said.isEmpty ? "" : ": " + said)")
+            throw PrintError(.renderingFailed, path: path, "\(name) \(how)\(said)")
         }
         if let failure = reply.failure {
             var error = failure.error
@@ -97,6 +102,9 @@ extension HelperProgram {
         }
         return (try QPDFDocument(path: scratch.scratchPath!), reply)
     }
+
+    /// Signals that stop a process from outside, by name.
+    static let stoppingSignals: [Int32: String] = [SIGKILL: "SIGKILL", SIGTERM: "SIGTERM", SIGINT: "SIGINT", SIGHUP: "SIGHUP"]
 }
 
 /// The helper's side of a one-shot request.

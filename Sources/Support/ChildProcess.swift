@@ -47,6 +47,8 @@ package enum ChildProcess {
         package var timedOut: Bool
         package var output: Data
         package var errors: Data
+        /// The processor time it used, user and system (from wait4).
+        package var processorSeconds = 0.0
         /// What it ran under.
         package var limits = Limits.none
 
@@ -57,11 +59,13 @@ package enum ChildProcess {
         }
 
         /// The limit it crossed, when its end says so: the clock (killed at it), processor
-        /// time (SIGXCPU, or SIGKILL at the hard limit with no clock run out), or memory (an
-        /// allocation failure in its last words: malloc's, C++'s, GLib's or Swift's).
+        /// time (SIGXCPU, or SIGKILL at the hard limit with no clock run out, having used that
+        /// much: a SIGKILL from anyone else is not the limit), or memory (an allocation failure
+        /// in its last words: malloc's, C++'s, GLib's or Swift's).
         package var crossedLimit: CrossedLimit? {
             if timedOut, let seconds = limits.seconds { return .seconds(seconds) }
-            if let cpu = limits.cpuSeconds, signalled, status == SIGXCPU || status == SIGKILL { return .cpuSeconds(cpu) }
+            if let cpu = limits.cpuSeconds, signalled,
+               status == SIGXCPU || (status == SIGKILL && processorSeconds >= Double(cpu)) { return .cpuSeconds(cpu) }
             if let memory = limits.memoryBytes, signalled || status != 0 {
                 let said = String(decoding: errors.suffix(4096), as: UTF8.self).lowercased()
                 if Self.allocationFailures.contains(where: said.contains) { return .memoryBytes(memory) }
@@ -256,6 +260,7 @@ package enum ChildProcess {
         var data = [output: Data(), errors: Data()]
         var open = [output, errors]
         var status: Int32?
+        var usage = rusage()
         var exitedAt: Double?
         var timedOut = false
         var buffer = [UInt8](repeating: 0, count: 65536)
@@ -264,7 +269,7 @@ package enum ChildProcess {
             if status == nil {
                 var raw: Int32 = 0
                 // Blocking is safe only when nothing is left to read and no clock runs.
-                let reaped = waitpid(pid, &raw, open.isEmpty && timeout == nil ? 0 : WNOHANG)
+                let reaped = wait4(pid, &raw, open.isEmpty && timeout == nil ? 0 : WNOHANG, &usage)
                 // ECHILD: something else reaped it (SIGCHLD ignored); its status is lost, so say it failed.
                 if reaped == pid || (reaped == -1 && errno == ECHILD) {
                     status = reaped == pid ? raw : 255 << 8; exitedAt = now
@@ -285,8 +290,9 @@ package enum ChildProcess {
         }
         let raw = status ?? 0
         let signalled = raw & 0x7f != 0
+        let seconds = { (t: timeval) in Double(t.tv_sec) + Double(t.tv_usec) / 1e6 }
         return Result(status: signalled ? raw & 0x7f : (raw >> 8) & 0xff, signalled: signalled, timedOut: timedOut,
-                      output: data[output]!, errors: data[errors]!)
+                      output: data[output]!, errors: data[errors]!, processorSeconds: seconds(usage.ru_utime) + seconds(usage.ru_stime))
     }
 
     private static func monotonicSeconds() -> Double {

@@ -1,0 +1,56 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// A helper stopped from outside its job (issue 41): an administrator's `kill`, a shutdown, the
+/// out-of-memory killer. The job fails with EX_TEMPFAIL (worth trying again), saying which
+/// helper was stopped and by what, not that a limit was crossed or that it crashed; no output
+/// is left, and the same job then works.
+@Suite struct HelperFaultTests {
+    /// The pid of `parent`'s child named `name` (as /proc shows it, 15 characters at most).
+    static func child(of parent: pid_t, named name: String) -> pid_t? {
+        guard let entries = try? FileManager.default.contentsOfDirectory(atPath: "/proc") else { return nil }
+        for entry in entries where entry.first?.isNumber == true {
+            guard let stat = try? String(contentsOfFile: "/proc/\(entry)/stat", encoding: .utf8),
+                  let open = stat.firstIndex(of: "("), let close = stat.lastIndex(of: ")") else { continue }
+            let comm = stat[stat.index(after: open)..<close]
+            let fields = stat[stat.index(after: close)...].split(separator: " ")
+            if comm == name.prefix(15), fields.count > 1, pid_t(fields[1]) == parent { return pid_t(entry) }
+        }
+        return nil
+    }
+
+    @Test func aHelperKilledMidJobFailsTheJobSayingSo() throws {
+        let dir = try temporaryDirectory()
+        // A TIFF swiftprint-image takes a moment to decode (24 MP).
+        let tiff = dir + "/big.tif"
+        _ = try Tool.run("convert", ["-size", "6000x4000", "gradient:red-blue", "-compress", "lzw", tiff])
+        let out = dir + "/out.pdf"
+        var killedOne = false
+        // The helper may finish before it is seen: tried again then, three times at most.
+        for _ in 0..<3 where !killedOne {
+            let job = Process()
+            job.executableURL = URL(fileURLWithPath: Tool.swiftprint)
+            job.arguments = ["convert", tiff, "-o", out]
+            let errors = Pipe()
+            job.standardError = errors
+            try job.run()
+            var helper: pid_t?
+            while job.isRunning && helper == nil {
+                helper = Self.child(of: job.processIdentifier, named: "swiftprint-image")
+                if helper == nil { usleep(2_000) }
+            }
+            if let helper { kill(helper, SIGKILL) }
+            job.waitUntilExit()
+            let said = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            guard helper != nil, job.terminationStatus != 0 else { try? FileManager.default.removeItem(atPath: out); continue }
+            killedOne = true
+            #expect(job.terminationStatus == 75, "\(said)")
+            #expect(said.contains("big.tif") && said.contains("swiftprint-image was stopped by SIGKILL from outside the job"), "\(said)")
+            #expect(!FileManager.default.fileExists(atPath: out))
+        }
+        try #require(killedOne, "the helper ended each time before it could be killed")
+        let again = try swiftprint(["convert", tiff, "-o", out])
+        #expect(again.status == 0 && FileManager.default.fileExists(atPath: out), "\(again.stderr)")
+    }
+}
