@@ -273,6 +273,9 @@ package enum ChildProcess {
                 // ECHILD: something else reaped it (SIGCHLD ignored); its status is lost, so say it failed.
                 if reaped == pid || (reaped == -1 && errno == ECHILD) {
                     status = reaped == pid ? raw : 255 << 8; exitedAt = now
+                    // Ended past its time, between two looks at the clock: past it all the same
+                    // (a limit that held only when a look fell in time would hold by chance).
+                    if let timeout, now - start > timeout { timedOut = true }
                     // What it left running has no one to answer to.
                     if !open.isEmpty { kill(-pid, SIGKILL) }
                     continue
@@ -282,7 +285,9 @@ package enum ChildProcess {
                 break
             }
             var fds = open.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
-            guard poll(&fds, nfds_t(fds.count), open.isEmpty ? 5 : 100) > 0 else { continue }
+            // The clock is looked at again by its deadline at the latest.
+            let wait = open.isEmpty ? 5 : min(100, timeout.map { status == nil ? Int32(max(0, (start + $0 - now) * 1000)) + 1 : 100 } ?? 100)
+            guard poll(&fds, nfds_t(fds.count), wait) > 0 else { continue }
             for fd in fds where fd.revents != 0 {
                 let n = buffer.withUnsafeMutableBytes { read(fd.fd, $0.baseAddress, $0.count) }
                 if n > 0 { data[fd.fd]!.append(contentsOf: buffer[..<n]) } else if n == 0 || errno != EINTR { open.removeAll { $0 == fd.fd } }

@@ -59,6 +59,13 @@ struct ChildProcessTests {
         #expect(Self.isGone(grandchild), "the grandchild outlived the clock")
     }
 
+    /// A child that ends past its time, between two looks at the clock (here while its output
+    /// was awaited), is past its time all the same.
+    @Test func aChildEndingPastItsTimeBetweenLooksIsPastIt() throws {
+        let r = try ChildProcess.run("/bin/sh", ["-c", "sleep 0.05"], limits: .init(seconds: 0.001))
+        #expect(r.timedOut && r.crossedLimit == .seconds(0.001), "\(r.status)")
+    }
+
     @Test func processorTimeIsBounded() throws {
         let (r, seconds) = try elapsed { try ChildProcess.run("/bin/sh", ["-c", "while :; do :; done"], limits: .init(seconds: 60, cpuSeconds: 1)) }
         #expect(r.signalled && r.crossedLimit == .cpuSeconds(1), "\(r.status) \(r.processorSeconds) \(String(describing: r.crossedLimit)) \(r.limits.cpuSeconds ?? -1)")
