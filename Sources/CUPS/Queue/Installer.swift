@@ -3,48 +3,6 @@ import CUPSLibrary
 import Foundation
 import HandlerSupport
 
-/// Where `swiftprint install` puts things. The defaults are the system's; tests point every
-/// folder and the CUPS server at a private cupsd of their own.
-public struct InstallLayout: Sendable {
-    /// bin/swiftprint, libexec/swiftprint/{swiftprint-filter,swiftprint-backend,swiftprint-image,swiftprint-markup,swiftprint-map},
-    /// lib/swiftprint/{libSwiftPrintQPDF.so,libSwiftPrintPDFRepair.so,libSwiftPrintWebPrintDeflate.so},
-    /// share/swiftprint/{Config,swiftprint.ppd,installed-files}.
-    public var prefix = "/usr/local"
-    public var cupsServerBin = "/usr/lib/cups"
-    public var cupsDataDir = "/usr/share/cups"
-    public var cupsServerRoot = "/etc/cups"
-    public var spool = SpoolFolder.default
-    public var queue = "swiftprint"
-    /// `host:port` of the cupsd to add the queue to; nil: the system's own, which install may restart.
-    public var cupsServer: String?
-
-    public init() {}
-
-    public var libexec: String { prefix + "/libexec/swiftprint" }
-    public var share: String { prefix + "/share/swiftprint" }
-    /// What install added, one `kind path` line each, so that uninstall removes exactly that.
-    public var manifest: String { share + "/installed-files" }
-    public var typesFile: String { cupsDataDir + "/mime/swiftprint.types" }
-    public var ppdFile: String { share + "/swiftprint.ppd" }
-    /// A printer queue's PPD and the printer's last answer (`NAME.ppd`, `NAME.ipp`).
-    public var printers: String { share + "/printers" }
-}
-
-/// A queue for a real printer, as `swiftprint install --printer URI --name NAME` asks for it.
-public struct PrinterQueueRequest: Sendable {
-    /// `ipp://…`, `ipps://…` or `dnssd://…`: where the printer is, and the queue's device URI.
-    public var uri: String
-    public var name: String
-    /// The format to send; nil for the best the printer takes.
-    public var format: OutputFormat?
-
-    public init(uri: String, name: String, format: OutputFormat? = nil) {
-        self.uri = uri; self.name = name; self.format = format
-    }
-}
-
-public enum SpoolFolder { public static let `default` = "/var/spool/swiftprint" }
-
 /// Puts swiftprint into CUPS and takes it out again: the executables, the data files, the
 /// filter and backend (links into libexec), the types file, the queue and its spool folder.
 /// Idempotent; a dry run says what it would do; nothing it did not add is touched.
