@@ -39,7 +39,6 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
-        .package(url: "https://github.com/JohnSundell/Ink", from: "0.6.0"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         // `swift package generate-documentation`: the library's DocC catalogue (scripts/build-docs).
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
@@ -61,6 +60,8 @@ let package = Package(
         .systemLibrary(name: "CHeif", path: "Sources/C/CHeif", providers: [.apt(["libheif-dev"])]),
         // libheif is loaded on first use (its HEVC decoder's start-up costs every run ~10 ms).
         .target(name: "CHeifShim", dependencies: ["CHeif"], path: "Sources/C/CHeifShim"),
+        // Markdown: GitHub's CommonMark parser (its core and its extensions are two libraries).
+        .systemLibrary(name: "CMarkGFM", path: "Sources/C/CMarkGFM", pkgConfig: "libcmark-gfm", providers: [.apt(["libcmark-gfm-dev", "libcmark-gfm-extensions-dev"])]),
         .systemLibrary(name: "CRsvg", path: "Sources/C/CRsvg", pkgConfig: "librsvg-2.0", providers: [.apt(["librsvg2-dev"])]),
         // libcups has no pkg-config file on Debian 12: linked by name.
         .systemLibrary(name: "CGdkPixbuf", path: "Sources/C/CGdkPixbuf", pkgConfig: "gdk-pixbuf-2.0", providers: [.apt(["libgdk-pixbuf-2.0-dev"])]),
@@ -172,7 +173,7 @@ let package = Package(
         // only markup jobs start; its PDF pages are placed by the assembler like a PDF's.
         .target(
             name: "MarkupHandler",
-            dependencies: ["HandlerSupport", .product(name: "Ink", package: "Ink"), .product(name: "Logging", package: "swift-log")],
+            dependencies: ["HandlerSupport", "CMarkGFM", .product(name: "Logging", package: "swift-log")],
             path: "Plugins/Markup/Handler"
         ),
         .executableTarget(name: "swiftprint-markup", dependencies: ["PrintHelpers", "PrintModel", "PrintSupport", "CWebKitShim"], path: "Plugins/Markup/Helper"),

@@ -16,7 +16,7 @@ let markupTargets = [
         _ = PageStyle.size(from: sheet)
         _ = PageStyle.length(sheet)
     },
-    FuzzTarget("markdown", reaches: "Ink (John Sundell's Markdown parser) and the page swiftprint wraps around it, titled by its first heading") { data, _ in
+    FuzzTarget("markdown", reaches: "cmark-gfm (GitHub's CommonMark parser, with its extensions) through MarkdownDocument: front matter, the title from the first heading, the page swiftprint wraps around it") { data, _ in
         _ = MarkdownHandler.html(markdown: String(decoding: data, as: UTF8.self))
     },
     // What the markup helper writes back, line by line, read as the handler reads it.

@@ -1,8 +1,7 @@
 import Foundation
-import Ink
 import HandlerSupport
 
-/// Markdown, printed as HTML through the markup handler: Ink turns it into HTML, which gets a
+/// Markdown, printed as HTML through the markup handler: cmark-gfm turns it into HTML, which gets a
 /// print stylesheet of swiftprint's (its @page margins apply unless the job sets its own) and
 /// is loaded as if it sat where the Markdown file is, so relative images work.
 ///
@@ -31,15 +30,15 @@ public struct MarkdownHandler: ContentHandler {
         return formatter
     }
 
-    /// A whole HTML document for `markdown`, titled by its first top-level heading (none: the
-    /// job's title is the file's name).
+    /// A whole HTML document for `markdown`, titled by its first top-level heading, or else its
+    /// front matter's title (neither: the job's title is the file's name).
     package static func html(markdown: String) -> String {
-        let parsed = MarkdownParser().parse(InkGuard.prepared(markdown))
-        let title = parsed.title.map { "<title>\(escaped($0))</title>" } ?? ""
+        let document = MarkdownDocument(markdown)
+        let title = document.title.map { "<title>\(escaped($0))</title>" } ?? ""
         return """
             <!DOCTYPE html>
             <html><head><meta charset="utf-8">\(title)<style>\(stylesheet)</style></head>
-            <body>\(parsed.html)</body></html>
+            <body>\(document.html)</body></html>
             """
     }
 
@@ -49,7 +48,9 @@ public struct MarkdownHandler: ContentHandler {
     }
 
     /// Readable print typography: a serif body, sans-serif headings kept with what follows,
-    /// code in a monospace face on a light ground, tables ruled, images no wider than the page.
+    /// code in a monospace face on a light ground, tables ruled, images no wider than the page,
+    /// a task's box where its bullet would be, and footnotes small under a rule (their links
+    /// back, for a screen, do not print).
     static let stylesheet = """
         @page { margin: 20mm 18mm; }
         html { font: 11pt/1.45 "Noto Serif", "DejaVu Serif", serif; color: #111; }
@@ -65,6 +66,9 @@ public struct MarkdownHandler: ContentHandler {
         table { border-collapse: collapse; } th, td { border: 0.5pt solid #999; padding: 3pt 6pt; text-align: left; }
         th { background: #eee; } tr { break-inside: avoid; }
         img { max-width: 100%; } hr { border: 0; border-top: 0.5pt solid #999; }
+        li:has(> input[type=checkbox]:first-child) { list-style: none; } li > input[type=checkbox] { margin: 0 4pt 0 -14pt; }
+        section.footnotes { border-top: 0.5pt solid #999; margin-top: 1.5em; padding-top: 0.5em; font-size: 9.5pt; }
+        a.footnote-backref { display: none; }
         a { color: inherit; }
         """
 }
