@@ -94,7 +94,7 @@ package struct RasterDocumentWriter {
                 if bandRenderer == nil { bandRenderer = try PDFBandRenderer(path: pdfPath, antialias: !drawsWholeDots) }
             }
             if hasImages, let renderer = bandRenderer,
-               try FontEngineLock.held({ renderer.largestImagePixels(page: index) }) > Double(header.width) * Double(header.height) {
+               FontEngineLock.held({ renderer.largestImagePixels(page: index) }) > Double(header.width) * Double(header.height) {
                 canvas = nil
                 try writeImageBands(of: index, from: renderer, header: header, to: writer)
             } else {
