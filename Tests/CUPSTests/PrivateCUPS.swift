@@ -16,7 +16,7 @@ final class PrivateCUPS: @unchecked Sendable {
         ["--prefix", root + "/prefix", "--cups-serverbin", root + "/lib", "--cups-datadir", root + "/data",
          "--cups-serverroot", root + "/etc", "--cups-server", server, "--spool", saved]
     }
-    private let process: Process
+    private var process: Process
 
     /// cupsd runs filters as `lp` and the backend as root only when it runs as root itself.
     static var canRun: Bool { geteuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/sbin/cupsd") }
@@ -50,20 +50,10 @@ final class PrivateCUPS: @unchecked Sendable {
         root = FileManager.default.temporaryDirectory.appendingPathComponent("swiftprint-cupsd-\(UUID().uuidString.prefix(8))").path
         port = try Self.freePort()
         try Self.writeServer(at: root, port: port, stockFilters: stockFilters, allSystemFilters: allSystemFilters)
-        let fm = FileManager.default
-        process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/sbin/cupsd")
-        process.arguments = ["-f", "-c", root + "/etc/cupsd.conf", "-s", root + "/etc/cups-files.conf"]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
         // Started from a folder its filters (running as lp) cannot enter, as a system cupsd
         // started from root's home is: they must not depend on the folder they start in.
-        let closed = root + "/closed"
-        try fm.createDirectory(atPath: closed, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
-        process.currentDirectoryURL = URL(fileURLWithPath: closed)
-        // Not from this test thread's signal mask, which blocks SIGCHLD: cupsd would never
-        // reap its filters and every job would hang.
-        try withNoSignalsBlocked { try process.run() }
+        try FileManager.default.createDirectory(atPath: root + "/closed", withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
+        process = try Self.start(root: root)
         try waitUntilUp()
         let install = try Tool.run(Tool.swiftprint, ["install"] + installArguments)
         guard install.status == 0 else { stop(); throw Failure("swiftprint install failed: \(install.stderr)\(install.text)") }
@@ -144,6 +134,46 @@ final class PrivateCUPS: @unchecked Sendable {
         </Policy>
 
         """.write(toFile: root + "/etc/cupsd.conf", atomically: false, encoding: .utf8)
+    }
+
+    /// cupsd, started in the foreground on the configuration at `root`.
+    private static func start(root: String) throws -> Process {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/sbin/cupsd")
+        process.arguments = ["-f", "-c", root + "/etc/cupsd.conf", "-s", root + "/etc/cups-files.conf"]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        process.currentDirectoryURL = URL(fileURLWithPath: root + "/closed")
+        // Not from this test thread's signal mask, which blocks SIGCHLD: cupsd would never
+        // reap its filters and every job would hang.
+        try withNoSignalsBlocked { try process.run() }
+        return process
+    }
+
+    /// Stops cupsd as a package update or `systemctl restart cups` does (SIGTERM: it stops its
+    /// jobs' filters and backends and keeps the jobs) and starts it again on the same folders.
+    func restart() throws {
+        process.terminate()
+        process.waitUntilExit()
+        process = try Self.start(root: root)
+        try waitUntilUp()
+    }
+
+    /// The processes cupsd runs for its jobs now (filters and backends are its children), by
+    /// program name: `swiftprint-filter`, `swiftprint-backend`, `ipp` ….
+    func jobProcesses(named name: String) -> [pid_t] {
+        let cupsd = process.processIdentifier
+        return ((try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []).compactMap { entry -> pid_t? in
+            guard let pid = pid_t(entry),
+                  let stat = try? String(contentsOfFile: "/proc/\(entry)/stat", encoding: .utf8),
+                  let close = stat.lastIndex(of: ")") else { return nil }
+            // Fields after the name: state, then the parent's pid.
+            let fields = stat[stat.index(after: close)...].split(separator: " ")
+            guard fields.count > 1, pid_t(fields[1]) == cupsd,
+                  let exe = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(entry)/exe"),
+                  (exe as NSString).lastPathComponent == name else { return nil }
+            return pid
+        }
     }
 
     func stop() {

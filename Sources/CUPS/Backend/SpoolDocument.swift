@@ -5,19 +5,57 @@ import Glibc
 /// One document's temporary file in the owner's folder, which is the working directory by
 /// now (`SpoolJob` moved into it): `.<job>-partial-` and six random characters, hidden, made by
 /// the owner. It becomes `<name>.pdf` only when whole; a termination signal (cupsd cancelling
-/// the job) removes it.
+/// the job) removes it, and what a SIGKILL left is removed by the next job (`removeAbandoned`).
 struct SpoolDocument {
     let fd: Int32
     let name: String
 
     static func create(job: String) -> Result<SpoolDocument, Errno> {
-        // mkstemp replaces the template's last six characters, which must be "X".
-        var template = Array(".\(job)-partial-\(String(repeating: "X", count: 6))".utf8CString)
-        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard fd >= 0 else { return .failure(Errno(errno)) }
-        let name = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
-        PartialFile.track(name)
-        return .success(SpoolDocument(fd: fd, name: name))
+        while true {
+            // mkstemp replaces the template's last six characters, which must be "X".
+            var template = Array(".\(job)-partial-\(String(repeating: "X", count: 6))".utf8CString)
+            let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+            guard fd >= 0 else { return .failure(Errno(errno)) }
+            let name = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+            // Locked until the file is committed or discarded, or the backend dies: how
+            // `removeAbandoned` tells a file still being written. Another backend's sweep may
+            // have taken it in the moment before the lock: then the name is gone, and a new
+            // file is made.
+            var opened = stat(), named = stat()
+            guard flock(fd, LOCK_EX) == 0, fstat(fd, &opened) == 0 else { let e = errno; close(fd); return .failure(Errno(e)) }
+            guard stat(name, &named) == 0, named.st_ino == opened.st_ino, named.st_dev == opened.st_dev else {
+                close(fd)
+                continue
+            }
+            PartialFile.track(name)
+            return .success(SpoolDocument(fd: fd, name: name))
+        }
+    }
+
+    /// Removes partial files that no backend writes any more (none holds its lock), from the
+    /// owner's folder (the working directory). cupsd stopping for a restart or an update kills
+    /// its backends with SIGKILL, which no handler sees, and runs their jobs again from the
+    /// start: this job's own partial files are such leftovers. Another job's is removed once it
+    /// is a minute old.
+    static func removeAbandoned(job: String) {
+        guard let folder = opendir(".") else { return }
+        defer { closedir(folder) }
+        let own = ".\(job)-partial-"
+        while let entry = readdir(folder) {
+            let name = withUnsafePointer(to: &entry.pointee.d_name) {
+                String(cString: UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self))
+            }
+            guard name.hasPrefix("."), let range = name.range(of: "-partial-"),
+                  name[name.index(after: name.startIndex) ..< range.lowerBound].allSatisfy(\.isNumber) else { continue }
+            let fd = open(name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+            guard fd >= 0 else { continue }
+            defer { close(fd) }
+            var status = stat()
+            guard fstat(fd, &status) == 0, status.st_mode & S_IFMT == S_IFREG,
+                  name.hasPrefix(own) || time(nil) - status.st_mtim.tv_sec > 60,
+                  flock(fd, LOCK_EX | LOCK_NB) == 0 else { continue }
+            unlink(name)
+        }
     }
 
     func write(_ bytes: [UInt8]) -> Errno? {

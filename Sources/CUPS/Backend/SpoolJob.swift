@@ -41,6 +41,7 @@ struct SpoolJob {
         case .success(let path): folder = path
         case .failure(let status): return status
         }
+        SpoolDocument.removeAbandoned(job: id)
         var completeness = PDFCompleteness()
         var document: SpoolDocument?
         var buffer = [UInt8](repeating: 0, count: 1 << 16)
@@ -65,9 +66,11 @@ struct SpoolJob {
         }
         guard let document, completeness.isComplete else {
             document?.discard()
-            // A filter that failed has told cupsd why (its ERROR: line is the job's message and
-            // is not replaced by later ones); this line is for the log.
-            CUPSMessages.send("DEBUG", "swiftprint: the job's PDF ended early (\(completeness.byteCount) bytes); nothing saved")
+            // A filter that failed has said why first, and cupsd keeps a job's first ERROR:
+            // line; but a filter killed by a signal (the kernel out of memory) said nothing.
+            // This line names the document, as the queue's latest news.
+            CUPSMessages.send("ERROR", "swiftprint: \(title): nothing saved; the filter stopped before finishing its PDF "
+                + "(\(completeness.byteCount) bytes): its own message, or else cupsd's error log, says why")
             return .failed
         }
         switch document.commit(trying: candidateNames) {
