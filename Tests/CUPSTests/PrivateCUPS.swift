@@ -10,6 +10,8 @@ final class PrivateCUPS: @unchecked Sendable {
     let root: String
     let port: Int
     var server: String { "127.0.0.1:\(port)" }
+    /// cupsd's process.
+    var pid: pid_t { process.processIdentifier }
     /// Where the queue's backend saves jobs (its `swiftprint:` URI).
     var saved: String { root + "/saved" }
     var installArguments: [String] {
@@ -35,7 +37,8 @@ final class PrivateCUPS: @unchecked Sendable {
     }
 
     /// A cupsd of its own, for tests that change the installation; `stop()` it.
-    static func fresh() throws -> PrivateCUPS { try PrivateCUPS() }
+    /// `environment`: more variables for every filter and backend (cupsd.conf's `SetEnv`).
+    static func fresh(environment: [String: String] = [:]) throws -> PrivateCUPS { try PrivateCUPS(environment: environment) }
 
     /// A cupsd of its own with stock CUPS's conversions, pdftopdf and the ipp backend, for
     /// queues on real IPP printers (`ippeveprinter`); `stop()` it.
@@ -46,10 +49,10 @@ final class PrivateCUPS: @unchecked Sendable {
     /// installed: for swiftprint's printer queues, whose jobs must still use none of them; `stop()` it.
     static func withSystemFilters() throws -> PrivateCUPS { try PrivateCUPS(stockFilters: true, allSystemFilters: true) }
 
-    private init(stockFilters: Bool = false, allSystemFilters: Bool = false) throws {
+    private init(stockFilters: Bool = false, allSystemFilters: Bool = false, environment: [String: String] = [:]) throws {
         root = FileManager.default.temporaryDirectory.appendingPathComponent("swiftprint-cupsd-\(UUID().uuidString.prefix(8))").path
         port = try Self.freePort()
-        try Self.writeServer(at: root, port: port, stockFilters: stockFilters, allSystemFilters: allSystemFilters)
+        try Self.writeServer(at: root, port: port, stockFilters: stockFilters, allSystemFilters: allSystemFilters, environment: environment)
         // Started from a folder its filters (running as lp) cannot enter, as a system cupsd
         // started from root's home is: they must not depend on the folder they start in.
         try FileManager.default.createDirectory(atPath: root + "/closed", withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
@@ -64,7 +67,7 @@ final class PrivateCUPS: @unchecked Sendable {
     }
 
     /// A cupsd's folders and configuration at `root`, listening on 127.0.0.1:`port`, not started.
-    static func writeServer(at root: String, port: Int, stockFilters: Bool, allSystemFilters: Bool) throws {
+    static func writeServer(at root: String, port: Int, stockFilters: Bool, allSystemFilters: Bool, environment: [String: String] = [:]) throws {
         let fm = FileManager.default
         for dir in ["etc/ppd", "etc/ssl", "lib/daemon", "spool/tmp", "cache", "state", "log", "data/mime", "data/banners"] {
             try fm.createDirectory(atPath: root + "/" + dir, withIntermediateDirectories: true)
@@ -104,7 +107,7 @@ final class PrivateCUPS: @unchecked Sendable {
         Group lp
         SystemGroup root
         FileDevice No
-        \(Sanitizer.childEnvironment.sorted(by: { $0.key < $1.key }).map { "SetEnv \($0.key) \($0.value)\n" }.joined())
+        \(Sanitizer.childEnvironment.merging(environment) { $1 }.sorted(by: { $0.key < $1.key }).map { "SetEnv \($0.key) \($0.value)\n" }.joined())
         """.write(toFile: root + "/etc/cups-files.conf", atomically: false, encoding: .utf8)
         try """
         LogLevel debug
