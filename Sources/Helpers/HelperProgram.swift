@@ -92,7 +92,9 @@ extension HelperProgram {
             if result.signalled, let signal = Self.stoppingSignals[result.status] {
                 throw PrintError(.jobFailed, path: path, "\(name) was stopped by \(signal) from outside the job\(said)")
             }
-            let how = result.signalled ? "crashed (signal \(result.status))" : "ended without a reply (status \(result.status))"
+            let how = result.signalled ? "crashed (signal \(result.status))"
+                : result.output.isEmpty ? "ended without a reply (status \(result.status))"
+                : "answered something that is not a reply (\(result.output.count) bytes; status \(result.status))"
             throw PrintError(.renderingFailed, path: path, "\(name) \(how)\(said)")
         }
         if let failure = reply.failure {

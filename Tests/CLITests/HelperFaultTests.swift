@@ -53,4 +53,25 @@ import Testing
         let again = try swiftprint(["convert", tiff, "-o", out])
         #expect(again.status == 0 && FileManager.default.fileExists(atPath: out), "\(again.stderr)")
     }
+
+    /// A helper that answers noise (a damaged install, a wrong program under the helper's name):
+    /// each job fails saying which helper answered what, with the file's name; nothing is
+    /// written. (A helper that never answers is stopped at its time: LimitTests.)
+    /// (EX_SOFTWARE from a one-shot helper; EX_TEMPFAIL from the markup renderer, which a job
+    /// starts again after any failure.)
+    @Test(arguments: [("SWIFTPRINT_IMAGE_DECODER", "poster.svg", "swiftprint-image answered something that is not a reply", 70),
+                      ("SWIFTPRINT_MAP_HELPER", "walk.gpx", "swiftprint-map answered something that is not a reply", 70),
+                      ("SWIFTPRINT_MARKUP_RENDERER", "report.html", "the markup renderer answered something unreadable", 75)])
+    func aHelperAnsweringNoiseFailsTheJobSayingSo(variable: String, example: String, says: String, status: Int32) throws {
+        let dir = try temporaryDirectory()
+        let noise = dir + "/noise"
+        // It reads the request line, as a helper does, then answers noise.
+        try "#!/bin/sh\nhead -n 1 >/dev/null\nhead -c 3000 /dev/urandom\nprintf '\\n{\"answer\": 42}\\n'\n".write(toFile: noise, atomically: false, encoding: .utf8)
+        chmod(noise, 0o755)
+        let out = dir + "/out.pdf"
+        let r = try swiftprint(["convert", examples + "/" + example, "-o", out], env: [variable: noise])
+        #expect(r.status == status, "\(r.status) \(r.stderr)")
+        #expect(r.stderr.contains(example) && r.stderr.contains(says), "\(r.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: out))
+    }
 }
