@@ -42,8 +42,8 @@ import Testing
     /// A package update restarts cupsd while the filter is half-way through a job: cupsd kills
     /// the job's filter and backend (SIGKILL: no handler of theirs runs) and keeps the job;
     /// started again, it runs the job from the start. The one PDF saved is whole, with every
-    /// page; the partial file the killed backend left is removed by the job's next run, and
-    /// another job's is removed by any later job once it is a minute old and no backend holds it.
+    /// page; the partial file the killed backend left is removed by the job's next run (any job
+    /// of its owner removes a partial file no backend holds).
     @Test func aJobOutlivesCupsdRestartedInItsMiddle() throws {
         let cups = try PrivateCUPS.fresh()
         defer { cups.stop() }
@@ -67,14 +67,15 @@ import Testing
         }
         #expect(leftovers(cups).isEmpty, "\(leftovers(cups))")
 
-        // Another job's partial file, left two minutes ago, and one made a moment ago (as by a
-        // backend writing now, between making the file and locking it).
+        // Another job's partial file that no backend holds, and one that a backend (this test,
+        // here) holds locked as it writes it.
         let folder = cups.saved + "/root/"
         for name in [".7-partial-abcdef", ".8-partial-ghijkl"] {
             #expect(FileManager.default.createFile(atPath: folder + name, contents: Data("%PDF-1.7\n".utf8)))
         }
-        var old = [timespec(tv_sec: time(nil) - 120, tv_nsec: 0), timespec(tv_sec: time(nil) - 120, tv_nsec: 0)]
-        #expect(utimensat(AT_FDCWD, folder + ".7-partial-abcdef", &old, 0) == 0)
+        let writing = open(folder + ".8-partial-ghijkl", O_RDONLY | O_CLOEXEC)
+        defer { close(writing) }
+        #expect(flock(writing, LOCK_EX) == 0)
         let next = try cups.submit([try longText(lines: 60)], to: "swiftprint", title: "after")
         try cups.waitForJobs()
         let nextReport = try cups.finishedJobReport(next)
@@ -103,5 +104,84 @@ import Testing
         try cups.waitForJobs()
         let nextReport = try cups.finishedJobReport(next)
         #expect(cups.savedFiles().contains { $0.hasSuffix("-after.pdf") }, "the next job: \(nextReport)")
+    }
+
+    /// A job's `job-state` as cupsd tells it: pending, pending-held, processing,
+    /// processing-stopped, canceled, aborted or completed.
+    func jobState(_ cups: PrivateCUPS, _ id: Int) throws -> String? {
+        let test = try temporaryDirectory() + "/job-state.test"
+        try """
+        { OPERATION Get-Job-Attributes
+          GROUP operation-attributes-tag
+          ATTR charset attributes-charset utf-8
+          ATTR naturalLanguage attributes-natural-language en
+          ATTR uri printer-uri $uri
+          ATTR integer job-id \(id)
+          ATTR keyword requested-attributes job-state
+          STATUS successful-ok
+          DISPLAY job-state }
+        """.write(toFile: test, atomically: false, encoding: .utf8)
+        let r = try Tool.run("ipptool", ["-c", "ipp://\(cups.server)/printers/swiftprint", test])
+        let states = ["pending", "pending-held", "processing", "processing-stopped", "canceled", "aborted", "completed"]
+        return r.text.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.first { states.contains($0) }
+    }
+
+    /// The filter or the backend stopped by SIGKILL or SIGTERM at a random moment of a job (six
+    /// draws from a fixed seed): the job either saved its whole PDF and completed, or saved
+    /// nothing and ended stopped or aborted (as CUPS ends a job whose filter or backend failed)
+    /// saying why in `lpstat -l`; nothing half-written is left once the next job has run (a
+    /// backend killed by SIGKILL cannot remove its own), and the next job prints.
+    @Test func aJobKilledAtRandomMomentsEndsWholeOrSaysWhy() throws {
+        let cups = try PrivateCUPS.fresh()
+        defer { cups.stop() }
+        let file = try longText(lines: 120_000)
+        var generator = SeededGenerator(seed: 4141)
+        for trial in 0..<6 {
+            let target = ["swiftprint-filter", "swiftprint-backend"][Int.random(in: 0...1, using: &generator)]
+            let signal = [SIGKILL, SIGTERM][Int.random(in: 0...1, using: &generator)]
+            let delay = UInt32.random(in: 0...1_500_000, using: &generator)
+            let id = try cups.submit([file], to: "swiftprint", title: "trial\(trial)")
+            let pid = try waitForJobProcess(cups, named: target)
+            usleep(delay)
+            kill(pid, signal)
+            let what = "trial \(trial): \(target) got signal \(signal) after \(delay / 1000) ms"
+            // Until the job has ended one way or another (a retried job runs again first).
+            var state: String?
+            let end = Date().addingTimeInterval(60 * Sanitizer.patience)
+            let ended = ["processing-stopped", "canceled", "aborted", "completed"]
+            repeat {
+                usleep(200_000)
+                state = try jobState(cups, id)
+            } while !ended.contains(state ?? "") && Date() < end
+            let saved = cups.savedFiles().filter { $0.hasPrefix("\(id)-") }
+            if state == "completed" {
+                let name = try #require(saved.first, "\(what): completed, and nothing saved")
+                let pdf = cups.saved + "/root/" + name
+                let pages = try PDF.pageCount(pdf)
+                let lastPage = try PDF.text(pdf, first: pages, last: pages)
+                #expect(saved.count == 1 && lastPage.filter { !$0.isWhitespace }.contains("119999Thequick"), "\(what): saved but not whole: \(saved)")
+            } else {
+                #expect(state == "processing-stopped" || state == "aborted", "\(what): job-state \(state ?? "?")")
+                #expect(saved.isEmpty, "\(what): \(saved)")
+                let listing = try Tool.run("lpstat", ["-h", cups.server, "-l", "-W", "all", "-o", "swiftprint"]).text
+                var lines: [Substring] = [], inJob = false
+                for line in listing.split(separator: "\n") {
+                    if !line.hasPrefix("\t") && !line.hasPrefix(" ") { inJob = line.hasPrefix("swiftprint-\(id) ") }
+                    if inJob { lines.append(line) }
+                }
+                let status = lines.first { $0.contains("Status:") }.map { $0.replacingOccurrences(of: "Status:", with: "") } ?? ""
+                #expect(!status.trimmingCharacters(in: .whitespaces).isEmpty, "\(what): nothing saved and no reason: \(lines)")
+                // A stopped job waits for an administrator: this one cancels it.
+                if state == "processing-stopped" { _ = try Tool.run("cancel", ["-h", cups.server, "\(id)"]) }
+            }
+            // A backend killed by SIGKILL leaves its partial file to the owner's next job.
+            let left = leftovers(cups).filter { !(target == "swiftprint-backend" && signal == SIGKILL && $0.hasPrefix("saved/root/.\(id)-partial-")) }
+            #expect(left.isEmpty, "\(what): \(left)")
+        }
+        let next = try cups.submit([try longText(lines: 60)], to: "swiftprint", title: "after")
+        try cups.waitForJobs()
+        let nextReport = try cups.finishedJobReport(next)
+        #expect(cups.savedFiles().contains { $0.hasSuffix("-after.pdf") }, "the next job: \(nextReport)")
+        #expect(leftovers(cups).isEmpty, "after the next job: \(leftovers(cups))")
     }
 }

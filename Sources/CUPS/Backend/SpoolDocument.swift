@@ -5,7 +5,8 @@ import Glibc
 /// One document's temporary file in the owner's folder, which is the working directory by
 /// now (`SpoolJob` moved into it): `.<job>-partial-` and six random characters, hidden, made by
 /// the owner. It becomes `<name>.pdf` only when whole; a termination signal (cupsd cancelling
-/// the job) removes it, and what a SIGKILL left is removed by the next job (`removeAbandoned`).
+/// the job) removes it, and what a SIGKILL left is removed by the owner's next job
+/// (`removeAbandoned`).
 struct SpoolDocument {
     let fd: Int32
     let name: String
@@ -33,14 +34,12 @@ struct SpoolDocument {
     }
 
     /// Removes partial files that no backend writes any more (none holds its lock), from the
-    /// owner's folder (the working directory). cupsd stopping for a restart or an update kills
-    /// its backends with SIGKILL, which no handler sees, and runs their jobs again from the
-    /// start: this job's own partial files are such leftovers. Another job's is removed once it
-    /// is a minute old.
-    static func removeAbandoned(job: String) {
+    /// owner's folder (the working directory): those of backends killed by SIGKILL, which no
+    /// handler sees (cupsd stopping for a restart or an update kills its backends so, and runs
+    /// their jobs again from the start; the kernel out of memory; an administrator).
+    static func removeAbandoned() {
         guard let folder = opendir(".") else { return }
         defer { closedir(folder) }
-        let own = ".\(job)-partial-"
         while let entry = readdir(folder) {
             let name = withUnsafePointer(to: &entry.pointee.d_name) {
                 String(cString: UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self))
@@ -52,7 +51,6 @@ struct SpoolDocument {
             defer { close(fd) }
             var status = stat()
             guard fstat(fd, &status) == 0, status.st_mode & S_IFMT == S_IFREG,
-                  name.hasPrefix(own) || time(nil) - status.st_mtim.tv_sec > 60,
                   flock(fd, LOCK_EX | LOCK_NB) == 0 else { continue }
             unlink(name)
         }

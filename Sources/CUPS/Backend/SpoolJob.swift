@@ -41,7 +41,7 @@ struct SpoolJob {
         case .success(let path): folder = path
         case .failure(let status): return status
         }
-        SpoolDocument.removeAbandoned(job: id)
+        SpoolDocument.removeAbandoned()
         var completeness = PDFCompleteness()
         var document: SpoolDocument?
         var buffer = [UInt8](repeating: 0, count: 1 << 16)
