@@ -122,7 +122,10 @@ package final class OutputFile {
             let n = buffer.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + offset, $0.count - offset) }
             if n < 0 {
                 if errno == EINTR { continue }
-                failure = .system(.outputFailed, path: pathForMessages, "cannot write the output", errno: errno)
+                // A pipe's reader gone: a CUPS backend that was stopped, a `| head` that had enough.
+                failure = errno == EPIPE
+                    ? PrintError(.outputFailed, path: pathForMessages, "cannot write the output: the program reading it has stopped")
+                    : .system(.outputFailed, path: pathForMessages, "cannot write the output", errno: errno)
                 break
             }
             offset += n

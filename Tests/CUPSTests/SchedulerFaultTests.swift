@@ -171,6 +171,9 @@ import Testing
                 }
                 let status = lines.first { $0.contains("Status:") }.map { $0.replacingOccurrences(of: "Status:", with: "") } ?? ""
                 #expect(!status.trimmingCharacters(in: .whitespaces).isEmpty, "\(what): nothing saved and no reason: \(lines)")
+                if target == "swiftprint-backend" {
+                    #expect(status.contains("cannot write the output: the program reading it has stopped"), "\(what): \(status)")
+                }
                 // A stopped job waits for an administrator: this one cancels it.
                 if state == "processing-stopped" { _ = try Tool.run("cancel", ["-h", cups.server, "\(id)"]) }
             }
