@@ -69,7 +69,7 @@ final class MarkupRendererProcess: @unchecked Sendable {
                 stop()
                 // A shared renderer closes its connections when it stops after being idle.
                 if shared && !reconnected { reconnected = true; continue }
-                failure = "the markup renderer (WebKit) crashed on this document\(errors.said)"
+                failure = "the markup renderer (WebKit) ended while printing this document (it crashed, or was stopped from outside)\(errors.said)"
             case .overMemory(let bytes):
                 stop()
                 throw JobLimits.crossed(LimitOptions.helperMemory, path: path,

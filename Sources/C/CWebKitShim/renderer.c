@@ -209,8 +209,11 @@ static gboolean on_load_failed(WebKitWebView *view, WebKitLoadEvent event, gchar
 static void on_web_process_terminated(WebKitWebView *view, WebKitWebProcessTerminationReason reason, gpointer data) {
     (void)view;
     ((SPWRenderer *)data)->viewReusable = FALSE;
-    const char *why = reason == WEBKIT_WEB_PROCESS_EXCEEDED_MEMORY_LIMIT ? "ran out of memory" : "crashed";
-    finish_step(data, SPW_CRASHED, dup_printf("WebKit's web process %s on this document", why));
+    // WebKit tells a crash from a kill (the out-of-memory killer, an administrator) by
+    // neither: both are "crashed".
+    const char *why = reason == WEBKIT_WEB_PROCESS_EXCEEDED_MEMORY_LIMIT ? "ran out of memory on this document"
+        : "ended while printing this document (it crashed, or was stopped from outside)";
+    finish_step(data, SPW_CRASHED, dup_printf("WebKit's web process %s", why));
 }
 
 /// Windows the page asks for are refused; so are navigations away from the document.
