@@ -7,19 +7,6 @@ import Testing
 /// helper was stopped and by what, not that a limit was crossed or that it crashed; no output
 /// is left, and the same job then works.
 @Suite struct HelperFaultTests {
-    /// The pid of `parent`'s child named `name` (as /proc shows it, 15 characters at most).
-    static func child(of parent: pid_t, named name: String) -> pid_t? {
-        guard let entries = try? FileManager.default.contentsOfDirectory(atPath: "/proc") else { return nil }
-        for entry in entries where entry.first?.isNumber == true {
-            guard let stat = try? String(contentsOfFile: "/proc/\(entry)/stat", encoding: .utf8),
-                  let open = stat.firstIndex(of: "("), let close = stat.lastIndex(of: ")") else { continue }
-            let comm = stat[stat.index(after: open)..<close]
-            let fields = stat[stat.index(after: close)...].split(separator: " ")
-            if comm == name.prefix(15), fields.count > 1, pid_t(fields[1]) == parent { return pid_t(entry) }
-        }
-        return nil
-    }
-
     @Test func aHelperKilledMidJobFailsTheJobSayingSo() throws {
         let dir = try temporaryDirectory()
         // A TIFF swiftprint-image takes a moment to decode (24 MP).
@@ -37,7 +24,7 @@ import Testing
             try job.run()
             var helper: pid_t?
             while job.isRunning && helper == nil {
-                helper = Self.child(of: job.processIdentifier, named: "swiftprint-image")
+                helper = ProcessTree.descendants(of: job.processIdentifier).first { $0.name == "swiftprint-image" }?.pid
                 if helper == nil { usleep(2_000) }
             }
             if let helper { kill(helper, SIGKILL) }

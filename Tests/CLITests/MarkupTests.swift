@@ -171,23 +171,6 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: outOn), "a failed job left an output file")
     }
 
-    /// Processes whose ancestry reaches `root`, by /proc.
-    static func descendants(of root: Int32) -> [(pid: Int32, name: String)] {
-        var parent: [Int32: Int32] = [:], name: [Int32: String] = [:]
-        for entry in (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? [] {
-            guard let pid = Int32(entry), let stat = try? String(contentsOfFile: "/proc/\(entry)/stat", encoding: .utf8),
-                  let open = stat.firstIndex(of: "("), let close = stat.lastIndex(of: ")") else { continue }
-            name[pid] = String(stat[stat.index(after: open)..<close])
-            let fields = stat[stat.index(close, offsetBy: 2)...].split(separator: " ")
-            if fields.count > 1, let ppid = Int32(fields[1]) { parent[pid] = ppid }
-        }
-        return parent.keys.filter { pid in
-            var p = parent[pid]
-            while let q = p, q > 1 { if q == root { return true }; p = parent[q] }
-            return false
-        }.map { ($0, name[$0] ?? "") }
-    }
-
     @Test func aCrashedWebProcessIsAnErrorNotAHang() throws {
         let dir = try folder(["spin.html": "<html><body><p>spinning</p><script>while (true) {}</script></body></html>"])
         let out = dir + "/out.pdf"
@@ -201,7 +184,7 @@ import Testing
         var killed = false, seen: Date?
         for _ in 0..<150 where !killed {
             Thread.sleep(forTimeInterval: 0.1)
-            let web = Self.descendants(of: p.processIdentifier).filter { $0.name.hasPrefix("WebKitWebProces") }
+            let web = ProcessTree.descendants(of: p.processIdentifier).filter { $0.name.hasPrefix("WebKitWebProces") }
             if !web.isEmpty, seen == nil { seen = Date() }
             if let seen, Date().timeIntervalSince(seen) > 1.5 {
                 for w in web { kill(w.pid, SIGKILL) }

@@ -17,16 +17,16 @@ import Testing
     static let queues = (1...8).map { "load\($0)" }
 
     /// Name, input, `lp -o` options.
-    static func kinds(raster: String) -> [(String, String, [String])] {
+    static func kinds(raster: String) -> [(String, String, [String: String])] {
         [
-            ("text", Self.examples + "/server.log", []),
-            ("markdown", Self.examples + "/notes.md", []),
-            ("html", Self.examples + "/report.html", []),
-            ("svg", Self.examples + "/poster.svg", []),
-            ("photo", identity + "/photo.jpg", ["media=A5"]),
-            ("map", Self.examples + "/walk.gpx", []),
-            ("pdf-2-up", identity + "/pages.pdf", ["number-up=2"]),
-            ("apple-raster", raster, []),
+            ("text", Self.examples + "/server.log", [:]),
+            ("markdown", Self.examples + "/notes.md", [:]),
+            ("html", Self.examples + "/report.html", [:]),
+            ("svg", Self.examples + "/poster.svg", [:]),
+            ("photo", identity + "/photo.jpg", ["media": "A5"]),
+            ("map", Self.examples + "/walk.gpx", [:]),
+            ("pdf-2-up", identity + "/pages.pdf", ["number-up": "2"]),
+            ("apple-raster", raster, [:]),
         ]
     }
 
@@ -48,11 +48,8 @@ import Testing
             try #require(r.status == 0, "\(r.stderr)")
         }
         let kinds = Self.kinds(raster: raster)
-        func submit(_ kind: (String, String, [String]), to queue: String) throws -> Int {
-            try cups.submit([kind.1], to: queue, options: Dictionary(uniqueKeysWithValues: kind.2.map {
-                let pair = $0.split(separator: "=", maxSplits: 1)
-                return (String(pair[0]), String(pair[1]))
-            }), title: kind.0)
+        func submit(_ kind: (String, String, [String: String]), to queue: String) throws -> Int {
+            try cups.submit([kind.1], to: queue, options: kind.2, title: kind.0)
         }
         func saved(_ id: Int, _ kind: String) -> String { cups.saved + "/root/\(id)-\(kind).pdf" }
 
@@ -95,7 +92,7 @@ import Testing
         try cups.waitUntilIdle(Self.queues)
         var running: [String] = []
         for _ in 0..<100 {
-            running = MemorySampler.descendants(of: cupsd).map(\.name)
+            running = ProcessTree.descendants(of: cupsd).map(\.name)
             if running.isEmpty { break }
             usleep(100_000)
         }
@@ -137,7 +134,7 @@ final class MemorySampler: @unchecked Sendable {
     init(under root: pid_t) {
         Thread.detachNewThread { [self] in
             while !stopped.load(ordering: .relaxed) {
-                for process in Self.descendants(of: root) {
+                for process in ProcessTree.descendants(of: root) {
                     guard let status = try? String(contentsOfFile: "/proc/\(process.pid)/status", encoding: .utf8),
                           let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
                           let kB = Int(line.split(separator: " ").dropFirst().first ?? "") else { continue }
@@ -154,28 +151,6 @@ final class MemorySampler: @unchecked Sendable {
         stopped.store(true, ordering: .relaxed)
         done.wait()
         return peaks.withLock { $0 }
-    }
-
-    /// Every process below `root`, with its program's name (the executable's file name).
-    static func descendants(of root: pid_t) -> [(pid: pid_t, name: String)] {
-        var parent: [pid_t: pid_t] = [:]
-        for entry in (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? [] {
-            guard let pid = pid_t(entry), let stat = try? String(contentsOfFile: "/proc/\(entry)/stat", encoding: .utf8),
-                  let close = stat.lastIndex(of: ")") else { continue }
-            let fields = stat[stat.index(after: close)...].split(separator: " ")
-            if fields.count > 1, let ppid = pid_t(fields[1]) { parent[pid] = ppid }
-        }
-        return parent.keys.filter { pid in
-            var p = parent[pid]
-            while let up = p, up > 1 {
-                if up == root { return true }
-                p = parent[up]
-            }
-            return false
-        }.map { pid in
-            let exe = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/exe")) ?? "?"
-            return (pid, (exe as NSString).lastPathComponent)
-        }
     }
 }
 

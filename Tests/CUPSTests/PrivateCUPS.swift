@@ -162,21 +162,10 @@ final class PrivateCUPS: @unchecked Sendable {
         try waitUntilUp()
     }
 
-    /// The processes cupsd runs for its jobs now (filters and backends are its children), by
+    /// The processes cupsd runs for its jobs now (its filters, backends and their helpers), by
     /// program name: `swiftprint-filter`, `swiftprint-backend`, `ipp` ….
     func jobProcesses(named name: String) -> [pid_t] {
-        let cupsd = process.processIdentifier
-        return ((try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []).compactMap { entry -> pid_t? in
-            guard let pid = pid_t(entry),
-                  let stat = try? String(contentsOfFile: "/proc/\(entry)/stat", encoding: .utf8),
-                  let close = stat.lastIndex(of: ")") else { return nil }
-            // Fields after the name: state, then the parent's pid.
-            let fields = stat[stat.index(after: close)...].split(separator: " ")
-            guard fields.count > 1, pid_t(fields[1]) == cupsd,
-                  let exe = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(entry)/exe"),
-                  (exe as NSString).lastPathComponent == name else { return nil }
-            return pid
-        }
+        ProcessTree.descendants(of: process.processIdentifier).filter { $0.name == name }.map(\.pid)
     }
 
     func stop() {
