@@ -22,6 +22,7 @@ let package = Package(
         .executable(name: "swiftprint-image", targets: ["swiftprint-image"]),
         .executable(name: "swiftprint-filter", targets: ["swiftprint-filter"]),
         .executable(name: "swiftprint-backend", targets: ["swiftprint-backend"]),
+        .executable(name: "swiftprint-relay", targets: ["swiftprint-relay"]),
         .executable(name: "swiftprint-markup", targets: ["swiftprint-markup"]),
         .executable(name: "swiftprint-map", targets: ["swiftprint-map"]),
         // The map engine, for apps that draw maps in their own page renderers (MapPrintFormatter);
@@ -204,7 +205,7 @@ let package = Package(
         ),
         // Printers and jobs (the printer picker, printToPrinter, the Print Center), through
         // libcups's client side.
-        .target(name: "CUPSClient", dependencies: ["HandlerSupport", "CUPSLibrary", "CCupsShim"], path: "Sources/CUPS/Client"),
+        .target(name: "CUPSClient", dependencies: ["HandlerSupport", "CUPSLibrary", "CUPSCommon", "CCupsShim"], path: "Sources/CUPS/Client"),
         // Job orchestration: the dispatcher, the paginator, one job from inputs to a PDF.
         .target(name: "PrintJobs", dependencies: ["HandlerSupport", "RasterOutput", .product(name: "Logging", package: "swift-log")], path: "Sources/Jobs"),
         .target(name: "SwiftPrint", dependencies: ["HandlerSupport", "PrintJobs", "TextHandler", "PDFHandler", "ImageHandler", "MarkupHandler", "RasterHandler", "CXattr",
@@ -221,9 +222,10 @@ let package = Package(
             dependencies: ["SwiftPrint", "CUPSCommon", "CUPSLibrary", .product(name: "Logging", package: "swift-log")],
             path: "Sources/CUPS/Filter"
         ),
-        .target(name: "CUPSBackend", dependencies: ["CUPSCommon", "CUPSLibrary"], path: "Sources/CUPS/Backend"),
+        .target(name: "CUPSBackend", dependencies: ["CUPSCommon", "CUPSLibrary", "PrintSupport"], path: "Sources/CUPS/Backend"),
         .executableTarget(name: "swiftprint-filter", dependencies: ["CUPSFilter"], path: "Sources/CUPS/FilterProgram"),
         .executableTarget(name: "swiftprint-backend", dependencies: ["CUPSBackend"], path: "Sources/CUPS/BackendProgram"),
+        .executableTarget(name: "swiftprint-relay", dependencies: ["CUPSBackend"], path: "Sources/CUPS/RelayProgram"),
 
         // The command-line tool
         .executableTarget(
@@ -266,7 +268,7 @@ let package = Package(
         // Replays every seed and every input that ever failed through swiftprint-fuzz.
         .testTarget(name: "FuzzTests", dependencies: ["swiftprint-fuzz", "TestSupport"]),
         .testTarget(name: "CUPSTests", dependencies: ["CUPSFilter", "CUPSBackend", "CUPSCommon", "CUPSLibrary", "CUPSQueue", "TestSupport",
-                                                      "swiftprint", "swiftprint-filter", "swiftprint-backend", "swiftprint-markup", "swiftprint-map",
+                                                      "swiftprint", "swiftprint-filter", "swiftprint-backend", "swiftprint-relay", "swiftprint-markup", "swiftprint-map",
                                                       "receipt-example", "recipe-example", "notes-example"]),
     ],
     cxxLanguageStandard: .cxx17

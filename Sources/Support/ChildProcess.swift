@@ -199,17 +199,23 @@ package enum ChildProcess {
     }
 
     /// Starts `executable` with its standard input a pipe from us (or /dev/null when
-    /// `input` is false), its output and errors as `output` and `errors`, under `limits` (whose
-    /// clock is the caller's to keep). `newSession`: a server that outlives this process, and
-    /// no terminal's signals reach.
+    /// `input` is false, or `inputDescriptor`, one of ours given as is), its output and errors
+    /// as `output` and `errors`, under `limits` (whose clock is the caller's to keep).
+    /// `newSession`: a server that outlives this process, and no terminal's signals reach.
+    /// `killedWithStarter`: SIGKILLed when the calling thread ends (start it from a thread
+    /// that lives as long as the work does). `keepsDescriptorsBelow`: our descriptors from 3
+    /// up to this one are its too (a CUPS backend's back and side channels, 3 and 4).
     package static func start(_ executable: String, _ arguments: [String], limits: Limits = .none,
-                              workingDirectory: String? = nil, input: Bool = true, output: Stream = .pipe, errors: Stream = .pipe,
-                              newSession: Bool = false) throws -> Running {
+                              workingDirectory: String? = nil, input: Bool = true, inputDescriptor: Int32? = nil,
+                              output: Stream = .pipe, errors: Stream = .pipe,
+                              newSession: Bool = false, killedWithStarter: Bool = false, keepsDescriptorsBelow: Int32 = 3) throws -> Running {
         var opened: [Int32] = [], ours: [Int32] = [], theirs: [Int32] = []
         func cleanUp() { opened.forEach { close($0) } }
         do {
             let stdin: Int32
-            if input {
+            if let inputDescriptor {
+                stdin = inputDescriptor; ours.append(-1); theirs.append(inputDescriptor)
+            } else if input {
                 let p = try pipe(for: executable); opened += [p.read, p.write]; stdin = p.read; ours.append(p.write); theirs.append(p.read)
             } else {
                 stdin = Glibc.open("/dev/null", O_RDONLY | O_CLOEXEC); opened.append(stdin); ours.append(-1); theirs.append(stdin)
@@ -223,7 +229,8 @@ package enum ChildProcess {
                 }
             }
             let pid = try spawn(executable, arguments, descriptors: (theirs[0], theirs[1], theirs[2]), workingDirectory: workingDirectory,
-                                limits: limits, newSession: newSession)
+                                limits: limits, newSession: newSession, killedWithStarter: killedWithStarter,
+                                keepsDescriptorsBelow: keepsDescriptorsBelow)
             // Their ends are theirs now; a descriptor the caller gave stays the caller's.
             for fd in theirs where opened.contains(fd) { close(fd) }
             return Running(pid: pid, input: ours[0], output: ours[1], errors: ours[2])
@@ -240,11 +247,13 @@ package enum ChildProcess {
     }
 
     private static func spawn(_ executable: String, _ arguments: [String], descriptors: (Int32, Int32, Int32), workingDirectory: String?,
-                              limits: Limits, newSession: Bool) throws -> pid_t {
+                              limits: Limits, newSession: Bool, killedWithStarter: Bool = false,
+                              keepsDescriptorsBelow: Int32 = 3) throws -> pid_t {
         let argv = ([executable] + arguments).map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
         var bounds = SPLimits(cpuSeconds: UInt64(limits.cpuSeconds ?? 0), dataBytes: UInt64(limits.memoryBytes ?? 0),
-                              fileBytes: UInt64(limits.fileBytes ?? 0), noCoreFiles: 1, newSession: newSession ? 1 : 0)
+                              fileBytes: UInt64(limits.fileBytes ?? 0), noCoreFiles: 1, newSession: newSession ? 1 : 0,
+                              killedWithStarter: killedWithStarter ? 1 : 0, keepDescriptorsBelow: keepsDescriptorsBelow)
         var pid = pid_t()
         let directory = workingDirectory ?? usableWorkingDirectory
         let failed = SPSpawnBounded(executable, argv, environ, descriptors.0, descriptors.1, descriptors.2, directory, &bounds, &pid)

@@ -101,7 +101,7 @@ extension Printer {
     /// Get-Printer-Attributes within `timeout` seconds.
     public func contactPrinter(timeout: Int = 5) async -> Bool {
         guard isAcceptingJobs, state != .stopped else { return false }
-        guard let uri = deviceURI, uri.hasPrefix("ipp://") || uri.hasPrefix("ipps://") else { return true }
+        guard let uri = printerURI else { return true }
         return (try? await BlockingCall.run {
             _ = try PrinterAttributes.ask(try PrinterAddress(uri: uri), timeout: timeout)
             return true

@@ -20,12 +20,13 @@ final class IPPEverywherePrinter: @unchecked Sendable {
     /// monochrome only); `formats`: the document formats it takes.
     /// `port`: where it listens (a free one when nil; the same again to stand in for a printer
     /// that was switched off).
+    /// `printSeconds`: how long it takes to print each job once it has it all.
     convenience init(name: String, duplex: Bool, color: Bool, formats: [String] = ["application/pdf", "image/pwg-raster", "image/urf"],
-                     port: Int? = nil) throws {
+                     port: Int? = nil, printSeconds: Int = 0) throws {
         var args = ["-f", formats.joined(separator: ","), "-M", "swiftprint-tests", "-m", name]
         if duplex { args.append("-2") }
         if color { args += ["-s", "20,10"] }
-        try self.init(name: name, describedBy: args, port: port)
+        try self.init(name: name, describedBy: args, port: port, printSeconds: printSeconds)
     }
 
     /// A printer described wholly by `attributes`, an ipptool-style file of `ATTR` lines
@@ -37,7 +38,7 @@ final class IPPEverywherePrinter: @unchecked Sendable {
         try self.init(name: name, describedBy: ["-a", file], port: port)
     }
 
-    private init(name: String, describedBy description: [String], port: Int?) throws {
+    private init(name: String, describedBy description: [String], port: Int?, printSeconds: Int = 0) throws {
         try SystemBus.ensureRunning()
         self.name = name
         self.port = try port ?? PrivateCUPS.freePort()
@@ -49,6 +50,7 @@ final class IPPEverywherePrinter: @unchecked Sendable {
         try """
         #!/bin/sh
         env | grep '^IPP_' | sort > "$1.attributes"
+        sleep \(printSeconds)
         n=$(pdfinfo "$1" 2>/dev/null | awk '/^Pages:/{print $2}')
         echo "ATTR: job-impressions=${n:-0} job-impressions-completed=${n:-0}" >&2
         exit 0
@@ -161,6 +163,14 @@ final class IPPEverywherePrinter: @unchecked Sendable {
 
     /// The PDFs the printer kept.
     var received: [String] { kept.filter { $0.hasSuffix(".pdf") } }
+
+    /// Ends the printer at once (SIGKILL), as a printer switched off or unplugged ends: no
+    /// answer to what it was receiving.
+    func switchOff() {
+        guard process.isRunning else { return }
+        Glibc.kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+    }
 
     /// Ends the printer: SIGTERM, then SIGKILL if it is still there after two seconds.
     func stop() {

@@ -5,7 +5,8 @@ import Testing
 /// swiftprint queues for real printers (`swiftprint install --printer URI --name NAME`), each in
 /// front of an `ippeveprinter` that takes one format only: PDF, PWG raster or Apple raster. A
 /// private cupsd that has every filter this machine's CUPS has (CUPS's, cups-filters',
-/// Ghostscript's) still runs only swiftprint's filter and the `ipp` backend for these jobs, and
+/// Ghostscript's) still runs only swiftprint's filter and CUPS's `ipp` backend (below swiftprint's
+/// relay, `swiftprint-ipp`) for these jobs, and
 /// what each printer keeps is what `swiftprint convert` makes, in the printer's format.
 @Suite(.serialized, .enabled(if: IPPEverywherePrinter.canRun, "needs root, cupsd, ippeveprinter and dbus-daemon"))
 struct PrinterQueueTests {
@@ -121,10 +122,10 @@ struct PrinterQueueTests {
             let d = PDF.meanDifference(try PDF.grayPixels(back, page: 1), try PDF.grayPixels(reference, page: 1))
             #expect(d < 1, "\(queue) \(name): mean difference \(d) from swiftprint convert --output-format \(format)")
         }
-        // Only swiftprint's filter and the ipp backend started for these jobs.
+        // Only swiftprint's filter and its relay backend (which runs CUPS's ipp) started for these jobs.
         let started = s.log().split(separator: "\n").filter { $0.contains("Started filter") || $0.contains("Started backend") }
         let programs = Set(started.compactMap { line in line.split(separator: " ").first { $0.hasPrefix("/") }.map { ($0 as NSString).lastPathComponent } })
-        #expect(programs == ["swiftprint", "ipp"], "\(programs)")
+        #expect(programs == ["swiftprint", "swiftprint-ipp"], "\(programs)")
     }
 
     /// IPP's way: sides, copies, print-quality and print-color-mode asked with lp reach a PWG

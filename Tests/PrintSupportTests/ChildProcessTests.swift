@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import SwiftPrint
 import Testing
 
@@ -124,6 +125,45 @@ struct ChildProcessTests {
         #expect(reader.next() == "done")
         let after = ChildProcess.peakResidentBytes(ofGroup: child.pid)
         #expect(after > 0 && after < 50_000_000, "\(after)")
+    }
+
+    /// A backend that runs another (swiftprint's relay, CUPS's ipp backend) passes on the
+    /// descriptors asked for (cupsd's back and side channels, 3 and 4) and still no others; a
+    /// child started to be killed with its starter ends when the thread that started it does,
+    /// so that it never goes on sending a job alone.
+    @Test func aChildKeepsTheDescriptorsAskedForAndCanEndWithItsStarter() throws {
+        var fds: [Int32] = [-1, -1]
+        #expect(pipe(&fds) == 0)
+        let channel: Int32 = 40
+        dup2(fds[1], channel)
+        close(fds[1])
+        _ = fcntl(channel, F_SETFD, FD_CLOEXEC)
+        defer { close(fds[0]) }
+        // bash: dash takes descriptors up to 9 only.
+        let script = "{ echo through >&40; } 2>/dev/null && echo passed || echo refused"
+        let kept = try ChildProcess.start("/bin/bash", ["-c", script], input: false, keepsDescriptorsBelow: channel + 1)
+        var keptOutput = LineReader(fd: kept.output)
+        #expect(keptOutput.next() == "passed")
+        kept.stop(); kept.closePipes()
+        let closed = try ChildProcess.start("/bin/bash", ["-c", script], input: false)
+        var closedOutput = LineReader(fd: closed.output)
+        #expect(closedOutput.next() == "refused")
+        closed.stop(); closed.closePipes()
+        close(channel)
+        var channelReader = LineReader(fd: fds[0])
+        #expect(channelReader.next() == "through")
+        #expect(channelReader.next() == nil, "only the child asked to keep it wrote to it")
+
+        let started = Mutex<ChildProcess.Running?>(nil)
+        let thread = Thread {
+            started.withLock { $0 = try? ChildProcess.start("/bin/sleep", ["300"], input: false, output: .descriptor(2), killedWithStarter: true) }
+        }
+        thread.start()
+        var child: ChildProcess.Running?
+        for _ in 0..<100 where child == nil { usleep(20_000); child = started.withLock { $0 } }
+        let orphan = try #require(child)
+        defer { orphan.stop(); orphan.closePipes() }
+        #expect(Self.isGone(orphan.pid), "the child ended with the thread that started it")
     }
 
     /// Whether `pid` has ended (gone, or a zombie its new parent has not reaped yet), within 5 s.

@@ -7,6 +7,7 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/types.h>
 #include <sys/wait.h>
@@ -28,7 +29,7 @@ static int limit(int resource, unsigned long long soft, unsigned long long hard)
 
 /// The child's side, between fork and exec: reports errno on `report` and exits if a step fails.
 static void become(const char *path, char *const argv[], char *const envp[], int in_fd, int out_fd, int err_fd,
-                   const char *directory, const SPLimits *limits, int report) {
+                   const char *directory, const SPLimits *limits, int report, pid_t starter) {
     int step_errno = 0;
     sigset_t none;
     sigemptyset(&none);
@@ -43,6 +44,11 @@ static void become(const char *path, char *const argv[], char *const envp[], int
     }
     if (sigprocmask(SIG_SETMASK, &none, NULL) != 0) goto failed;
     if ((limits->newSession ? setsid() : setpgid(0, 0)) < 0) goto failed;
+    if (limits->killedWithStarter) {
+        if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0) goto failed;
+        // The starter may have ended before the line above: then nobody would send the signal.
+        if (getppid() != starter) _exit(127);
+    }
     if (limits->cpuSeconds > 0 && limit(RLIMIT_CPU, limits->cpuSeconds, limits->cpuSeconds + 2) != 0) goto failed;
     if (limits->dataBytes > 0 && limit(RLIMIT_DATA, limits->dataBytes, limits->dataBytes) != 0) goto failed;
     if (limits->fileBytes > 0 && limit(RLIMIT_FSIZE, limits->fileBytes, limits->fileBytes) != 0) goto failed;
@@ -50,9 +56,13 @@ static void become(const char *path, char *const argv[], char *const envp[], int
     if (give(in_fd, 0) != 0 || give(out_fd, 1) != 0 || give(err_fd, 2) != 0) goto failed;
     if (directory && chdir(directory) != 0) goto failed;
     // No other descriptor of the parent's reaches the child (a CUPS filter's back and side
-    // channels, a job's files): only 0, 1, 2, and the report pipe until exec closes it.
-    if (report > 3) close_range(3, report - 1, 0);
-    close_range(report + 1, ~0U, 0);
+    // channels, a job's files): only 0, 1, 2, those below keepDescriptorsBelow, and the report
+    // pipe until exec closes it.
+    int first = limits->keepDescriptorsBelow > 3 ? limits->keepDescriptorsBelow : 3;
+    for (int fd = 3; fd < first; fd++)
+        if (fd != report && fcntl(fd, F_GETFD) >= 0 && fcntl(fd, F_SETFD, 0) != 0) goto failed;
+    if (report > first) close_range(first, report - 1, 0);
+    close_range(report + 1 > first ? report + 1 : first, ~0U, 0);
     execve(path, argv, envp);
 failed:
     step_errno = errno;
@@ -64,6 +74,7 @@ int SPSpawnBounded(const char *path, char *const argv[], char *const envp[], int
                    const char *directory, const SPLimits *limits, pid_t *pid) {
     int report[2];
     if (pipe2(report, O_CLOEXEC) != 0) return errno;
+    pid_t starter = getpid();
     pid_t child = fork();
     if (child < 0) {
         int e = errno;
@@ -72,7 +83,7 @@ int SPSpawnBounded(const char *path, char *const argv[], char *const envp[], int
     }
     if (child == 0) {
         close(report[0]);
-        become(path, argv, envp, in_fd, out_fd, err_fd, directory, limits, report[1]);
+        become(path, argv, envp, in_fd, out_fd, err_fd, directory, limits, report[1], starter);
     }
     close(report[1]);
     // Nothing to read once exec has closed the pipe; an errno when a step before it failed.

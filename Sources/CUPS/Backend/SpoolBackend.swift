@@ -16,11 +16,7 @@ import Glibc
 /// linked into place only when it is a whole PDF, never over an existing file. Nothing a job
 /// supplies reaches a shell.
 public enum SpoolBackend {
-    /// CUPS_BACKEND_* (cups/backend.h); an Error so that a step that ends the job early
-    /// returns it as a `Result`'s failure.
-    public enum Status: Int32, Error {
-        case ok = 0, failed = 1, authRequired = 2, hold = 3, stop = 4, cancel = 5, retry = 6, retryCurrent = 7
-    }
+    public typealias Status = BackendStatus
 
     public static let scheme = "swiftprint"
     public static let defaultSpool = "/var/spool/swiftprint"

@@ -1,4 +1,5 @@
 import CCupsShim
+import CUPSCommon
 import CUPSLibrary
 import Foundation
 import HandlerSupport
@@ -87,8 +88,9 @@ extension PrinterCapabilities {
     /// A printer that does not answer within three seconds is taken for sheet-fed, as its
     /// queue says; the job still prints.
     mutating func addRoll(fromDeviceAt uri: String) {
-        guard uri.hasPrefix("ipp://") || uri.hasPrefix("ipps://"),
-              let address = try? PrinterAddress(uri: uri),
+        let printer = RelayDeviceURI.printerAddress(ofDevice: uri)
+        guard printer.hasPrefix("ipp://") || printer.hasPrefix("ipps://"),
+              let address = try? PrinterAddress(uri: printer),
               let answer = try? PrinterAttributes.ask(address, timeout: 3) else { return }
         let rolls = (answer.attribute("media-supported")?.strings ?? []).filter { $0.hasPrefix("roll_") }
         let sources = (answer.attribute("media-source-supported")?.strings ?? []).filter { $0.contains("roll") }

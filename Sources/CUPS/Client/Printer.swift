@@ -1,3 +1,4 @@
+import CUPSCommon
 import HandlerSupport
 
 /// A CUPS destination, as the printer picker shows it: a queue (or a queue's instance, such as
@@ -14,8 +15,16 @@ public struct Printer: Hashable, Codable, Sendable {
     public var info: String?
     public var location: String?
     public var makeAndModel: String?
-    /// Where CUPS sends jobs (`ipp://…`, `usb://…`, `swiftprint:/var/spool/swiftprint`).
+    /// Where CUPS sends jobs (`ipp://…`, `usb://…`, `swiftprint:/var/spool/swiftprint`,
+    /// `swiftprint-ipp://…` for a swiftprint printer queue).
     public var deviceURI: String?
+    /// The printer's own network address (`ipp://…`, `ipps://…`) when the queue sends to one,
+    /// through swiftprint's relay or not.
+    public var printerURI: String? {
+        guard let deviceURI else { return nil }
+        let address = RelayDeviceURI.printerAddress(ofDevice: deviceURI)
+        return address.hasPrefix("ipp://") || address.hasPrefix("ipps://") ? address : nil
+    }
     public var state: State
     /// IPP `printer-state-reasons` other than `none` (`media-empty`, `paused`, …).
     public var stateReasons: [String]
@@ -32,12 +41,14 @@ public struct Printer: Hashable, Codable, Sendable {
 public enum SwiftPrintQueueKind: String, Hashable, Codable, Sendable {
     /// The Printer Simulator's queue: jobs saved as PDF (device `swiftprint:/folder`).
     case saveAsPDF = "save-as-pdf"
-    /// A real printer's queue (`install --printer`): swiftprint's filter, CUPS's ipp backend.
+    /// A real printer's queue (`install --printer`): swiftprint's filter, then CUPS's ipp
+    /// backend behind swiftprint's relay (device `swiftprint-ipp://…`).
     case printer
 
     /// What a destination's device URI and make and model say of it.
     static func of(deviceURI: String?, makeAndModel: String?) -> SwiftPrintQueueKind? {
         if deviceURI?.hasPrefix("swiftprint:") == true { return .saveAsPDF }
+        if let deviceURI, RelayDeviceURI(deviceURI) != nil { return .printer }
         if makeAndModel?.hasSuffix(" (swiftprint)") == true { return .printer }
         return nil
     }

@@ -79,6 +79,18 @@ package enum PrinterAttributes {
                                 doing: "\(address.uri) did not say what it supports")
     }
 
+    /// The printer's `printer-up-time` (seconds since it started; IPP requires it), or nil
+    /// when it does not say.
+    package static func upTime(_ address: PrinterAddress, timeout: Int = 5) throws -> Int? {
+        let connection = try HTTPConnection(host: address.host, port: address.port, encrypted: address.scheme == "ipps", timeout: timeout)
+        let request = IPPRequest(IPP_OP_GET_PRINTER_ATTRIBUTES)
+        request.add(IPP_TAG_OPERATION, IPP_TAG_URI, "printer-uri", address.uri)
+        request.add(IPP_TAG_OPERATION, IPP_TAG_KEYWORD, "requested-attributes", ["printer-up-time"])
+        let answer = try request.send(to: address.resource.isEmpty ? "/" : address.resource, over: connection,
+                                      doing: "\(address.uri) did not say how long it has been up")
+        return answer.attribute("printer-up-time")?.integer
+    }
+
     /// An answer saved by `save(_:to:)`.
     package static func read(from path: String) throws -> IPPResponse {
         try LibCUPS.load()

@@ -6,7 +6,7 @@ import HandlerSupport
 /// Where `swiftprint install` puts things. The defaults are the system's; tests point every
 /// folder and the CUPS server at a private cupsd of their own.
 public struct InstallLayout: Sendable {
-    /// bin/swiftprint, libexec/swiftprint/{swiftprint-filter,swiftprint-backend,swiftprint-image,swiftprint-markup,swiftprint-map},
+    /// bin/swiftprint, libexec/swiftprint/{swiftprint-filter,swiftprint-backend,swiftprint-relay,swiftprint-image,swiftprint-markup,swiftprint-map},
     /// lib/swiftprint/{libSwiftPrintQPDF.so,libSwiftPrintPDFRepair.so,libSwiftPrintWebPrintDeflate.so},
     /// share/swiftprint/{Config,swiftprint.ppd,installed-files}.
     public var prefix = "/usr/local"

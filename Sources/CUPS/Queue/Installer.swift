@@ -8,8 +8,8 @@ import HandlerSupport
 /// Idempotent; a dry run says what it would do; nothing it did not add is touched.
 public struct Installer {
     public let layout: InstallLayout
-    /// The folder holding the built swiftprint, swiftprint-filter, swiftprint-backend and the
-    /// helpers swiftprint-image, swiftprint-markup and swiftprint-map.
+    /// The folder holding the built swiftprint, swiftprint-filter, swiftprint-backend,
+    /// swiftprint-relay and the helpers swiftprint-image, swiftprint-markup and swiftprint-map.
     public let products: String
     /// The source tree's Config folder.
     public let config: String
@@ -42,6 +42,8 @@ public struct Installer {
         try copy(product("swiftprint-filter"), to: l.libexec + "/swiftprint-filter", mode: 0o755, &manifest)
         // 0700: cupsd runs a backend that others cannot execute as root (it writes as the user).
         try copy(product("swiftprint-backend"), to: l.libexec + "/swiftprint-backend", mode: 0o700, &manifest)
+        // 0755: the printer queues' backend runs as cupsd's user, as CUPS's ipp backend does.
+        try copy(product("swiftprint-relay"), to: l.libexec + "/swiftprint-relay", mode: 0o755, &manifest)
         try copy(product("swiftprint-image"), to: l.libexec + "/swiftprint-image", mode: 0o755, &manifest)
         try copy(product("swiftprint-markup"), to: l.libexec + "/swiftprint-markup", mode: 0o755, &manifest)
         try copy(product("swiftprint-map"), to: l.libexec + "/swiftprint-map", mode: 0o755, &manifest)
@@ -62,6 +64,9 @@ public struct Installer {
         }
         try link(l.cupsServerBin + "/filter/swiftprint", to: l.libexec + "/swiftprint-filter", &manifest)
         try link(l.cupsServerBin + "/backend/swiftprint", to: l.libexec + "/swiftprint-backend", &manifest)
+        for scheme in RelayDeviceURI.relayedSchemes {
+            try link(l.cupsServerBin + "/backend/" + RelayDeviceURI.prefix + scheme, to: l.libexec + "/swiftprint-relay", &manifest)
+        }
         let typesChanged = try write(definition.typesFile, to: l.typesFile, mode: 0o644, &manifest)
         try write(definition.ppd, to: l.ppdFile, mode: 0o644, &manifest)
         try makeFolder(l.spool, mode: 0o755, &manifest)
@@ -93,7 +98,9 @@ public struct Installer {
     /// Installs swiftprint (as `install(definition:)`) and a queue for the printer `request`
     /// names. The printer is asked what it supports, and its answer kept: when it does not
     /// answer, the answer it gave before makes the queue. Jobs wait while the printer is busy
-    /// or off (`printer-error-policy=retry-job`); CUPS's `ipp` backend sends them.
+    /// or off (`printer-error-policy=retry-job`); CUPS's `ipp` backend sends them, behind
+    /// swiftprint's relay (`swiftprint-ipp://…`), which sends a job again that the printer lost
+    /// by restarting in its middle. A `dnssd://` name goes to CUPS's dnssd backend as it is.
     public func installPrinter(_ request: PrinterQueueRequest, definition: QueueDefinition) throws {
         try PrinterQueueDefinition.checkName(request.name)
         // CUPS's queue names ignore case.
@@ -116,7 +123,8 @@ public struct Installer {
         let ppd = "\(layout.printers)/\(request.name).ppd"
         try write(printer.ppd, to: ppd, mode: 0o644, &manifest)
         if !dryRun { try manifest.save() }
-        try lpadmin(["-p", request.name, "-E", "-v", request.uri, "-P", ppd, "-D", "\(printer.makeAndModel) (swiftprint)",
+        let deviceURI = RelayDeviceURI(relaying: request.uri)?.uri ?? request.uri
+        try lpadmin(["-p", request.name, "-E", "-v", deviceURI, "-P", ppd, "-D", "\(printer.makeAndModel) (swiftprint)",
                      "-o", "printer-error-policy=retry-job", "-o", "printer-is-shared=\(share)"] + (share ? quota?.lpadminOptions ?? [] : []))
         manifest.add("queue", request.name)
         if !dryRun { try manifest.save() }

@@ -23,6 +23,14 @@ typedef struct {
     int noCoreFiles;
     /// A session of its own (a server that outlives its starter), else a process group of its own.
     int newSession;
+    /// SIGKILL when the thread that started it ends (PR_SET_PDEATHSIG): a child whose work is
+    /// worth nothing without its starter (CUPS's ipp backend below swiftprint's relay, which
+    /// cupsd may SIGKILL) must not go on sending a job alone.
+    int killedWithStarter;
+    /// Descriptors from 3 up to this one (exclusive) stay open in the child as the parent has
+    /// them: CUPS gives a backend its back channel as 3 and its side channel as 4, and a
+    /// backend that runs another backend must pass them on. 0 or 3: none.
+    int keepDescriptorsBelow;
 } SPLimits;
 
 /// Starts `path` with `argv` and `envp` (NULL-terminated), the descriptors `in_fd`, `out_fd`
