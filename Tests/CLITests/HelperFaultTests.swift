@@ -7,37 +7,54 @@ import Testing
 /// helper was stopped and by what, not that a limit was crossed or that it crashed; no output
 /// is left, and the same job then works.
 @Suite struct HelperFaultTests {
-    @Test func aHelperKilledMidJobFailsTheJobSayingSo() throws {
+    /// The image helper (a 24 MP TIFF) and the map helper (the walk example), each killed
+    /// (SIGKILL) or asked to end (SIGTERM) at a moment drawn from a fixed seed within its first
+    /// 0.3 s (the map helper's first 0.05 s: it lives about 0.1 s).
+    @Test(arguments: [("swiftprint-image", "big.tif", SIGKILL), ("swiftprint-image", "big.tif", SIGTERM),
+                      ("swiftprint-map", "walk.gpx", SIGKILL), ("swiftprint-map", "walk.gpx", SIGTERM)])
+    func aHelperKilledMidJobFailsTheJobSayingSo(helperName: String, inputName: String, signal: Int32) throws {
         let dir = try temporaryDirectory()
-        // A TIFF swiftprint-image takes a moment to decode (24 MP).
-        let tiff = dir + "/big.tif"
-        _ = try Tool.run("convert", ["-size", "6000x4000", "gradient:red-blue", "-compress", "lzw", tiff])
+        let input: String
+        if inputName == "big.tif" {
+            // A TIFF swiftprint-image takes a moment to decode (24 MP).
+            input = dir + "/big.tif"
+            _ = try Tool.run("convert", ["-size", "6000x4000", "gradient:red-blue", "-compress", "lzw", input])
+        } else {
+            input = directory() + "/../../Examples/" + inputName
+        }
+        let signalName = signal == SIGKILL ? "SIGKILL" : "SIGTERM"
+        var moments = SeededGenerator(seed: UInt64(41 &* signal) &+ UInt64(helperName.count))
+        let latest: UInt32 = helperName == "swiftprint-map" ? 50_000 : 300_000
         let out = dir + "/out.pdf"
         var killedOne = false
-        // The helper may finish before it is seen: tried again then, three times at most.
-        for _ in 0..<3 where !killedOne {
+        // The helper may finish before the moment comes: tried again then, with the moment
+        // halved each time, eight times at most.
+        for attempt in 0..<8 where !killedOne {
             let job = Process()
             job.executableURL = URL(fileURLWithPath: Tool.swiftprint)
-            job.arguments = ["convert", tiff, "-o", out]
+            job.arguments = ["convert", input, "-o", out]
             let errors = Pipe()
             job.standardError = errors
             try job.run()
             var helper: pid_t?
             while job.isRunning && helper == nil {
-                helper = ProcessTree.descendants(of: job.processIdentifier).first { $0.name == "swiftprint-image" }?.pid
+                helper = ProcessTree.descendants(of: job.processIdentifier).first { $0.name == helperName }?.pid
                 if helper == nil { usleep(2_000) }
             }
-            if let helper { kill(helper, SIGKILL) }
+            if let helper {
+                usleep(UInt32.random(in: 0..<latest, using: &moments) >> attempt)
+                kill(helper, signal)
+            }
             job.waitUntilExit()
             let said = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
             guard helper != nil, job.terminationStatus != 0 else { try? FileManager.default.removeItem(atPath: out); continue }
             killedOne = true
             #expect(job.terminationStatus == 75, "\(said)")
-            #expect(said.contains("big.tif") && said.contains("swiftprint-image was stopped by SIGKILL from outside the job"), "\(said)")
+            #expect(said.contains(inputName) && said.contains("\(helperName) was stopped by \(signalName) from outside the job"), "\(said)")
             #expect(!FileManager.default.fileExists(atPath: out))
         }
-        try #require(killedOne, "the helper ended each time before it could be killed")
-        let again = try swiftprint(["convert", tiff, "-o", out])
+        try #require(killedOne, "\(helperName) ended each time before it could be stopped")
+        let again = try swiftprint(["convert", input, "-o", out])
         #expect(again.status == 0 && FileManager.default.fileExists(atPath: out), "\(again.stderr)")
     }
 
