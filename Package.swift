@@ -224,8 +224,8 @@ let package = Package(
         ),
         .target(name: "CUPSBackend", dependencies: ["CUPSCommon", "CUPSLibrary", "PrintSupport"], path: "Sources/CUPS/Backend"),
         .executableTarget(name: "swiftprint-filter", dependencies: ["CUPSFilter"], path: "Sources/CUPS/FilterProgram"),
-        .executableTarget(name: "swiftprint-backend", dependencies: ["CUPSBackend"], path: "Sources/CUPS/BackendProgram"),
-        .executableTarget(name: "swiftprint-relay", dependencies: ["CUPSBackend"], path: "Sources/CUPS/RelayProgram"),
+        .executableTarget(name: "swiftprint-backend", dependencies: ["CUPSBackend", "CUPSCommon"], path: "Sources/CUPS/BackendProgram"),
+        .executableTarget(name: "swiftprint-relay", dependencies: ["CUPSBackend", "CUPSCommon"], path: "Sources/CUPS/RelayProgram"),
 
         // The command-line tool
         .executableTarget(

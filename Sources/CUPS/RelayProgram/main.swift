@@ -3,12 +3,6 @@
 // swiftprint-ipps: a thin shell over CUPSBackend.PrinterRelay, which holds the logic.
 import Glibc
 import CUPSBackend
+import CUPSCommon
 
-var environment: [String: String] = [:]
-var entry = environ
-while let pointer = entry.pointee {
-    let pair = String(cString: pointer)
-    if let eq = pair.firstIndex(of: "=") { environment[String(pair[..<eq])] = String(pair[pair.index(after: eq)...]) }
-    entry += 1
-}
-exit(PrinterRelay.run(arguments: CommandLine.arguments, environment: environment))
+exit(PrinterRelay.run(arguments: CommandLine.arguments, environment: BackendEnvironment.read()))
