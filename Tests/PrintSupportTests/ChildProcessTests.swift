@@ -132,15 +132,15 @@ struct ChildProcessTests {
     /// child started to be killed with its starter ends when the thread that started it does,
     /// so that it never goes on sending a job alone.
     @Test func aChildKeepsTheDescriptorsAskedForAndCanEndWithItsStarter() throws {
+        // A pipe of its own, at whatever descriptor it gets (the suite's tests run at once: a
+        // fixed number could be another test's), close-on-exec as every descriptor of ours is.
         var fds: [Int32] = [-1, -1]
         #expect(pipe(&fds) == 0)
-        let channel: Int32 = 40
-        dup2(fds[1], channel)
-        close(fds[1])
+        let channel = fds[1]
         _ = fcntl(channel, F_SETFD, FD_CLOEXEC)
         defer { close(fds[0]) }
         // bash: dash takes descriptors up to 9 only.
-        let script = "{ echo through >&40; } 2>/dev/null && echo passed || echo refused"
+        let script = "{ echo through >&\(channel); } 2>/dev/null && echo passed || echo refused"
         let kept = try ChildProcess.start("/bin/bash", ["-c", script], input: false, keepsDescriptorsBelow: channel + 1)
         var keptOutput = LineReader(fd: kept.output)
         #expect(keptOutput.next() == "passed")
