@@ -106,26 +106,6 @@ import Testing
         #expect(cups.savedFiles().contains { $0.hasSuffix("-after.pdf") }, "the next job: \(nextReport)")
     }
 
-    /// A job's `job-state` as cupsd tells it: pending, pending-held, processing,
-    /// processing-stopped, canceled, aborted or completed.
-    func jobState(_ cups: PrivateCUPS, _ id: Int) throws -> String? {
-        let test = try temporaryDirectory() + "/job-state.test"
-        try """
-        { OPERATION Get-Job-Attributes
-          GROUP operation-attributes-tag
-          ATTR charset attributes-charset utf-8
-          ATTR naturalLanguage attributes-natural-language en
-          ATTR uri printer-uri $uri
-          ATTR integer job-id \(id)
-          ATTR keyword requested-attributes job-state
-          STATUS successful-ok
-          DISPLAY job-state }
-        """.write(toFile: test, atomically: false, encoding: .utf8)
-        let r = try Tool.run("ipptool", ["-c", "ipp://\(cups.server)/printers/swiftprint", test])
-        let states = ["pending", "pending-held", "processing", "processing-stopped", "canceled", "aborted", "completed"]
-        return r.text.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.first { states.contains($0) }
-    }
-
     /// The filter or the backend stopped by SIGKILL or SIGTERM at a random moment of a job (six
     /// draws from a fixed seed): the job either saved its whole PDF and completed, or saved
     /// nothing and ended stopped or aborted (as CUPS ends a job whose filter or backend failed)
@@ -151,7 +131,7 @@ import Testing
             let ended = ["processing-stopped", "canceled", "aborted", "completed"]
             repeat {
                 usleep(200_000)
-                state = try jobState(cups, id)
+                state = try ippJobState(id, at: "ipp://\(cups.server)/printers/swiftprint")
             } while !ended.contains(state ?? "") && Date() < end
             let saved = cups.savedFiles().filter { $0.hasPrefix("\(id)-") }
             if state == "completed" {
