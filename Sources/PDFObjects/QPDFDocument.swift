@@ -12,6 +12,8 @@ package final class QPDFDocument {
     package let path: String?
     /// How many problems qpdf repaired while reading it (a rebuilt cross-reference table …).
     package private(set) var repairs = 0
+    /// The suppliers of streams read when it is written, kept alive until then.
+    private var suppliers: [StreamSupplier] = []
 
     /// Reads the PDF at `path`, named `reportedPath` in messages (a repaired copy is named as
     /// the file it was made from).
@@ -113,12 +115,12 @@ package final class QPDFDocument {
         try object { engine.form_from_page!(handle, source.handle, Int32(index), &$0) }
     }
 
-    /// A JPEG stored byte for byte; returns its object number.
-    package func addJPEG(_ data: Data, info: ImageObjectInfo) throws -> Int64 {
-        try info.withC { c in
-            try data.withUnsafeBytes { bytes in
-                try object { e in engine.add_jpeg!(handle, &c, bytes.bindMemory(to: UInt8.self).baseAddress, bytes.count, &e) }
-            }
+    /// A JPEG stored byte for byte, its bytes asked of `supplier` only when this document is
+    /// written; returns its object number.
+    package func addJPEG(info: ImageObjectInfo, supplier: StreamSupplier) throws -> Int64 {
+        suppliers.append(supplier)
+        return try info.withC { c in
+            try object { e in engine.add_jpeg!(handle, &c, StreamSupplier.provide, Unmanaged.passUnretained(supplier).toOpaque(), &e) }
         }
     }
 
@@ -197,12 +199,18 @@ package final class QPDFDocument {
     /// Writes the document to `output`, with an /ID made from its content (reproducible).
     package func write(to output: OutputFile) throws {
         let box = Unmanaged.passUnretained(output)
-        try check { error in
-            engine.document_write!(handle, { context, data, length in
-                let out = Unmanaged<OutputFile>.fromOpaque(context!).takeUnretainedValue()
-                out.write(UnsafeRawBufferPointer(start: data, count: length))
-                return out.error == nil ? 0 : 1
-            }, box.toOpaque(), &error)
+        do {
+            try check { error in
+                engine.document_write!(handle, { context, data, length in
+                    let out = Unmanaged<OutputFile>.fromOpaque(context!).takeUnretainedValue()
+                    out.write(UnsafeRawBufferPointer(start: data, count: length))
+                    return out.error == nil ? 0 : 1
+                }, box.toOpaque(), &error)
+            }
+        } catch {
+            // A supplier that could not read its stream again says why, naming its file.
+            if let failure = suppliers.lazy.compactMap(\.failure).first { throw failure }
+            throw error
         }
         if let e = output.error { throw e }
     }
@@ -332,5 +340,32 @@ package struct OutlineEntry: Equatable, Sendable {
     package var top: Double?
     package init(title: String, level: Int, page: Int, top: Double?) {
         self.title = title; self.level = level; self.page = page; self.top = top
+    }
+}
+
+/// A stream's bytes read only when the document holding it is written (as often as the writer
+/// asks), so that the document never holds them: a job of many photos holds one at a time.
+package final class StreamSupplier {
+    /// Gives every byte, a piece at a time, to `write`; stops early when `write` returns false
+    /// (the writer failed, and says why itself). Throws when the bytes cannot be given.
+    package typealias Supply = (_ write: (UnsafeRawBufferPointer) -> Bool) throws -> Void
+    private let supply: Supply
+    /// Why it last could not give its bytes.
+    package private(set) var failure: Error?
+
+    package init(_ supply: @escaping Supply) { self.supply = supply }
+
+    /// The engine's entry: `context` is an unretained supplier.
+    static let provide: spq_provide_fn = { context, write, writeContext in
+        let supplier = Unmanaged<StreamSupplier>.fromOpaque(context!).takeUnretainedValue()
+        do {
+            try supplier.supply { bytes in
+                bytes.isEmpty || write!(writeContext, bytes.baseAddress!.assumingMemoryBound(to: UInt8.self), bytes.count) == 0
+            }
+            return 0
+        } catch {
+            supplier.failure = error
+            return 1
+        }
     }
 }

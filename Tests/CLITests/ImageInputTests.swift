@@ -179,6 +179,31 @@ import Testing
         let kilobytes = Int(r.stderr.split(separator: "\n").last ?? "") ?? .max
         #expect(kilobytes < 120_000, "peak RSS \(kilobytes) KB")
     }
+
+    /// A job of many photos holds one at a time: a JPEG's bytes are read from its file only as
+    /// the PDF is written, so six photos more cost less than half a photo (the document held
+    /// every photo whole, twice, until it was written: 126 MB for ten 6.6 MB photos, now 53),
+    /// and each is stored byte for byte.
+    @Test(.disabled(if: Sanitizer.isOn, "a peak of memory means nothing under a sanitizer (scripts/sanitize)")) func aJobOfManyPhotosHoldsOneAtATime() throws {
+        let dir = try temporaryDirectory()
+        let photo = dir + "/noise.jpg"
+        _ = try Tool.run("convert", ["-size", "2400x1800", "xc:", "+noise", "Random", "-quality", "92", photo])
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: photo))
+        let megabytes = Double(bytes.count) / 1_048_576
+        let photos = try (1...8).map { i in
+            let copy = dir + "/noise\(i).jpg"
+            try bytes.write(to: URL(fileURLWithPath: copy))
+            return copy
+        }
+        let two = try Tool.peakMegabytes(Tool.swiftprint, ["convert"] + photos.prefix(2) + ["-o", dir + "/two.pdf"])
+        let eight = try Tool.peakMegabytes(Tool.swiftprint, ["convert"] + photos + ["-o", dir + "/eight.pdf"])
+        #expect(eight < two + megabytes / 2, "photos of \(megabytes) MB: two peak at \(two) MB, eight at \(eight) MB")
+        let stored = imageRows(try Tool.run("pdfimages", ["-list", dir + "/eight.pdf"]).text)
+        #expect(stored.count == 8 && stored.allSatisfy { $0[8] == "jpeg" }, "\(stored)")
+        let extracted = try Tool.run("pdfimages", ["-j", "-f", "8", "-l", "8", dir + "/eight.pdf", dir + "/back"])
+        #expect(extracted.status == 0)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: dir + "/back-000.jpg")) == bytes, "the eighth photo's bytes as they came")
+    }
 }
 
 /// The rows of `pdfimages -list` for images (not soft masks), split into columns.

@@ -214,15 +214,8 @@ import Testing
         for (name, size) in [("12mp", "4000x3000"), ("48mp", "8000x6000")] {
             let photo = dir + "/\(name).jpg"
             _ = try Tool.run("convert", ["-size", size, "gradient:red-blue", "-quality", "85", photo])
-            let measure = """
-                import os, subprocess, sys
-                p = subprocess.Popen(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-                _, status, usage = os.wait4(p.pid, 0)
-                print(usage.ru_maxrss if status == 0 else "failed " + p.stderr.read().decode())
-                """
-            let r = try Tool.run("python3", ["-c", measure, Tool.swiftprint, "convert", photo, "--output-format", "pwg-raster",
-                                             "--printer-resolution", "150", "-o", dir + "/\(name).pwg"])
-            peaks[name] = try #require(Double(r.text.trimmingCharacters(in: .whitespacesAndNewlines)), "\(r.text) \(r.stderr)") / 1024
+            peaks[name] = try Tool.peakMegabytes(Tool.swiftprint, ["convert", photo, "--output-format", "pwg-raster",
+                                                                  "--printer-resolution", "150", "-o", dir + "/\(name).pwg"])
         }
         let small = try #require(peaks["12mp"]), large = try #require(peaks["48mp"])
         #expect(large <= small * 1.1, "12 MP: \(small) MB, 48 MP: \(large) MB")

@@ -49,6 +49,23 @@ public enum Tool {
         return Result(status: p.terminationStatus, stdout: outData, stderr: String(decoding: errData, as: UTF8.self))
     }
 
+    /// The peak memory (resident set, in MB) of `executable` run with `arguments` and of the
+    /// children it waited for, from wait4; it must exit 0. Its output is thrown away.
+    public static func peakMegabytes(_ executable: String, _ arguments: [String]) throws -> Double {
+        let measure = """
+            import os, subprocess, sys
+            p = subprocess.Popen(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+            _, status, usage = os.wait4(p.pid, 0)
+            print(usage.ru_maxrss if status == 0 else "failed " + p.stderr.read().decode())
+            """
+        let r = try run("python3", ["-c", measure, executable] + arguments)
+        let text = r.text.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard let kilobytes = Double(text) else {
+            throw NSError(domain: "Tool.peakMegabytes", code: 1, userInfo: [NSLocalizedDescriptionKey: "\(executable): \(text) \(r.stderr)"])
+        }
+        return kilobytes / 1024
+    }
+
     /// An executable `swift test` built beside the test bundle (the examples).
     public static func besideTests(_ name: String) -> String {
         let exe = URL(fileURLWithPath: (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0])

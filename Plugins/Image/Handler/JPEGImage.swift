@@ -101,21 +101,50 @@ struct JPEGHeader {
 final class JPEGImage: PlaceableObject {
     let path: String
     let header: JPEGHeader
+    /// The file whose header was read; the bytes stored must be of this version of it.
+    let version: FileVersion
 
     init(path: String, limits: ImageLimits) throws {
         self.path = path
         let data = try readFile(path)
+        guard let version = FileVersion.of(path) else {
+            throw PrintError.system(.inputUnreadable, path: path, "cannot read the file", errno: errno)
+        }
+        self.version = version
         header = try JPEGHeader(data: data, path: path)
         try limits.check(width: header.width, height: header.height, path: path)
     }
 
-    /// Read again when the output is written, so that a job of many photos holds one at a time.
+    /// The file's bytes are read only as the output is written, a piece at a time, so that a
+    /// job of many photos (or one of 100 megapixels) never holds a whole photo beside the one
+    /// the PDF writer is writing.
     func addObject(to document: QPDFDocument) throws -> Int64 {
-        let data = try readFile(path)
         var info = ImageObjectInfo(width: header.width, height: header.height,
                                    colorModel: header.components == 1 ? .gray : header.components == 4 ? .cmyk : .rgb)
         if let icc = header.iccProfile, ICCProfile.matches(icc, components: header.components) { info.iccProfile = icc }
         info.invertedCMYK = header.components == 4 && header.hasAdobeMarker
-        return try document.addJPEG(data, info: info)
+        let (path, version) = (path, version)
+        return try document.addJPEG(info: info, supplier: StreamSupplier { write in try Self.copy(path, version: version, to: write) })
+    }
+
+    /// Gives the bytes of the file at `path` to `write`, when it is still `version` of it (a file
+    /// changed since its header was read would not be the image described).
+    static func copy(_ path: String, version: FileVersion, to write: (UnsafeRawBufferPointer) -> Bool) throws {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw PrintError.system(.inputUnreadable, path: path, "cannot read the file again to store it", errno: errno) }
+        defer { close(fd) }
+        guard FileVersion.of(descriptor: fd) == version else {
+            throw PrintError(.inputUnreadable, path: path, "the file changed while the job was being made; print it again")
+        }
+        var buffer = [UInt8](repeating: 0, count: 1 << 18)
+        var left = Int(version.size)
+        while left > 0 {
+            let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, min($0.count, left)) }
+            if n < 0, errno == EINTR { continue }
+            if n < 0 { throw PrintError.system(.inputUnreadable, path: path, "cannot read the file again to store it", errno: errno) }
+            if n == 0 { throw PrintError(.inputUnreadable, path: path, "the file changed while the job was being made; print it again") }
+            guard buffer.withUnsafeBytes({ write(UnsafeRawBufferPointer(rebasing: $0[0..<n])) }) else { return }
+            left -= n
+        }
     }
 }

@@ -104,7 +104,7 @@ int recoverLostPages(SPQDocument &doc);
 int document_subset_fonts(SPQDocument *doc, int64_t *bytesBefore, int64_t *bytesAfter, char **error);
 
 // images.cpp
-int64_t add_jpeg(SPQDocument *dst, const SPQImageInfo *info, const uint8_t *data, size_t length, char **error);
+int64_t add_jpeg(SPQDocument *dst, const SPQImageInfo *info, spq_provide_fn provide, void *context, char **error);
 SPQImageWriter *image_begin(SPQDocument *dst, const SPQImageInfo *info, char **error);
 int image_write(SPQImageWriter *w, const uint8_t *data, size_t length, char **error);
 int image_write_alpha(SPQImageWriter *w, const uint8_t *data, size_t length, char **error);

@@ -1,6 +1,8 @@
-// Images for the assembler engine: JPEGs stored byte for byte, other images compressed as
-// their rows come.
+// Images for the assembler engine: JPEGs stored byte for byte (read from their files only
+// when the document is written), other images compressed as their rows come.
 #include "engine.h"
+
+#include <exception>
 
 #pragma GCC visibility push(hidden)
 
@@ -37,17 +39,53 @@ void copyDictionary(QPDFObjectHandle stream, QPDFObjectHandle dict) {
     for (auto const &key : dict.getKeys()) stream.getDict().replaceKey(key, dict.getKey(key));
 }
 
+// A stream whose bytes its supplier gives when the writer asks for them. An exception thrown
+// by the pipeline (the writer's own failure) is caught before it could unwind through the
+// supplier's frames, which are not C++, and thrown again once the supplier has returned.
+class SuppliedStream : public QPDFObjectHandle::StreamDataProvider {
+  public:
+    SuppliedStream(spq_provide_fn provide, void *context) : provide(provide), context(context) {}
+
+    void provideStreamData(QPDFObjGen const &, Pipeline *pipeline) override {
+        struct Target {
+            Pipeline *pipeline;
+            std::exception_ptr failure;
+        } target{pipeline, nullptr};
+        auto write = [](void *c, const uint8_t *data, size_t length) -> int {
+            auto *t = static_cast<Target *>(c);
+            try {
+                t->pipeline->write(data, length);
+                return 0;
+            } catch (...) {
+                t->failure = std::current_exception();
+                return 1;
+            }
+        };
+        int status = provide(context, write, &target);
+        if (target.failure) std::rethrow_exception(target.failure);
+        if (status != 0) throw std::runtime_error("an image's bytes could not be read again");
+        pipeline->finish();
+    }
+
+  private:
+    spq_provide_fn provide;
+    void *context;
+};
+
 } // namespace
 
 namespace spq {
 
-int64_t add_jpeg(SPQDocument *dst, const SPQImageInfo *info, const uint8_t *data, size_t length, char **error) {
+int64_t add_jpeg(SPQDocument *dst, const SPQImageInfo *info, spq_provide_fn provide, void *context, char **error) {
     return guarded<int64_t>(error, -1, [&]() {
         std::string icc = info->icc ? std::string(reinterpret_cast<const char *>(info->icc), info->iccLength) : "";
         auto image = dst->pdf->newStream();
         copyDictionary(image, imageDictionary(*dst->pdf, *info, icc));
-        image.replaceStreamData(std::string(reinterpret_cast<const char *>(data), length),
-                                QPDFObjectHandle::newName("/DCTDecode"), QPDFObjectHandle::newNull());
+        image.replaceStreamData(std::make_shared<SuppliedStream>(provide, context), QPDFObjectHandle::newName("/DCTDecode"),
+                                QPDFObjectHandle::newNull());
+        // Nothing to decode or compress: without this qpdf's writer asks for the bytes twice
+        // (a first try at filtering them, then as they are), holding each copy whole.
+        image.setFilterOnWrite(false);
         return int64_t(image.getObjectID());
     });
 }

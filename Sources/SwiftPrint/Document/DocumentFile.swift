@@ -12,31 +12,10 @@ import Glibc
 /// symbolic link is saved where the link points, and the link stays.
 enum DocumentFile {
     /// What tells one version of the file from another: a save by anyone changes it.
-    struct Version: Equatable, Sendable {
-        var device: UInt64
-        var inode: UInt64
-        var size: Int64
-        var modified: timespec
-
-        init(_ s: stat) {
-            device = UInt64(s.st_dev); inode = UInt64(s.st_ino); size = Int64(s.st_size); modified = s.st_mtim
-        }
-
-        static func == (a: Version, b: Version) -> Bool {
-            a.device == b.device && a.inode == b.inode && a.size == b.size
-                && a.modified.tv_sec == b.modified.tv_sec && a.modified.tv_nsec == b.modified.tv_nsec
-        }
-
-        var modificationDate: Date {
-            Date(timeIntervalSince1970: Double(modified.tv_sec) + Double(modified.tv_nsec) / 1e9)
-        }
-    }
+    typealias Version = FileVersion
 
     /// The file's version now, or nil when there is no file.
-    static func version(of path: String) -> Version? {
-        var s = stat()
-        return stat(path, &s) == 0 ? Version(s) : nil
-    }
+    static func version(of path: String) -> Version? { FileVersion.of(path) }
 
     /// The file's contents and the version they are, read through one descriptor (a file
     /// replaced meanwhile cannot pair its version with the old contents).
@@ -164,5 +143,12 @@ enum DocumentFile {
                 throw PrintError.system(.outputFailed, path: path, "cannot keep the document's attribute \(key)", errno: errno)
             }
         }
+    }
+}
+
+extension FileVersion {
+    /// When the version was written, as a date.
+    var modificationDate: Date {
+        Date(timeIntervalSince1970: Double(modified.tv_sec) + Double(modified.tv_nsec) / 1e9)
     }
 }

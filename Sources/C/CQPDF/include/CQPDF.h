@@ -75,6 +75,11 @@ typedef struct {
 /// Receives output bytes; returns 0 on success, non-zero to stop the write.
 typedef int (*spq_write_fn)(void *context, const uint8_t *data, size_t length);
 
+/// Supplies a stream's bytes when the document is written, each piece through
+/// `write(writeContext, …)` (stop when it returns non-zero); returns 0 when all were given,
+/// non-zero when they could not be (the supplier keeps its own reason).
+typedef int (*spq_provide_fn)(void *context, spq_write_fn write, void *writeContext);
+
 /// An entry of a document outline: its title (UTF-8), level (1 for the top), page and height.
 typedef struct {
     const char *title;
@@ -126,8 +131,10 @@ typedef struct {
     /// no rotation applied) and returns its object number, or -1 with *error set.
     int64_t (*form_from_page)(SPQDocument *dst, SPQDocument *src, int index, char **error);
 
-    /// Adds a JPEG byte for byte (DCTDecode) and returns its object number, or -1.
-    int64_t (*add_jpeg)(SPQDocument *dst, const SPQImageInfo *info, const uint8_t *data, size_t length, char **error);
+    /// Adds a JPEG byte for byte (DCTDecode) and returns its object number, or -1. Its bytes
+    /// are asked of `provide` only when the document is written (as often as the writer needs
+    /// them), so the document never holds them: `context` must live until `dst` is written.
+    int64_t (*add_jpeg)(SPQDocument *dst, const SPQImageInfo *info, spq_provide_fn provide, void *context, char **error);
     SPQImageWriter *(*image_begin)(SPQDocument *dst, const SPQImageInfo *info, char **error);
     /// Colour samples, interleaved, rows top to bottom.
     int (*image_write)(SPQImageWriter *w, const uint8_t *data, size_t length, char **error);
