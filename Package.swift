@@ -69,7 +69,9 @@ let package = Package(
         // WebKitGTK and GTK's Unix printing, driven from C (CWebKitShim) by swiftprint-markup only.
         .systemLibrary(name: "CWebKit", path: "Sources/C/CWebKit", pkgConfig: "webkit2gtk-4.1", providers: [.apt(["libwebkit2gtk-4.1-dev"])]),
         .systemLibrary(name: "CGtkUnixPrint", path: "Sources/C/CGtkUnixPrint", pkgConfig: "gtk+-unix-print-3.0", providers: [.apt(["libgtk-3-dev"])]),
-        .target(name: "CWebKitShim", dependencies: ["CWebKit", "CGtkUnixPrint"], path: "Sources/C/CWebKitShim"),
+        .target(name: "CWebKitShim", dependencies: ["CWebKit", "CGtkUnixPrint"], path: "Sources/C/CWebKitShim",
+                // Xlib's handler for a lost display (renderer.c); GTK's pkg-config names only GDK.
+                linkerSettings: [.linkedLibrary("X11")]),
         // pango's cast macros and a fontconfig preload thread, in C (CPangoShim.h says why).
         .target(name: "CPangoShim", dependencies: ["CPango", "CCairo"], path: "Sources/C/CPangoShim", linkerSettings: [.linkedLibrary("fontconfig")]),
         // Starting a bounded child (limits and a process group between fork and exec), for ChildProcess (CSpawnShim.h says why).

@@ -171,7 +171,11 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: outOn), "a failed job left an output file")
     }
 
-    @Test func aCrashedWebProcessIsAnErrorNotAHang() throws {
+    /// A process the renderer needs, killed while a page's script spins: WebKit's web process,
+    /// or the private Xvfb its GTK draws on (which GDK alone reported in three lines blaming "the
+    /// application", naming no Xvfb).
+    @Test(arguments: [("WebKitWebProces", ""), ("Xvfb", "lost its X display :")])
+    func aCrashedRendererProcessIsAnErrorNotAHang(process: String, said: String) throws {
         let dir = try folder(["spin.html": "<html><body><p>spinning</p><script>while (true) {}</script></body></html>"])
         let out = dir + "/out.pdf"
         let p = Process()
@@ -180,27 +184,32 @@ import Testing
         let err = Pipe()
         p.standardError = err
         try p.run()
-        // Kill WebKit's web process once it has been spinning in the page's script a while.
+        // Kill it once WebKit's web process has been spinning in the page's script a while.
         var killed = false, seen: Date?
         for _ in 0..<150 where !killed {
             Thread.sleep(forTimeInterval: 0.1)
-            let web = ProcessTree.descendants(of: p.processIdentifier).filter { $0.name.hasPrefix("WebKitWebProces") }
-            if !web.isEmpty, seen == nil { seen = Date() }
+            let tree = ProcessTree.descendants(of: p.processIdentifier)
+            if tree.contains(where: { $0.name.hasPrefix("WebKitWebProces") }), seen == nil { seen = Date() }
             if let seen, Date().timeIntervalSince(seen) > 1.5 {
-                for w in web { kill(w.pid, SIGKILL) }
-                killed = !web.isEmpty
+                let victims = tree.filter { $0.name.hasPrefix(process) }
+                for v in victims { kill(v.pid, SIGKILL) }
+                killed = !victims.isEmpty
             }
         }
         let started = Date()
         let message = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         p.waitUntilExit()
-        #expect(killed, "no web process was found")
+        #expect(killed, "no \(process) process was found")
         // EX_TEMPFAIL, and not blaming the document alone: WebKit tells a crash from a kill
         // (the out-of-memory killer's likeliest choice, the largest process) by neither.
         #expect(p.terminationStatus == 75, "\(message)")
         #expect(Date().timeIntervalSince(started) < 20, "the job hung after the crash")
         #expect(message.contains("spin.html") && message.contains("ended while printing this document (it crashed, or was stopped from outside)"),
                 "\(message)")
+        if process == "Xvfb" {
+            #expect(message.contains(said) && message.contains("Xvfb was killed by signal 9"), "\(message)")
+            #expect(!message.contains("lost its connection to the display"), "GDK's own three lines: \(message)")
+        }
         #expect(!FileManager.default.fileExists(atPath: out))
         // And the next job prints.
         let next = try folder(["still.html": "<html><body><p>still printing</p></body></html>"])

@@ -195,6 +195,30 @@ void spw_display_cleanup_and_exit(int status) {
 
 static void remove_and_exit(int signal) { spw_display_cleanup_and_exit(128 + signal); }
 
+void spw_display_describe_loss(char *out, size_t size) {
+    if (cleanupServer <= 0) {
+        snprintf(out, size, "Xvfb is gone");
+        return;
+    }
+    // The connection closes as Xvfb dies, a moment before the kernel makes it a zombie.
+    int status = 0;
+    pid_t reaped = 0;
+    for (int i = 0; i < 50 && reaped == 0; i++) {
+        reaped = waitpid(cleanupServer, &status, WNOHANG);
+        if (reaped == 0) usleep(10000);
+    }
+    if (reaped == cleanupServer && WIFSIGNALED(status)) {
+        snprintf(out, size, "Xvfb was killed by signal %d (%s)", WTERMSIG(status), strsignal(WTERMSIG(status)));
+    } else if (reaped == cleanupServer && WIFEXITED(status)) {
+        snprintf(out, size, "Xvfb exited with status %d", WEXITSTATUS(status));
+    } else if (reaped == 0) {
+        snprintf(out, size, "Xvfb is still running, but the connection to it broke");
+    } else {
+        snprintf(out, size, "Xvfb is gone");
+    }
+    if (reaped == cleanupServer) cleanupServer = 0;
+}
+
 void spw_display_watch_for_cleanup(pid_t server) { cleanupServer = server; }
 
 

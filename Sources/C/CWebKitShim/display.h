@@ -20,6 +20,10 @@ void spw_display_stop(SPWDisplay *display);
 /// Lets the signal clean-up (spw_remove_on_termination_signals) kill `server` too.
 void spw_display_watch_for_cleanup(pid_t server);
 
+/// What became of the server, in a few words for a message ("Xvfb was killed by signal 9
+/// (Killed)"): for a renderer whose connection to the display broke.
+void spw_display_describe_loss(char *out, size_t size);
+
 /// Stops the server, removes the folder given to spw_remove_on_termination_signals, ends the
 /// rest of the process group (WebKit's processes) and exits with `status`.
 void spw_display_cleanup_and_exit(int status);

@@ -7,6 +7,7 @@
 #include "display.h"
 #include "filter.h"
 
+#include <gdk/gdkx.h>
 #include <gtk/gtkunixprint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -50,6 +51,18 @@ static char *dup_printf(const char *format, ...) {
 void spw_free(void *pointer) { free(pointer); }
 
 void spw_exit_cleanly(int status) { spw_display_cleanup_and_exit(status); }
+
+// Xlib calls this when the connection to the display breaks (Xvfb killed, or stopped by the
+// out-of-memory killer), and the process must not go on. GDK's own handler says so in three
+// lines that blame "the application" and never name Xvfb; this one says what became of Xvfb
+// in the one line the job's error quotes, and ends WebKit's processes with this one.
+static int on_display_lost(Display *display) {
+    char what[200];
+    spw_display_describe_loss(what, sizeof what);
+    dprintf(2, "swiftprint-markup: lost its X display %s: %s\n", display ? DisplayString(display) : "", what);
+    spw_display_cleanup_and_exit(75);
+    return 0;
+}
 
 // MARK: Running a step
 
@@ -135,6 +148,8 @@ SPWRenderer *spw_renderer_new(const char *runtimeDir, const char *printPreload, 
         spw_renderer_free(r);
         return NULL;
     }
+    // After gtk_init, which sets GDK's handler: the last one set is the one called.
+    XSetIOErrorHandler(on_display_lost);
     // Listed in the background (90 ms here): the first document loads meanwhile.
     gtk_enumerate_printers(find_file_printer, r, on_printers_listed, FALSE);
     // Set before WebKit starts its processes, which inherit it; the web process sees the file
