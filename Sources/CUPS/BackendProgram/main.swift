@@ -5,4 +5,4 @@ import Glibc
 import CUPSBackend
 import CUPSCommon
 
-exit(SpoolBackend.run(arguments: CommandLine.arguments, environment: BackendEnvironment.read()))
+CUPSMessages.exitWhenRead(SpoolBackend.run(arguments: CommandLine.arguments, environment: BackendEnvironment.read()))

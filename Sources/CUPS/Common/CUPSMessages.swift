@@ -14,6 +14,25 @@ public enum CUPSMessages {
         line.withUTF8 { _ = write(STDERR_FILENO, $0.baseAddress, $0.count) }
     }
 
+    /// Ends the program with `status`; a failure, only once cupsd has read every line it wrote
+    /// (up to two seconds). cupsd handles a process's exit before lines still waiting in its
+    /// status pipe, and once it has noted "Filter failed" (or "Backend failed") at an exit, a
+    /// later ERROR line no longer reaches the job's `job-printer-state-message`: a program
+    /// leaving right after its reason would, on a busy machine, be shown as having failed for
+    /// no reason. A success leaves at once: its work is done, and a signal in a wait after it
+    /// (a job cancelled at that moment) must not turn it into a failure.
+    public static func exitWhenRead(_ status: Int32) -> Never {
+        var info = stat()
+        if status != 0, fstat(STDERR_FILENO, &info) == 0, (info.st_mode & S_IFMT) == S_IFIFO {
+            for _ in 0..<400 {
+                var unread: Int32 = 0
+                guard ioctl(STDERR_FILENO, UInt(FIONREAD), &unread) == 0, unread > 0 else { break }
+                usleep(5000)
+            }
+        }
+        exit(status)
+    }
+
     /// `text` with control characters, line separators and direction overrides as spaces.
     public static func oneLine(_ text: String) -> String {
         var scalars = String.UnicodeScalarView()

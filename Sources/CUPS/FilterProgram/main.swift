@@ -1,6 +1,7 @@
 // The CUPS filter, installed as $(cups-config --serverbin)/filter/swiftprint: a thin shell over
 // CUPSFilter.PrintFilter, which holds the logic (and its tests).
 import Foundation
+import CUPSCommon
 import CUPSFilter
 
-exit(PrintFilter.run(arguments: CommandLine.arguments, environment: ProcessInfo.processInfo.environment))
+CUPSMessages.exitWhenRead(PrintFilter.run(arguments: CommandLine.arguments, environment: ProcessInfo.processInfo.environment))

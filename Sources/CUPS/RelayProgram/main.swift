@@ -5,4 +5,4 @@ import Glibc
 import CUPSBackend
 import CUPSCommon
 
-exit(PrinterRelay.run(arguments: CommandLine.arguments, environment: BackendEnvironment.read()))
+CUPSMessages.exitWhenRead(PrinterRelay.run(arguments: CommandLine.arguments, environment: BackendEnvironment.read()))
