@@ -14,6 +14,8 @@ package final class QPDFDocument {
     package private(set) var repairs = 0
     /// The suppliers of streams read when it is written, kept alive until then.
     private var suppliers: [StreamSupplier] = []
+    /// Where its images' compressed samples wait until it is written; made with the first.
+    private var spool: ImageSpool?
 
     /// Reads the PDF at `path`, named `reportedPath` in messages (a repaired copy is named as
     /// the file it was made from).
@@ -124,18 +126,34 @@ package final class QPDFDocument {
         }
     }
 
-    /// An image whose samples `fill` writes row by row; returns its object number.
+    /// An image whose samples `fill` writes row by row; returns its object number. Its
+    /// compressed colour samples go to the document's spool, a temporary file, and are read
+    /// back when the document is written: a job of many images holds none of them in memory.
     package func addImage(info: ImageObjectInfo, fill: (ImageSampleSink) throws -> Void) throws -> Int64 {
+        if spool == nil { spool = try ImageSpool() }
+        let spool = spool!
+        let slice = ImageSpool.Slice(spool: spool, start: spool.length)
         var error: UnsafeMutablePointer<CChar>?
-        let writer: OpaquePointer? = info.withC { c in engine.image_begin!(handle, &c, &error) }
+        let writer: OpaquePointer? = info.withC { c in
+            engine.image_begin!(handle, &c, ImageSpool.append, Unmanaged.passUnretained(spool).toOpaque(), &error)
+        }
         guard let writer else { throw failure(Self.take(error)) }
+        let sink = ImageSampleSink(engine: engine, writer: writer, spool: spool)
         do {
-            try fill(ImageSampleSink(engine: engine, writer: writer))
+            try fill(sink)
         } catch {
             engine.image_abandon!(writer)
             throw error
         }
-        return try object { engine.image_end!(writer, &$0) }
+        let supplier = StreamSupplier { write in try slice.copy(to: write) }
+        suppliers.append(supplier)
+        do {
+            let id = try object { engine.image_end!(writer, StreamSupplier.provide, Unmanaged.passUnretained(supplier).toOpaque(), &$0) }
+            slice.end = spool.length
+            return id
+        } catch {
+            throw spool.failure ?? error
+        }
     }
 
     /// Appends a page of `size` showing `placements` in order, later ones on top.
@@ -315,11 +333,13 @@ package struct ImageObjectInfo {
 package struct ImageSampleSink {
     fileprivate let engine: SPQFunctions
     fileprivate let writer: OpaquePointer
+    fileprivate let spool: ImageSpool
 
     package func writeColor(_ bytes: UnsafeRawBufferPointer) throws {
         var error: UnsafeMutablePointer<CChar>?
         if engine.image_write!(writer, bytes.bindMemory(to: UInt8.self).baseAddress, bytes.count, &error) != 0 {
-            throw PrintError(.renderingFailed, "cannot store the image: \(QPDFDocument.take(error))")
+            let message = QPDFDocument.take(error)
+            throw spool.failure ?? PrintError(.renderingFailed, "cannot store the image: \(message)")
         }
     }
 
@@ -366,6 +386,77 @@ package final class StreamSupplier {
         } catch {
             supplier.failure = error
             return 1
+        }
+    }
+}
+
+/// A temporary file, removed from its folder as soon as it is made (nothing of it can be left
+/// behind, whatever ends the process), that a document's images' compressed samples are
+/// appended to as they come and read back from when the document is written.
+final class ImageSpool {
+    private let descriptor: Int32
+    /// Bytes written so far.
+    private(set) var length: Int64 = 0
+    /// Why a write failed (a full disk), naming the temporary folder (the job's document names
+    /// itself: the error is the one document's of a one-document job).
+    private(set) var failure: PrintError?
+
+    init() throws {
+        let folder = TemporaryFiles.folder
+        guard let (fd, path) = TemporaryFiles.make(in: folder, prefix: "swiftprint-images-") else {
+            throw PrintError.system(.jobFailed, path: nil, "cannot make a temporary file for the job's images in \(folder)", errno: errno)
+        }
+        _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+        unlink(path)
+        descriptor = fd
+    }
+
+    deinit { close(descriptor) }
+
+    /// The engine's entry for the compressed samples: `context` is an unretained spool.
+    static let append: spq_write_fn = { context, data, length in
+        let spool = Unmanaged<ImageSpool>.fromOpaque(context!).takeUnretainedValue()
+        return spool.append(UnsafeRawBufferPointer(start: data, count: length)) ? 0 : 1
+    }
+
+    private func append(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        var done = 0
+        while done < bytes.count {
+            let n = pwrite(descriptor, bytes.baseAddress! + done, bytes.count - done, off_t(length) + off_t(done))
+            if n < 0, errno == EINTR { continue }
+            guard n > 0 else {
+                failure = PrintError.system(.jobFailed, path: nil, "cannot write the job's images to a temporary file in \(TemporaryFiles.folder)",
+                                            errno: n < 0 ? errno : ENOSPC)
+                return false
+            }
+            done += n
+        }
+        length += Int64(bytes.count)
+        return true
+    }
+
+    /// One image's bytes in the spool: from `start` to `end` (set once the image is finished).
+    final class Slice {
+        let spool: ImageSpool
+        let start: Int64
+        var end: Int64
+
+        init(spool: ImageSpool, start: Int64) { self.spool = spool; self.start = start; self.end = start }
+
+        /// Gives the bytes to `write`, a piece at a time, stopping when it returns false.
+        func copy(to write: (UnsafeRawBufferPointer) -> Bool) throws {
+            var buffer = [UInt8](repeating: 0, count: 1 << 18)
+            var offset = start
+            while offset < end {
+                let n = buffer.withUnsafeMutableBytes { pread(spool.descriptor, $0.baseAddress, min($0.count, Int(end - offset)), off_t(offset)) }
+                if n < 0, errno == EINTR { continue }
+                guard n > 0 else {
+                    throw PrintError.system(.jobFailed, path: nil, "cannot read the job's images back from their temporary file in \(TemporaryFiles.folder)",
+                                            errno: n < 0 ? errno : EIO)
+                }
+                guard buffer.withUnsafeBytes({ write(UnsafeRawBufferPointer(rebasing: $0[0..<n])) }) else { return }
+                offset += Int64(n)
+            }
         }
     }
 }

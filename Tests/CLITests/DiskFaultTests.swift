@@ -42,6 +42,26 @@ struct DiskFaultTests {
         }
     }
 
+    /// An image job whose temporary folder is full: a decoded image's compressed samples wait
+    /// there until the PDF is written. Exit 75, the document's name and the reason, no output,
+    /// nothing left in the temporary folder (the spool has no name there from the start).
+    @Test func aFullTemporaryFolderFailsAnImageJobAndLeavesNothing() throws {
+        try withSmallDisk("64k") { tmp in
+            let dir = try temporaryDirectory()
+            let photo = dir + "/noise.png"
+            _ = try Tool.run("convert", ["-size", "400x300", "xc:", "+noise", "Random", "-depth", "8", photo])
+            let out = try temporaryDirectory() + "/out.pdf"
+            let r = try swiftprint(["convert", photo, "-o", out], env: ["TMPDIR": tmp])
+            #expect(r.status == 75, "\(r.stderr)")
+            #expect(r.stderr.contains("noise.png") && r.stderr.contains("temporary file in \(tmp)") && r.stderr.contains("No space left on device"),
+                    "\(r.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: out))
+            #expect(try leftovers(in: tmp) == [])
+            let next = try swiftprint(["convert", photo, "-o", out])
+            #expect(next.status == 0, "\(next.stderr)")
+        }
+    }
+
     /// An HTML job whose temporary folder is full: WebKit's print cannot be written there. Exit
     /// 75 (EX_TEMPFAIL: worth trying again), the document's name and the reason, no output,
     /// and the temporary folder empty once the renderer has gone.

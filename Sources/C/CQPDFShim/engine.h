@@ -55,11 +55,30 @@ struct SPQDocument {
     int recoveredPages = 0; // pages found outside a lost page tree (page_recovery.cpp)
 };
 
+// Gives each piece written to it to a C callback (the output, an image spool); a callback's
+// failure is thrown as `failure`, the callback's owner keeping the reason.
+class CallbackPipeline : public Pipeline {
+  public:
+    CallbackPipeline(spq_write_fn fn, void *context, char const *failure)
+        : Pipeline("swiftprint callback", nullptr), fn(fn), context(context), failure(failure) {}
+    void write(unsigned char const *data, size_t length) override {
+        if (length && fn(context, data, length) != 0) throw std::runtime_error(failure);
+    }
+    void finish() override {}
+
+  private:
+    spq_write_fn fn;
+    void *context;
+    char const *failure;
+};
+
 struct SPQImageWriter {
     SPQDocument *doc;
     SPQImageInfo info;
     std::string icc;
+    // The compressed colour samples go to colorBuffer (memory) or colorSpool (a callback).
     std::unique_ptr<Pl_Buffer> colorBuffer, alphaBuffer;
+    std::unique_ptr<CallbackPipeline> colorSpool;
     std::unique_ptr<Pl_Flate> color, alpha;
     bool started = false;
 };
@@ -105,10 +124,10 @@ int document_subset_fonts(SPQDocument *doc, int64_t *bytesBefore, int64_t *bytes
 
 // images.cpp
 int64_t add_jpeg(SPQDocument *dst, const SPQImageInfo *info, spq_provide_fn provide, void *context, char **error);
-SPQImageWriter *image_begin(SPQDocument *dst, const SPQImageInfo *info, char **error);
+SPQImageWriter *image_begin(SPQDocument *dst, const SPQImageInfo *info, spq_write_fn spool, void *spoolContext, char **error);
 int image_write(SPQImageWriter *w, const uint8_t *data, size_t length, char **error);
 int image_write_alpha(SPQImageWriter *w, const uint8_t *data, size_t length, char **error);
-int64_t image_end(SPQImageWriter *w, char **error);
+int64_t image_end(SPQImageWriter *w, spq_provide_fn provide, void *provideContext, char **error);
 void image_abandon(SPQImageWriter *w);
 
 } // namespace spq

@@ -90,15 +90,22 @@ int64_t add_jpeg(SPQDocument *dst, const SPQImageInfo *info, spq_provide_fn prov
     });
 }
 
-SPQImageWriter *image_begin(SPQDocument *dst, const SPQImageInfo *info, char **error) {
+SPQImageWriter *image_begin(SPQDocument *dst, const SPQImageInfo *info, spq_write_fn spool, void *spoolContext, char **error) {
     return guarded<SPQImageWriter *>(error, nullptr, [&]() {
         auto w = std::make_unique<SPQImageWriter>();
         w->doc = dst;
         w->info = *info;
         if (info->icc) w->icc.assign(reinterpret_cast<const char *>(info->icc), info->iccLength);
         w->info.icc = nullptr;
-        w->colorBuffer = std::make_unique<Pl_Buffer>("image");
-        w->color = std::make_unique<Pl_Flate>("image flate", w->colorBuffer.get(), Pl_Flate::a_deflate);
+        Pipeline *colorSink;
+        if (spool) {
+            w->colorSpool = std::make_unique<CallbackPipeline>(spool, spoolContext, "cannot spool the image's samples");
+            colorSink = w->colorSpool.get();
+        } else {
+            w->colorBuffer = std::make_unique<Pl_Buffer>("image");
+            colorSink = w->colorBuffer.get();
+        }
+        w->color = std::make_unique<Pl_Flate>("image flate", colorSink, Pl_Flate::a_deflate);
         if (info->hasAlpha) {
             w->alphaBuffer = std::make_unique<Pl_Buffer>("alpha");
             w->alpha = std::make_unique<Pl_Flate>("alpha flate", w->alphaBuffer.get(), Pl_Flate::a_deflate);
@@ -136,7 +143,7 @@ int image_write_alpha(SPQImageWriter *w, const uint8_t *data, size_t length, cha
     });
 }
 
-int64_t image_end(SPQImageWriter *w, char **error) {
+int64_t image_end(SPQImageWriter *w, spq_provide_fn provide, void *provideContext, char **error) {
     std::unique_ptr<SPQImageWriter> owner(w);
     return guarded<int64_t>(error, -1, [&]() {
         QPDF &pdf = *w->doc->pdf;
@@ -152,7 +159,14 @@ int64_t image_end(SPQImageWriter *w, char **error) {
             parameters.replaceKey("/BitsPerComponent", QPDFObjectHandle::newInteger(w->info.bitsPerComponent));
             parameters.replaceKey("/Columns", QPDFObjectHandle::newInteger(w->info.width));
         }
-        image.replaceStreamData(w->colorBuffer->getBufferSharedPointer(), flate, parameters);
+        if (w->colorSpool) {
+            if (!provide) throw std::logic_error("a spooled image needs a provider");
+            image.replaceStreamData(std::make_shared<SuppliedStream>(provide, provideContext), flate, parameters);
+            // Already compressed as it should be: written as it comes, in one pass.
+            image.setFilterOnWrite(false);
+        } else {
+            image.replaceStreamData(w->colorBuffer->getBufferSharedPointer(), flate, parameters);
+        }
         if (w->alpha) {
             w->alpha->finish();
             SPQImageInfo maskInfo = w->info;

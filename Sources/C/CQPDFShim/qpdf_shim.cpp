@@ -58,19 +58,6 @@ QPDFObjectHandle formForPage(QPDFPageObjectHelper &page) {
     return form;
 }
 
-class CallbackPipeline : public Pipeline {
-  public:
-    CallbackPipeline(spq_write_fn fn, void *context) : Pipeline("swiftprint output", nullptr), fn(fn), context(context) {}
-    void write(unsigned char const *data, size_t length) override {
-        if (length && fn(context, data, length) != 0) throw std::runtime_error("cannot write the output");
-    }
-    void finish() override {}
-
-  private:
-    spq_write_fn fn;
-    void *context;
-};
-
 } // namespace
 
 namespace spq {
@@ -351,7 +338,7 @@ int add_link(SPQDocument *dst, int page, double x1, double y1, double x2, double
 
 int document_write(SPQDocument *dst, spq_write_fn write, void *context, char **error) {
     return guarded<int>(error, -1, [&]() {
-        CallbackPipeline out(write, context);
+        CallbackPipeline out(write, context, "cannot write the output");
         QPDFWriter writer(*dst->pdf);
         writer.setOutputPipeline(&out);
         writer.setDeterministicID(true);

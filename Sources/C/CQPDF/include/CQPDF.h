@@ -135,13 +135,18 @@ typedef struct {
     /// are asked of `provide` only when the document is written (as often as the writer needs
     /// them), so the document never holds them: `context` must live until `dst` is written.
     int64_t (*add_jpeg)(SPQDocument *dst, const SPQImageInfo *info, spq_provide_fn provide, void *context, char **error);
-    SPQImageWriter *(*image_begin)(SPQDocument *dst, const SPQImageInfo *info, char **error);
+    /// With `spool`, the compressed colour samples go to it as they come (a temporary file, so
+    /// that a job of many images holds none of them), and image_end's `provide` gives them back
+    /// when the document is written; without it (NULL) they are held in memory.
+    SPQImageWriter *(*image_begin)(SPQDocument *dst, const SPQImageInfo *info, spq_write_fn spool, void *spoolContext, char **error);
     /// Colour samples, interleaved, rows top to bottom.
     int (*image_write)(SPQImageWriter *w, const uint8_t *data, size_t length, char **error);
     /// Alpha samples (when hasAlpha), rows top to bottom.
     int (*image_write_alpha)(SPQImageWriter *w, const uint8_t *data, size_t length, char **error);
-    /// Finishes the image; returns its object number, or -1. Frees `w` either way.
-    int64_t (*image_end)(SPQImageWriter *w, char **error);
+    /// Finishes the image; returns its object number, or -1. Frees `w` either way. A spooled
+    /// image's samples are asked of `provide` (with `provideContext`, which must live until
+    /// the document is written) when the document is written.
+    int64_t (*image_end)(SPQImageWriter *w, spq_provide_fn provide, void *provideContext, char **error);
     /// Drops an unfinished image.
     void (*image_abandon)(SPQImageWriter *w);
 
