@@ -218,7 +218,7 @@ let package = Package(
         // filter (options and the PPD, then the job); the backend (it runs as root: it reads its
         // arguments and a byte stream, no content).
         .target(name: "CUPSQueue", dependencies: ["HandlerSupport", "CUPSLibrary", "CUPSCommon"], path: "Sources/CUPS/Queue"),
-        .target(name: "CUPSCommon", path: "Sources/CUPS/Common"),
+        .target(name: "CUPSCommon", dependencies: ["CSpawnShim"], path: "Sources/CUPS/Common"),
         .target(
             name: "CUPSFilter",
             dependencies: ["SwiftPrint", "CUPSCommon", "CUPSLibrary", .product(name: "Logging", package: "swift-log")],

@@ -45,7 +45,9 @@ import Testing
         "CCairo": ["PrintGraphics", "ImageDecoders", "swiftprint-make-basemap"],
         "CPangoShim": ["PrintGraphics"],
         "CFontSubset": ["PrintGraphics"],
-        "CSpawnShim": ["PrintSupport"],
+        // And cupsd's programs' own end with cupsd (SchedulerLifetime): the backend stays free of
+        // Foundation, which PrintSupport brings.
+        "CSpawnShim": ["PrintSupport", "CUPSCommon"],
         "CUchardet": ["TextHandler"],
         "CPNGShim": ["ImageHandler"],
         "CTIFFShim": ["ImageDecoders"], "CGif": ["ImageDecoders"], "CWebP": ["ImageDecoders"], "CHeifShim": ["ImageDecoders"],

@@ -122,6 +122,7 @@ final class PrivateCUPS: @unchecked Sendable {
         PreserveJobHistory Yes
         JobRetryInterval 1
         JobRetryLimit 20
+        DirtyCleanInterval 0
         <Location />
           Order allow,deny
           Allow from 127.0.0.1
@@ -154,9 +155,10 @@ final class PrivateCUPS: @unchecked Sendable {
     }
 
     /// Stops cupsd as a package update or `systemctl restart cups` does (SIGTERM: it stops its
-    /// jobs' filters and backends and keeps the jobs) and starts it again on the same folders.
-    func restart() throws {
-        process.terminate()
+    /// jobs' filters and backends and keeps the jobs), or as a crash or the out-of-memory killer
+    /// does (SIGKILL: it stops nothing), and starts it again on the same folders.
+    func restart(crashing: Bool = false) throws {
+        if crashing { kill(process.processIdentifier, SIGKILL) } else { process.terminate() }
         process.waitUntilExit()
         process = try Self.start(root: root)
         try waitUntilUp()

@@ -47,25 +47,7 @@ import Testing
     @Test func aJobOutlivesCupsdRestartedInItsMiddle() throws {
         let cups = try PrivateCUPS.fresh()
         defer { cups.stop() }
-        let file = try longText(lines: 120_000)
-        let id = try cups.submit([file], to: "swiftprint", title: "restarted")
-        _ = try waitForJobProcess(cups, named: "swiftprint-filter")
-        _ = try waitForJobProcess(cups, named: "swiftprint-backend")
-        usleep(500_000)
-        try cups.restart()
-        try cups.waitForJobs(timeout: 120)
-        let report = try cups.finishedJobReport(id)
-        #expect(report.contains("restarted") || report.contains("\(id)"), "\(report)")
-        let saved = cups.savedFiles()
-        #expect(saved.count == 1 && saved.first?.hasSuffix("-restarted.pdf") == true, "one PDF, not two: \(saved)")
-        if let name = saved.first {
-            // Whole: its last page ends with the file's last line.
-            let pdf = cups.saved + "/root/" + name
-            let pages = try PDF.pageCount(pdf)
-            let lastPage = try PDF.text(pdf, first: pages, last: pages)
-            #expect(pages > 1000 && lastPage.filter { !$0.isWhitespace }.contains("119999Thequick"), "\(pages) pages")
-        }
-        #expect(leftovers(cups).isEmpty, "\(leftovers(cups))")
+        try printThroughARestart(cups, crashing: false)
 
         // Another job's partial file that no backend holds, and one that a backend (this test,
         // here) holds locked as it writes it.
@@ -104,6 +86,45 @@ import Testing
         try cups.waitForJobs()
         let nextReport = try cups.finishedJobReport(next)
         #expect(cups.savedFiles().contains { $0.hasSuffix("-after.pdf") }, "the next job: \(nextReport)")
+    }
+
+    /// cupsd killed (a crash, the out-of-memory killer) while the filter is half-way through a
+    /// job: nothing stops the job's filter and backend, which must not go on without it (the
+    /// started-again cupsd runs the job from the start, and the job would be saved twice). One
+    /// whole PDF, nothing left behind.
+    @Test func aJobOutlivesCupsdKilledInItsMiddle() throws {
+        let cups = try PrivateCUPS.fresh()
+        defer { cups.stop() }
+        try printThroughARestart(cups, crashing: true)
+        let orphans = ["swiftprint-filter", "swiftprint-backend"].flatMap { ProcessTree.all(named: $0) }.filter { $0.parent != "cupsd" }
+        #expect(orphans.isEmpty, "left running without cupsd: \(orphans)")
+    }
+
+    /// A long job with cupsd restarted (or killed and started again) half-way: the one PDF saved
+    /// is whole, with every page, and nothing is left in the spool or temporary folders.
+    func printThroughARestart(_ cups: PrivateCUPS, crashing: Bool) throws {
+        let file = try longText(lines: 120_000)
+        let id = try cups.submit([file], to: "swiftprint", title: "restarted")
+        _ = try waitForJobProcess(cups, named: "swiftprint-filter")
+        _ = try waitForJobProcess(cups, named: "swiftprint-backend")
+        usleep(500_000)
+        try cups.restart(crashing: crashing)
+        try cups.waitForJobs(timeout: 120)
+        // Until the first run's processes, if any were left running, have ended.
+        for _ in 0..<50 where ProcessTree.all(named: "swiftprint-backend").contains(where: { $0.parent != "cupsd" }) { usleep(100_000) }
+        let state = try ippJobState(id, at: "ipp://\(cups.server)/printers/swiftprint")
+        let listing = try Tool.run("lpstat", ["-h", cups.server, "-l", "-W", "all", "-o", "swiftprint"]).text
+        #expect(state == "completed", "job-state \(state ?? "?"): \(listing)")
+        let saved = cups.savedFiles()
+        #expect(saved.count == 1 && saved.first?.hasSuffix("-restarted.pdf") == true, "one PDF, not two: \(saved)")
+        if let name = saved.first {
+            // Whole: its last page ends with the file's last line.
+            let pdf = cups.saved + "/root/" + name
+            let pages = try PDF.pageCount(pdf)
+            let lastPage = try PDF.text(pdf, first: pages, last: pages)
+            #expect(pages > 1000 && lastPage.filter { !$0.isWhitespace }.contains("119999Thequick"), "\(pages) pages")
+        }
+        #expect(leftovers(cups).isEmpty, "\(leftovers(cups))")
     }
 
     /// The filter or the backend stopped by SIGKILL or SIGTERM at a random moment of a job (six

@@ -16,6 +16,11 @@
 
 int SPPipeCloseOnExec(int fds[2]) { return pipe2(fds, O_CLOEXEC); }
 
+int SPEndWithParent(pid_t parent, int signal) {
+    if (prctl(PR_SET_PDEATHSIG, signal) != 0) return -1;
+    return getppid() == parent ? 0 : 1;
+}
+
 /// Gives `fd` to the child as `target`, open across exec.
 static int give(int fd, int target) {
     if (fd == target) return fcntl(fd, F_SETFD, 0);

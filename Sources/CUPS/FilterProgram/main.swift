@@ -4,4 +4,5 @@ import Foundation
 import CUPSCommon
 import CUPSFilter
 
+SchedulerLifetime.endWithScheduler()
 CUPSMessages.exitWhenRead(PrintFilter.run(arguments: CommandLine.arguments, environment: ProcessInfo.processInfo.environment))

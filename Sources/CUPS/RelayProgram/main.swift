@@ -5,4 +5,5 @@ import Glibc
 import CUPSBackend
 import CUPSCommon
 
+SchedulerLifetime.endWithScheduler()
 CUPSMessages.exitWhenRead(PrinterRelay.run(arguments: CommandLine.arguments, environment: BackendEnvironment.read()))

@@ -10,6 +10,11 @@
 /// pipe2(fds, O_CLOEXEC): a pipe no other child inherits. 0, or -1 with errno set.
 int SPPipeCloseOnExec(int fds[2]);
 
+/// Asks the kernel to send `signal` to this process when the thread that started it ends
+/// (PR_SET_PDEATHSIG), for a process whose work is worth nothing without its starter. 0; -1
+/// with errno set when prctl fails; 1 when `parent` had already ended (nobody will send it).
+int SPEndWithParent(pid_t parent, int signal);
+
 /// What bounds a child; 0 means no limit.
 typedef struct {
     /// RLIMIT_CPU: SIGXCPU after this many seconds of processor time, SIGKILL 2 s later.
