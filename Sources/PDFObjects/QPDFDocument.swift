@@ -14,8 +14,10 @@ package final class QPDFDocument {
     package private(set) var repairs = 0
     /// The suppliers of streams read when it is written, kept alive until then.
     private var suppliers: [StreamSupplier] = []
-    /// Where its images' compressed samples wait until it is written; made with the first.
-    private var spool: ImageSpool?
+    /// Where its images' compressed colour and alpha samples wait until it is written; made
+    /// with the first image (with alpha).
+    private var colorSpool: ImageSpool?
+    private var alphaSpool: ImageSpool?
 
     /// Reads the PDF at `path`, named `reportedPath` in messages (a repaired copy is named as
     /// the file it was made from).
@@ -127,32 +129,40 @@ package final class QPDFDocument {
     }
 
     /// An image whose samples `fill` writes row by row; returns its object number. Its
-    /// compressed colour samples go to the document's spool, a temporary file, and are read
-    /// back when the document is written: a job of many images holds none of them in memory.
+    /// compressed samples (colour, and alpha) go to the document's spools, temporary files, and
+    /// are read back when the document is written: a job of many images holds none of them in
+    /// memory.
     package func addImage(info: ImageObjectInfo, fill: (ImageSampleSink) throws -> Void) throws -> Int64 {
-        if spool == nil { spool = try ImageSpool() }
-        let spool = spool!
-        let slice = ImageSpool.Slice(spool: spool, start: spool.length)
+        if colorSpool == nil { colorSpool = try ImageSpool() }
+        if info.alphaBits != nil, alphaSpool == nil { alphaSpool = try ImageSpool() }
+        let color = ImageSpool.Slice(spool: colorSpool!)
+        let alpha = info.alphaBits == nil ? nil : ImageSpool.Slice(spool: alphaSpool!)
+        var spools = SPQImageSpools(color: ImageSpool.append, colorContext: Unmanaged.passUnretained(color.spool).toOpaque(),
+                                    alpha: alpha == nil ? nil : ImageSpool.append,
+                                    alphaContext: alpha.map { Unmanaged.passUnretained($0.spool).toOpaque() })
         var error: UnsafeMutablePointer<CChar>?
-        let writer: OpaquePointer? = info.withC { c in
-            engine.image_begin!(handle, &c, ImageSpool.append, Unmanaged.passUnretained(spool).toOpaque(), &error)
-        }
+        let writer: OpaquePointer? = info.withC { c in engine.image_begin!(handle, &c, &spools, &error) }
         guard let writer else { throw failure(Self.take(error)) }
-        let sink = ImageSampleSink(engine: engine, writer: writer, spool: spool)
+        let sink = ImageSampleSink(engine: engine, writer: writer, spools: [color.spool] + (alpha.map { [$0.spool] } ?? []))
         do {
             try fill(sink)
         } catch {
             engine.image_abandon!(writer)
             throw error
         }
-        let supplier = StreamSupplier { write in try slice.copy(to: write) }
-        suppliers.append(supplier)
+        let colorSupplier = StreamSupplier { write in try color.copy(to: write) }
+        let alphaSupplier = alpha.map { slice in StreamSupplier { write in try slice.copy(to: write) } }
+        suppliers += [colorSupplier] + (alphaSupplier.map { [$0] } ?? [])
+        var given = SPQImageSuppliers(color: StreamSupplier.provide, colorContext: Unmanaged.passUnretained(colorSupplier).toOpaque(),
+                                      alpha: alphaSupplier == nil ? nil : StreamSupplier.provide,
+                                      alphaContext: alphaSupplier.map { Unmanaged.passUnretained($0).toOpaque() })
         do {
-            let id = try object { engine.image_end!(writer, StreamSupplier.provide, Unmanaged.passUnretained(supplier).toOpaque(), &$0) }
-            slice.end = spool.length
+            let id = try object { engine.image_end!(writer, &given, &$0) }
+            color.finish()
+            alpha?.finish()
             return id
         } catch {
-            throw spool.failure ?? error
+            throw sink.spoolFailure ?? error
         }
     }
 
@@ -333,20 +343,24 @@ package struct ImageObjectInfo {
 package struct ImageSampleSink {
     fileprivate let engine: SPQFunctions
     fileprivate let writer: OpaquePointer
-    fileprivate let spool: ImageSpool
+    fileprivate let spools: [ImageSpool]
+
+    /// Why a spool could not take the samples (a full disk), when that is why a write failed.
+    fileprivate var spoolFailure: PrintError? { spools.lazy.compactMap(\.failure).first }
 
     package func writeColor(_ bytes: UnsafeRawBufferPointer) throws {
         var error: UnsafeMutablePointer<CChar>?
         if engine.image_write!(writer, bytes.bindMemory(to: UInt8.self).baseAddress, bytes.count, &error) != 0 {
             let message = QPDFDocument.take(error)
-            throw spool.failure ?? PrintError(.renderingFailed, "cannot store the image: \(message)")
+            throw spoolFailure ?? PrintError(.renderingFailed, "cannot store the image: \(message)")
         }
     }
 
     package func writeAlpha(_ bytes: UnsafeRawBufferPointer) throws {
         var error: UnsafeMutablePointer<CChar>?
         if engine.image_write_alpha!(writer, bytes.bindMemory(to: UInt8.self).baseAddress, bytes.count, &error) != 0 {
-            throw PrintError(.renderingFailed, "cannot store the image: \(QPDFDocument.take(error))")
+            let message = QPDFDocument.take(error)
+            throw spoolFailure ?? PrintError(.renderingFailed, "cannot store the image: \(message)")
         }
     }
 }
@@ -435,13 +449,17 @@ final class ImageSpool {
         return true
     }
 
-    /// One image's bytes in the spool: from `start` to `end` (set once the image is finished).
+    /// One image's bytes in the spool: from where the spool ended when it began to where the
+    /// spool ended when it was finished.
     final class Slice {
         let spool: ImageSpool
         let start: Int64
-        var end: Int64
+        private(set) var end: Int64
 
-        init(spool: ImageSpool, start: Int64) { self.spool = spool; self.start = start; self.end = start }
+        init(spool: ImageSpool) { self.spool = spool; start = spool.length; end = start }
+
+        /// The image is finished: its bytes end where the spool does now.
+        func finish() { end = spool.length }
 
         /// Gives the bytes to `write`, a piece at a time, stopping when it returns false.
         func copy(to write: (UnsafeRawBufferPointer) -> Bool) throws {

@@ -76,9 +76,9 @@ struct SPQImageWriter {
     SPQDocument *doc;
     SPQImageInfo info;
     std::string icc;
-    // The compressed colour samples go to colorBuffer (memory) or colorSpool (a callback).
+    // The compressed samples go to a buffer (memory) or a spool (a callback).
     std::unique_ptr<Pl_Buffer> colorBuffer, alphaBuffer;
-    std::unique_ptr<CallbackPipeline> colorSpool;
+    std::unique_ptr<CallbackPipeline> colorSpool, alphaSpool;
     std::unique_ptr<Pl_Flate> color, alpha;
     bool started = false;
 };
@@ -124,10 +124,10 @@ int document_subset_fonts(SPQDocument *doc, int64_t *bytesBefore, int64_t *bytes
 
 // images.cpp
 int64_t add_jpeg(SPQDocument *dst, const SPQImageInfo *info, spq_provide_fn provide, void *context, char **error);
-SPQImageWriter *image_begin(SPQDocument *dst, const SPQImageInfo *info, spq_write_fn spool, void *spoolContext, char **error);
+SPQImageWriter *image_begin(SPQDocument *dst, const SPQImageInfo *info, const SPQImageSpools *spools, char **error);
 int image_write(SPQImageWriter *w, const uint8_t *data, size_t length, char **error);
 int image_write_alpha(SPQImageWriter *w, const uint8_t *data, size_t length, char **error);
-int64_t image_end(SPQImageWriter *w, spq_provide_fn provide, void *provideContext, char **error);
+int64_t image_end(SPQImageWriter *w, const SPQImageSuppliers *suppliers, char **error);
 void image_abandon(SPQImageWriter *w);
 
 } // namespace spq

@@ -90,25 +90,28 @@ int64_t add_jpeg(SPQDocument *dst, const SPQImageInfo *info, spq_provide_fn prov
     });
 }
 
-SPQImageWriter *image_begin(SPQDocument *dst, const SPQImageInfo *info, spq_write_fn spool, void *spoolContext, char **error) {
+SPQImageWriter *image_begin(SPQDocument *dst, const SPQImageInfo *info, const SPQImageSpools *spools, char **error) {
     return guarded<SPQImageWriter *>(error, nullptr, [&]() {
         auto w = std::make_unique<SPQImageWriter>();
         w->doc = dst;
         w->info = *info;
         if (info->icc) w->icc.assign(reinterpret_cast<const char *>(info->icc), info->iccLength);
         w->info.icc = nullptr;
-        Pipeline *colorSink;
-        if (spool) {
-            w->colorSpool = std::make_unique<CallbackPipeline>(spool, spoolContext, "cannot spool the image's samples");
-            colorSink = w->colorSpool.get();
-        } else {
-            w->colorBuffer = std::make_unique<Pl_Buffer>("image");
-            colorSink = w->colorBuffer.get();
-        }
-        w->color = std::make_unique<Pl_Flate>("image flate", colorSink, Pl_Flate::a_deflate);
+        // The Flate stage writes into a spool when there is one, else into memory.
+        auto sink = [](spq_write_fn spool, void *context, std::unique_ptr<CallbackPipeline> &spooled,
+                       std::unique_ptr<Pl_Buffer> &buffered, char const *name) -> Pipeline * {
+            if (spool) {
+                spooled = std::make_unique<CallbackPipeline>(spool, context, "cannot spool the image's samples");
+                return spooled.get();
+            }
+            buffered = std::make_unique<Pl_Buffer>(name);
+            return buffered.get();
+        };
+        Pipeline *color = sink(spools ? spools->color : nullptr, spools ? spools->colorContext : nullptr, w->colorSpool, w->colorBuffer, "image");
+        w->color = std::make_unique<Pl_Flate>("image flate", color, Pl_Flate::a_deflate);
         if (info->hasAlpha) {
-            w->alphaBuffer = std::make_unique<Pl_Buffer>("alpha");
-            w->alpha = std::make_unique<Pl_Flate>("alpha flate", w->alphaBuffer.get(), Pl_Flate::a_deflate);
+            Pipeline *alpha = sink(spools ? spools->alpha : nullptr, spools ? spools->alphaContext : nullptr, w->alphaSpool, w->alphaBuffer, "alpha");
+            w->alpha = std::make_unique<Pl_Flate>("alpha flate", alpha, Pl_Flate::a_deflate);
         }
         return w.release();
     });
@@ -143,7 +146,7 @@ int image_write_alpha(SPQImageWriter *w, const uint8_t *data, size_t length, cha
     });
 }
 
-int64_t image_end(SPQImageWriter *w, spq_provide_fn provide, void *provideContext, char **error) {
+int64_t image_end(SPQImageWriter *w, const SPQImageSuppliers *suppliers, char **error) {
     std::unique_ptr<SPQImageWriter> owner(w);
     return guarded<int64_t>(error, -1, [&]() {
         QPDF &pdf = *w->doc->pdf;
@@ -159,14 +162,19 @@ int64_t image_end(SPQImageWriter *w, spq_provide_fn provide, void *provideContex
             parameters.replaceKey("/BitsPerComponent", QPDFObjectHandle::newInteger(w->info.bitsPerComponent));
             parameters.replaceKey("/Columns", QPDFObjectHandle::newInteger(w->info.width));
         }
-        if (w->colorSpool) {
-            if (!provide) throw std::logic_error("a spooled image needs a provider");
-            image.replaceStreamData(std::make_shared<SuppliedStream>(provide, provideContext), flate, parameters);
-            // Already compressed as it should be: written as it comes, in one pass.
-            image.setFilterOnWrite(false);
-        } else {
-            image.replaceStreamData(w->colorBuffer->getBufferSharedPointer(), flate, parameters);
-        }
+        // A spooled stream is already compressed as it should be: written as it comes, once.
+        auto store = [&](QPDFObjectHandle stream, bool spooled, std::unique_ptr<Pl_Buffer> &buffer, spq_provide_fn provide,
+                         void *context, QPDFObjectHandle parms) {
+            if (spooled) {
+                if (!provide) throw std::logic_error("a spooled image needs a supplier");
+                stream.replaceStreamData(std::make_shared<SuppliedStream>(provide, context), flate, parms);
+                stream.setFilterOnWrite(false);
+            } else {
+                stream.replaceStreamData(buffer->getBufferSharedPointer(), flate, parms);
+            }
+        };
+        store(image, w->colorSpool != nullptr, w->colorBuffer, suppliers ? suppliers->color : nullptr,
+              suppliers ? suppliers->colorContext : nullptr, parameters);
         if (w->alpha) {
             w->alpha->finish();
             SPQImageInfo maskInfo = w->info;
@@ -175,7 +183,8 @@ int64_t image_end(SPQImageWriter *w, spq_provide_fn provide, void *provideContex
             maskInfo.invertCMYK = 0;
             auto mask = pdf.newStream();
             copyDictionary(mask, imageDictionary(pdf, maskInfo, ""));
-            mask.replaceStreamData(w->alphaBuffer->getBufferSharedPointer(), flate, QPDFObjectHandle::newNull());
+            store(mask, w->alphaSpool != nullptr, w->alphaBuffer, suppliers ? suppliers->alpha : nullptr,
+                  suppliers ? suppliers->alphaContext : nullptr, QPDFObjectHandle::newNull());
             image.getDict().replaceKey("/SMask", mask);
         }
         return int64_t(image.getObjectID());

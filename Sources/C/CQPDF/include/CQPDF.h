@@ -80,6 +80,23 @@ typedef int (*spq_write_fn)(void *context, const uint8_t *data, size_t length);
 /// non-zero when they could not be (the supplier keeps its own reason).
 typedef int (*spq_provide_fn)(void *context, spq_write_fn write, void *writeContext);
 
+/// Where an image's compressed samples go as they come: colour and alpha, each a callback
+/// (NULL: held in memory).
+typedef struct {
+    spq_write_fn color;
+    void *colorContext;
+    spq_write_fn alpha;
+    void *alphaContext;
+} SPQImageSpools;
+
+/// What gives a spooled image's samples back when the document is written.
+typedef struct {
+    spq_provide_fn color;
+    void *colorContext;
+    spq_provide_fn alpha;
+    void *alphaContext;
+} SPQImageSuppliers;
+
 /// An entry of a document outline: its title (UTF-8), level (1 for the top), page and height.
 typedef struct {
     const char *title;
@@ -135,18 +152,19 @@ typedef struct {
     /// are asked of `provide` only when the document is written (as often as the writer needs
     /// them), so the document never holds them: `context` must live until `dst` is written.
     int64_t (*add_jpeg)(SPQDocument *dst, const SPQImageInfo *info, spq_provide_fn provide, void *context, char **error);
-    /// With `spool`, the compressed colour samples go to it as they come (a temporary file, so
-    /// that a job of many images holds none of them), and image_end's `provide` gives them back
-    /// when the document is written; without it (NULL) they are held in memory.
-    SPQImageWriter *(*image_begin)(SPQDocument *dst, const SPQImageInfo *info, spq_write_fn spool, void *spoolContext, char **error);
+    /// With spools, the compressed colour (and alpha) samples go to them as they come
+    /// (temporary files, so that a job of many images holds none of them), and image_end's
+    /// suppliers give them back when the document is written; without (NULL) they are held in
+    /// memory.
+    SPQImageWriter *(*image_begin)(SPQDocument *dst, const SPQImageInfo *info, const SPQImageSpools *spools, char **error);
     /// Colour samples, interleaved, rows top to bottom.
     int (*image_write)(SPQImageWriter *w, const uint8_t *data, size_t length, char **error);
     /// Alpha samples (when hasAlpha), rows top to bottom.
     int (*image_write_alpha)(SPQImageWriter *w, const uint8_t *data, size_t length, char **error);
     /// Finishes the image; returns its object number, or -1. Frees `w` either way. A spooled
-    /// image's samples are asked of `provide` (with `provideContext`, which must live until
-    /// the document is written) when the document is written.
-    int64_t (*image_end)(SPQImageWriter *w, spq_provide_fn provide, void *provideContext, char **error);
+    /// image's samples are asked of `suppliers` (whose contexts must live until the document
+    /// is written) when the document is written.
+    int64_t (*image_end)(SPQImageWriter *w, const SPQImageSuppliers *suppliers, char **error);
     /// Drops an unfinished image.
     void (*image_abandon)(SPQImageWriter *w);
 
