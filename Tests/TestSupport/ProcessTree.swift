@@ -27,20 +27,4 @@ public enum ProcessTree {
             return (pid, exe.map { ($0 as NSString).lastPathComponent } ?? comm[pid] ?? "?")
         }
     }
-
-    /// Every process on the machine running the program `name` (by /proc/PID/exe's file name),
-    /// whoever started it, with its parent's program: a job's processes left running by a
-    /// scheduler that died have another parent than cupsd.
-    public static func all(named name: String) -> [(pid: pid_t, parent: String)] {
-        func program(_ pid: String) -> String? {
-            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/exe")).map { ($0 as NSString).lastPathComponent }
-        }
-        return ((try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []).compactMap { entry in
-            guard let pid = pid_t(entry), program(entry) == name,
-                  let stat = try? String(contentsOfFile: "/proc/\(entry)/stat", encoding: .utf8), let close = stat.lastIndex(of: ")") else { return nil }
-            let fields = stat[stat.index(after: close)...].split(separator: " ")
-            let parent = fields.count > 1 ? program(String(fields[1])) ?? "?" : "?"
-            return (pid, parent)
-        }
-    }
 }
