@@ -38,7 +38,11 @@ final class PrivateCUPS: @unchecked Sendable {
 
     /// A cupsd of its own, for tests that change the installation; `stop()` it.
     /// `environment`: more variables for every filter and backend (cupsd.conf's `SetEnv`).
-    static func fresh(environment: [String: String] = [:]) throws -> PrivateCUPS { try PrivateCUPS(environment: environment) }
+    /// `writingStateAtOnce`: cupsd writes jobs' state to disk at once (`DirtyCleanInterval 0`)
+    /// rather than every 30 s, for tests that kill it and expect it to know its jobs again.
+    static func fresh(environment: [String: String] = [:], writingStateAtOnce: Bool = false) throws -> PrivateCUPS {
+        try PrivateCUPS(environment: environment, writingStateAtOnce: writingStateAtOnce)
+    }
 
     /// A cupsd of its own with stock CUPS's conversions, pdftopdf and the ipp backend, for
     /// queues on real IPP printers (`ippeveprinter`); `stop()` it.
@@ -49,10 +53,12 @@ final class PrivateCUPS: @unchecked Sendable {
     /// installed: for swiftprint's printer queues, whose jobs must still use none of them; `stop()` it.
     static func withSystemFilters() throws -> PrivateCUPS { try PrivateCUPS(stockFilters: true, allSystemFilters: true) }
 
-    private init(stockFilters: Bool = false, allSystemFilters: Bool = false, environment: [String: String] = [:]) throws {
+    private init(stockFilters: Bool = false, allSystemFilters: Bool = false, environment: [String: String] = [:],
+                 writingStateAtOnce: Bool = false) throws {
         root = FileManager.default.temporaryDirectory.appendingPathComponent("swiftprint-cupsd-\(UUID().uuidString.prefix(8))").path
         port = try Self.freePort()
-        try Self.writeServer(at: root, port: port, stockFilters: stockFilters, allSystemFilters: allSystemFilters, environment: environment)
+        try Self.writeServer(at: root, port: port, stockFilters: stockFilters, allSystemFilters: allSystemFilters, environment: environment,
+                             writingStateAtOnce: writingStateAtOnce)
         // Started from a folder its filters (running as lp) cannot enter, as a system cupsd
         // started from root's home is: they must not depend on the folder they start in.
         try FileManager.default.createDirectory(atPath: root + "/closed", withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
@@ -67,7 +73,8 @@ final class PrivateCUPS: @unchecked Sendable {
     }
 
     /// A cupsd's folders and configuration at `root`, listening on 127.0.0.1:`port`, not started.
-    static func writeServer(at root: String, port: Int, stockFilters: Bool, allSystemFilters: Bool, environment: [String: String] = [:]) throws {
+    static func writeServer(at root: String, port: Int, stockFilters: Bool, allSystemFilters: Bool, environment: [String: String] = [:],
+                            writingStateAtOnce: Bool = false) throws {
         let fm = FileManager.default
         for dir in ["etc/ppd", "etc/ssl", "lib/daemon", "spool/tmp", "cache", "state", "log", "data/mime", "data/banners"] {
             try fm.createDirectory(atPath: root + "/" + dir, withIntermediateDirectories: true)
@@ -122,7 +129,7 @@ final class PrivateCUPS: @unchecked Sendable {
         PreserveJobHistory Yes
         JobRetryInterval 1
         JobRetryLimit 20
-        DirtyCleanInterval 0
+        \(writingStateAtOnce ? "DirtyCleanInterval 0" : "")
         <Location />
           Order allow,deny
           Allow from 127.0.0.1

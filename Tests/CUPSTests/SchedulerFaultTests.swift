@@ -94,7 +94,7 @@ import Testing
     /// from the start, and the job would be saved twice). One whole PDF each time, nothing left
     /// behind or running.
     @Test func aJobOutlivesCupsdKilledInItsMiddle() throws {
-        let cups = try PrivateCUPS.fresh()
+        let cups = try PrivateCUPS.fresh(writingStateAtOnce: true)
         defer { cups.stop() }
         var generator = SeededGenerator(seed: 4242)
         for trial in 0..<3 {
