@@ -12,4 +12,22 @@ package enum FileBytes {
         defer { try? handle.close() }
         do { return try handle.readToEnd() ?? Data() } catch { return nil }
     }
+
+    /// Gives `count` bytes of the file open on `descriptor`, from `offset`, to `write` a piece at
+    /// a time, never holding more than one piece; stops early, with no failure, when `write`
+    /// returns false (the reader failed and says why itself). Returns nil, or why not: errno,
+    /// or 0 when the file ended before `count` bytes.
+    package static func copy(_ descriptor: Int32, from offset: Int64, count: Int64, to write: (UnsafeRawBufferPointer) -> Bool) -> Int32? {
+        var buffer = [UInt8](repeating: 0, count: 1 << 18)
+        var done: Int64 = 0
+        while done < count {
+            let n = buffer.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, Int(min(Int64($0.count), count - done)), off_t(offset + done)) }
+            if n < 0, errno == EINTR { continue }
+            if n < 0 { return errno }
+            if n == 0 { return 0 }
+            guard buffer.withUnsafeBytes({ write(UnsafeRawBufferPointer(rebasing: $0[0..<n])) }) else { return nil }
+            done += Int64(n)
+        }
+        return nil
+    }
 }

@@ -136,15 +136,10 @@ final class JPEGImage: PlaceableObject {
         guard FileVersion.of(descriptor: fd) == version else {
             throw PrintError(.inputUnreadable, path: path, "the file changed while the job was being made; print it again")
         }
-        var buffer = [UInt8](repeating: 0, count: 1 << 18)
-        var left = Int(version.size)
-        while left > 0 {
-            let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, min($0.count, left)) }
-            if n < 0, errno == EINTR { continue }
-            if n < 0 { throw PrintError.system(.inputUnreadable, path: path, "cannot read the file again to store it", errno: errno) }
-            if n == 0 { throw PrintError(.inputUnreadable, path: path, "the file changed while the job was being made; print it again") }
-            guard buffer.withUnsafeBytes({ write(UnsafeRawBufferPointer(rebasing: $0[0..<n])) }) else { return }
-            left -= n
+        switch FileBytes.copy(fd, from: 0, count: version.size, to: write) {
+        case nil: return
+        case 0: throw PrintError(.inputUnreadable, path: path, "the file changed while the job was being made; print it again")
+        case let failure?: throw PrintError.system(.inputUnreadable, path: path, "cannot read the file again to store it", errno: failure)
         }
     }
 }
