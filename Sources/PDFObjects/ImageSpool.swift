@@ -15,13 +15,7 @@ final class ImageSpool {
     private(set) var failure: PrintError?
 
     init() throws {
-        let folder = TemporaryFiles.folder
-        guard let (fd, path) = TemporaryFiles.make(in: folder, prefix: "swiftprint-images-") else {
-            throw PrintError.system(.jobFailed, path: nil, "cannot make a temporary file for the job's images in \(folder)", errno: errno)
-        }
-        _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
-        unlink(path)
-        descriptor = fd
+        descriptor = try TemporaryFiles.makeUnlinked(prefix: "swiftprint-images-", for: "the job's images")
     }
 
     deinit { close(descriptor) }

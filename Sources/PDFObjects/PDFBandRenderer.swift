@@ -13,18 +13,45 @@ package final class PDFBandRenderer {
 
     private let functions: spr_page_renderer
     private let pages: OpaquePointer
+    /// Each page's large photos, scaled to their size on the sheet before its bands are drawn.
+    private let scratch: Int32
 
     /// Opens the PDF at `path`; without `antialias` edges and glyphs are drawn in whole dots.
     package init(path: String, antialias: Bool) throws {
         functions = try Self.loaded.get()
+        scratch = try TemporaryFiles.makeUnlinked(prefix: "swiftprint-scaled-", for: "the page's scaled photos")
         var error: UnsafeMutablePointer<CChar>?
-        guard let pages = functions.open(path, antialias ? 1 : 0, &error) else {
+        guard let pages = functions.open(path, antialias ? 1 : 0, scratch, &error) else {
+            close(scratch)
             throw PrintError(.invalidInput, path: path, QPDFDocument.take(error))
         }
         self.pages = pages
     }
 
-    deinit { functions.close(pages) }
+    deinit {
+        functions.close(pages)
+        close(scratch)
+    }
+
+    /// What `prepare` found on a page.
+    package struct PagePlan {
+        /// No large image is left that every band would read again: bands may be small.
+        package var smallBands: Bool
+        /// Some image is drawn smaller than its pixels, and was scaled once for the bands.
+        package var scaledImages: Bool
+    }
+
+    /// Reads page `index`'s photos drawn smaller than their pixels once, scaled to the size
+    /// they are drawn at, for its bands to draw from (a page of `width` × `height` pixels at
+    /// `resolution`).
+    package func prepare(page index: Int, resolution: (x: Int, y: Int), width: Int, height: Int) throws -> PagePlan {
+        var error: UnsafeMutablePointer<CChar>?
+        let plan = functions.prepare(pages, Int32(index), Double(resolution.x), Double(resolution.y), Int32(width), Int32(height), &error)
+        guard plan >= 0 else {
+            throw PrintError(.jobFailed, "page \(index + 1): cannot write its scaled photos to a temporary file in \(TemporaryFiles.folder): \(QPDFDocument.take(error))")
+        }
+        return PagePlan(smallBands: plan & 1 != 0, scaledImages: plan & 2 != 0)
+    }
 
     /// The pixels of the largest image page `index` draws (or of its mask), none decoded; 0
     /// when it draws none.

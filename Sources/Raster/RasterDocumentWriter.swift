@@ -90,13 +90,10 @@ package struct RasterDocumentWriter {
             let header = try writer.beginPage(type: type.rawValue, size: size, resolution: (resolution.x, resolution.y),
                                               sides: duplex.ippSides, sheetBack: sheetBack.rawValue, isBack: isBack, totalPages: pdf.pageCount)
             let hasImages = pdf.pageHasImages(index)
-            if hasImages {
-                if bandRenderer == nil { bandRenderer = try PDFBandRenderer(path: pdfPath, antialias: !drawsWholeDots) }
-            }
-            if hasImages, let renderer = bandRenderer,
-               FontEngineLock.held({ renderer.largestImagePixels(page: index) }) > Double(header.width) * Double(header.height) {
+            if hasImages, bandRenderer == nil { bandRenderer = try PDFBandRenderer(path: pdfPath, antialias: !drawsWholeDots) }
+            if hasImages, let renderer = bandRenderer, let plan = try rasteriserPlan(of: index, from: renderer, header: header) {
                 canvas = nil
-                try writeImageBands(of: index, from: renderer, header: header, to: writer)
+                try writeImageBands(of: index, from: renderer, plan: plan, header: header, to: writer)
             } else {
                 // Without images in bands, on a canvas of a few rows (one sheet of text at 300
                 // dpi: 2.6 MB, not 34); with images whole, as each band would decode them again.
@@ -117,11 +114,15 @@ package struct RasterDocumentWriter {
     /// Rows of a band drawn without images.
     static let bandRows = 256
 
-    /// The most bytes a band drawn by poppler's rasteriser may hold. Each band reads the page's
-    /// images again from their first row (an image cannot be read from the middle), so bands
-    /// are few and large: a Letter or A4 page at 300 dpi (34–35 MB of pixels) in one, at 600 dpi
-    /// in four.
-    static let imageBandBytes = 40 << 20
+    /// The most bytes a band drawn by poppler's rasteriser may hold. Large photos are read once
+    /// a page, before its bands, and scaled to their size on the sheet (`PDFBandRenderer
+    /// .prepare`), so bands are small: a Letter sheet at 300 dpi in nine.
+    static let imageBandBytes = 4 << 20
+
+    /// The same when a large image is left that each band reads again from its first row (one
+    /// turned, masked or in a colour space that must be converted before it is scaled): few
+    /// and large bands, a Letter or A4 page at 300 dpi (34–35 MB of pixels) in one.
+    static let rereadImageBandBytes = 40 << 20
 
     /// At printer resolutions (300 dpi and up both ways) text and lines are drawn in whole
     /// dots, as Ghostscript's printer devices draw them: anti-aliasing's grey edges would only be
@@ -130,12 +131,27 @@ package struct RasterDocumentWriter {
     /// are smoothed.
     var drawsWholeDots: Bool { min(resolution.x, resolution.y) >= 300 }
 
+    /// Poppler's rasteriser draws page `index`, which draws images, when one has more pixels
+    /// than the sheet or is drawn smaller than its pixels (then read once and scaled before the
+    /// bands: `PDFBandRenderer.prepare`, whose plan this returns); nil leaves the page to
+    /// cairo's device, which draws a page with small images whole, as it is.
+    private func rasteriserPlan(of index: Int, from renderer: PDFBandRenderer, header: RasterPageHeader) throws -> PDFBandRenderer.PagePlan? {
+        try FontEngineLock.held {
+            let largest = renderer.largestImagePixels(page: index)
+            let plan = try renderer.prepare(page: index, resolution: (resolution.x, resolution.y), width: header.width, height: header.height)
+            return largest > Double(header.width) * Double(header.height) || plan.scaledImages ? plan : nil
+        }
+    }
+
     /// Page `index`, which draws images, drawn by poppler's rasteriser in bands of at most
-    /// `imageBandBytes` and written row by row as the raster type's samples.
-    private func writeImageBands(of index: Int, from renderer: PDFBandRenderer, header: RasterPageHeader, to writer: RasterWriter) throws {
+    /// `imageBandBytes` (`rereadImageBandBytes` when `plan` leaves a large image to each
+    /// band) and written row by row as the raster type's samples.
+    private func writeImageBands(of index: Int, from renderer: PDFBandRenderer, plan: PDFBandRenderer.PagePlan, header: RasterPageHeader,
+                                 to writer: RasterWriter) throws {
         var encoder = RasterRowEncoder(type: type, width: header.width, transform: transform)
         var row = [UInt8](repeating: 0, count: header.bytesPerLine)
-        let bandRows = max(1, min(header.height, Self.imageBandBytes / max(1, header.width * 4)))
+        let bandBytes = plan.smallBands ? Self.imageBandBytes : Self.rereadImageBandBytes
+        let bandRows = max(1, min(header.height, bandBytes / max(1, header.width * 4)))
         for top in stride(from: 0, to: header.height, by: bandRows) {
             try FontEngineLock.held {
                 try renderer.render(page: index, resolution: (resolution.x, resolution.y), width: header.width, height: header.height,

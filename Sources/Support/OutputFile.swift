@@ -208,6 +208,20 @@ public enum TemporaryFiles {
         return (fd, template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) })
     }
 
+    /// A new file in the temporary folder, open for reading and writing (not inherited by
+    /// programs started), already removed from the folder: nothing of it can be left behind,
+    /// whatever ends the process. `purpose` completes the error: "cannot make a temporary
+    /// file for PURPOSE in FOLDER".
+    package static func makeUnlinked(prefix: String, for purpose: String) throws -> Int32 {
+        let folder = folder
+        guard let (fd, path) = make(in: folder, prefix: prefix) else {
+            throw PrintError.system(.jobFailed, path: nil, "cannot make a temporary file for \(purpose) in \(folder)", errno: errno)
+        }
+        _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+        unlink(path)
+        return fd
+    }
+
     /// The temporary folder: $TMPDIR, or /tmp.
     package static var folder: String {
         ProcessInfo.processInfo.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"

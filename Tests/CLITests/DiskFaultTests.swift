@@ -62,6 +62,28 @@ struct DiskFaultTests {
         }
     }
 
+    /// Raster output whose temporary folder fills while a photo is scaled to its size on the
+    /// sheet before the page's bands (a 12 MP photo across a Letter sheet at 300 dpi: 13 MB of
+    /// scaled samples, onto 4 MB). Exit 75, the document's name, the page and the reason, no
+    /// raster, nothing left in the temporary folder.
+    @Test func aFullTemporaryFolderFailsARasterJobAndLeavesNothing() throws {
+        try withSmallDisk("4m") { tmp in
+            let dir = try temporaryDirectory()
+            let photo = dir + "/gradient.jpg"
+            _ = try Tool.run("convert", ["-size", "4000x3000", "gradient:red-blue", "-quality", "85", photo])
+            let out = dir + "/out.pwg"
+            let r = try swiftprint(["convert", photo, "--media", "letter", "--output-format", "pwg-raster", "--printer-resolution", "300", "-o", out],
+                                   env: ["TMPDIR": tmp])
+            #expect(r.status == 75, "\(r.stderr)")
+            #expect(r.stderr.contains("gradient.jpg: page 1") && r.stderr.contains("temporary file in \(tmp)")
+                    && r.stderr.contains("No space left on device"), "\(r.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: out))
+            #expect(try leftovers(in: tmp) == [])
+            let next = try swiftprint(["convert", photo, "--media", "letter", "--output-format", "pwg-raster", "--printer-resolution", "300", "-o", out])
+            #expect(next.status == 0, "\(next.stderr)")
+        }
+    }
+
     /// An HTML job whose temporary folder is full: WebKit's print cannot be written there. Exit
     /// 75 (EX_TEMPFAIL: worth trying again), the document's name and the reason, no output,
     /// and the temporary folder empty once the renderer has gone.

@@ -222,6 +222,48 @@ import Testing
         #expect(large < 120, "48 MP: \(large) MB")
     }
 
+    /// A photo drawn smaller or larger than its pixels is read once a page and scaled to its
+    /// size on the sheet before the bands, and the bands draw exactly the pixels poppler's
+    /// rasteriser draws for the page whole (`pdftoppm`, which is Splash too), compared pixel by
+    /// pixel: a photo scaled down (150 dpi), up (600 dpi) and down at 600 dpi.
+    @Test(arguments: [("4000x3000", 150), ("2000x1500", 600), ("4000x3000", 600)])
+    func photosAreScaledOnceAndDrawnAsTheRasteriserDrawsThem(size: String, dpi: Int) throws {
+        let dir = try temporaryDirectory()
+        _ = try Tool.run("convert", ["-size", size, "-seed", "7", "plasma:", "-quality", "90", dir + "/photo.jpg"])
+        try Self.convert([dir + "/photo.jpg", "--media", "A6", "-o", dir + "/job.pdf"])
+        try Self.convert([dir + "/job.pdf", "--output-format", "pwg-raster", "--printer-resolution", String(dpi), "-o", dir + "/job.pwg"])
+        let page = try #require(try PWGRaster.pages(try Data(contentsOf: URL(fileURLWithPath: dir + "/job.pwg"))).first)
+        let drawn = try PPM.decode(try Tool.run("pdftoppm", ["-r", String(dpi), "-aa", "no", "-aaVector", "no", dir + "/job.pdf"]).stdout)
+        // pdftoppm rounds the sheet's size up (A6 at 600 dpi: 2481 pixels across, the raster
+        // header 2480): the area both have is compared.
+        #expect(abs(page.width - drawn.width) <= 1 && abs(page.height - drawn.height) <= 1 && page.bytesPerPixel == 3)
+        var differing = 0, inked = 0
+        for y in 0..<min(page.height, drawn.height) {
+            for x in 0..<min(page.width, drawn.width) {
+                let a = (y * page.width + x) * 3, b = (y * drawn.width + x) * 3
+                if page.pixels[a] != drawn.pixels[b] || page.pixels[a + 1] != drawn.pixels[b + 1] || page.pixels[a + 2] != drawn.pixels[b + 2] { differing += 1 }
+                if page.pixels[a] < 250 || page.pixels[a + 1] < 250 || page.pixels[a + 2] < 250 { inked += 1 }
+            }
+        }
+        // An edge that falls exactly on a pixel's edge may round the other way in a band than
+        // on the whole page: one row or column of the photo at most.
+        #expect(differing <= max(page.width, page.height), "\(size) at \(dpi) dpi: \(differing) pixels differ from pdftoppm's")
+        // The photo is there: most of the sheet.
+        #expect(inked > page.width * page.height / 2, "\(size) at \(dpi) dpi: \(inked) of \(page.width * page.height) pixels inked")
+    }
+
+    /// Raster output of a photo needs a few bands' memory, not the sheet's: a 12 MP photo across
+    /// a Letter sheet at 600 dpi (134 MB of pixels) peaked at 277 MB, drawn by cairo's device on
+    /// a canvas of the whole sheet with the photo decoded whole; 52 MB now.
+    @Test(.disabled(if: Sanitizer.isOn, "a peak of memory means nothing under a sanitizer (scripts/sanitize)"))
+    func aPhotoAt600DpiNeedsBandsNotTheSheet() throws {
+        let dir = try temporaryDirectory()
+        _ = try Tool.run("convert", ["-size", "4000x3000", "-seed", "7", "plasma:", "-quality", "90", dir + "/photo.jpg"])
+        let peak = try Tool.peakMegabytes(Tool.swiftprint, ["convert", dir + "/photo.jpg", "--media", "letter", "--output-format", "pwg-raster",
+                                                            "--printer-resolution", "600", "-o", dir + "/job.pwg"])
+        #expect(peak < 100, "\(peak) MB")
+    }
+
     /// Odd page counts and mixed page sizes: every page keeps its size through raster and back.
     @Test func mixedPageSizesKeepTheirSizes() throws {
         let dir = try temporaryDirectory()

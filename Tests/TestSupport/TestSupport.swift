@@ -210,6 +210,66 @@ public enum PGM {
     }
 }
 
+/// Binary PPM (P6), what pdftoppm writes for colour pages.
+public enum PPM {
+    /// Width, height and three bytes a pixel (red, green, blue).
+    public static func decode(_ data: Data) throws -> (width: Int, height: Int, pixels: [UInt8]) {
+        let bytes = [UInt8](data)
+        var fields: [String] = [], i = 0, current = ""
+        while fields.count < 4, i < bytes.count {
+            let c = bytes[i]; i += 1
+            if c == 0x20 || c == 0x0A || c == 0x0D || c == 0x09 {
+                if !current.isEmpty { fields.append(current); current = "" }
+            } else { current.append(Character(Unicode.Scalar(c))) }
+        }
+        guard fields.count == 4, fields[0] == "P6", let w = Int(fields[1]), let h = Int(fields[2]),
+              bytes.count - i >= w * h * 3 else { throw PGM.Error() }
+        return (w, h, Array(bytes[i..<(i + w * h * 3)]))
+    }
+}
+
+/// PWG raster (PWG 5102.4), read the plain way a test can trust: the pages of a stream, each
+/// with its width, height and samples (bytes a pixel: the header's bits a pixel ÷ 8), the
+/// run-length coding undone.
+public enum PWGRaster {
+    public struct Error: Swift.Error, CustomStringConvertible { public let description: String }
+
+    public static func pages(_ data: Data) throws -> [(width: Int, height: Int, bytesPerPixel: Int, pixels: [UInt8])] {
+        let bytes = [UInt8](data)
+        guard bytes.count >= 4, bytes[0..<4] == [0x52, 0x61, 0x53, 0x32] else { throw Error(description: "not PWG raster (no RaS2)") }
+        func word(_ at: Int) -> Int { bytes[at..<at + 4].reduce(0) { $0 << 8 | Int($1) } }
+        var pages: [(Int, Int, Int, [UInt8])] = [], at = 4
+        while at < bytes.count {
+            guard at + 1796 <= bytes.count else { throw Error(description: "a header cut short at byte \(at)") }
+            let width = word(at + 372), height = word(at + 376), bytesPerPixel = word(at + 388) / 8, lineBytes = word(at + 392)
+            at += 1796
+            var pixels = [UInt8](), y = 0
+            pixels.reserveCapacity(lineBytes * height)
+            while y < height {
+                guard at < bytes.count else { throw Error(description: "page \(pages.count + 1) cut short at row \(y)") }
+                let repeats = Int(bytes[at]) + 1; at += 1
+                var line = [UInt8]()
+                while line.count < lineBytes {
+                    guard at < bytes.count else { throw Error(description: "row \(y) cut short") }
+                    let n = Int(bytes[at]); at += 1
+                    let count = n < 128 ? bytesPerPixel : (257 - n) * bytesPerPixel
+                    guard at + count <= bytes.count else { throw Error(description: "row \(y) cut short") }
+                    if n < 128 {
+                        for _ in 0...n { line += bytes[at..<at + count] }
+                    } else {
+                        line += bytes[at..<at + count]
+                    }
+                    at += count
+                }
+                for _ in 0..<repeats { pixels += line.prefix(lineBytes) }
+                y += repeats
+            }
+            pages.append((width, height, bytesPerPixel, pixels))
+        }
+        return pages
+    }
+}
+
 /// A fresh temporary folder for one test, inside the test process's own folder, which goes when
 /// the process exits. (`scripts/test` also gives the run a TMPDIR of its own and removes it,
 /// with whatever the programs the tests start leave there.)

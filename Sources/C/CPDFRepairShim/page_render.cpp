@@ -2,9 +2,11 @@
 // pdftoraster) for raster output of pages that draw images. poppler-glib's cairo device decodes
 // every image whole before scaling it (a 24 MP photo: 96 MB, 100 MP: 400 MB), whatever its
 // size on the sheet; Splash reads an image row by row through its scaler. A band of the page is
-// drawn at a time, into a bitmap of that band alone. See CPDFRepair.h.
+// drawn at a time, into a bitmap of that band alone; a page's large photos are scaled once
+// before its bands (prescaled_images.h), so that the bands can be small. See CPDFRepair.h.
 #include "CPDFRepair.h"
 #include "engine_globals.h"
+#include "prescaled_images.h"
 #include <OutputDev.h>
 #include <PDFDoc.h>
 #include <SplashOutputDev.h>
@@ -16,9 +18,56 @@
 #include <memory>
 #include <string>
 
+namespace {
+
+// Splash's device, drawing the images `PrescaledImages` scaled before the bands from their
+// scaled rows; every other image, and everything else, as Splash draws it.
+class BandDevice : public SplashOutputDev {
+public:
+    BandDevice(SplashColorPtr paper, int scratch) : SplashOutputDev(splashModeXBGR8, 4, false, paper), prescaled(scratch) {}
+
+    PrescaledImages prescaled;
+    // The band being drawn: its first row on the page, and its rows.
+    int bandTop = 0, bandRows = 0;
+    // Why a scaled image's rows could not be read, for the band's caller.
+    std::string failure;
+
+    void beginTransparencyGroup(GfxState *state, const double *bbox, GfxColorSpace *blendingColorSpace, bool isolated, bool knockout,
+                                bool forSoftMask) override {
+        ++groups;
+        SplashOutputDev::beginTransparencyGroup(state, bbox, blendingColorSpace, isolated, knockout, forSoftMask);
+    }
+    void endTransparencyGroup(GfxState *state) override {
+        SplashOutputDev::endTransparencyGroup(state);
+        --groups;
+    }
+
+    void drawImage(GfxState *state, Object *ref, Stream *str, int width, int height, GfxImageColorMap *colorMap, bool interpolate,
+                   const int *maskColors, bool inlineImg) override {
+        // In a group, device space is the group's bitmap's, not the band's.
+        const PrescaledImage *image = groups == 0 && !inlineImg && !maskColors ? prescaled.find(ref, state->getCTM(), bandTop) : nullptr;
+        if (!image) {
+            SplashOutputDev::drawImage(state, ref, str, width, height, colorMap, interpolate, maskColors, inlineImg);
+            return;
+        }
+        double saved[6];
+        std::copy(state->getCTM(), state->getCTM() + 6, saved);
+        prescaled.drawRows(*image, bandTop, bandRows, [&](Stream *rows, int w, int h, const double *ctm) {
+            state->setCTM(ctm[0], ctm[1], ctm[2], ctm[3], ctm[4], ctm[5]);
+            SplashOutputDev::drawImage(state, ref, rows, w, h, colorMap, false, nullptr, false);
+        }, failure);
+        state->setCTM(saved[0], saved[1], saved[2], saved[3], saved[4], saved[5]);
+    }
+
+private:
+    int groups = 0;
+};
+
+} // namespace
+
 struct SPRPages {
     std::unique_ptr<PDFDoc> doc;
-    std::unique_ptr<SplashOutputDev> device;
+    std::unique_ptr<BandDevice> device;
 };
 
 namespace {
@@ -28,7 +77,7 @@ int fail(char **error, const std::string &message) {
     return -1;
 }
 
-SPRPages *pages_open(const char *input, int antialias, char **error) {
+SPRPages *pages_open(const char *input, int antialias, int scratch, char **error) {
     spr_ensure_global_params();
     auto pages = std::make_unique<SPRPages>();
     pages->doc = std::make_unique<PDFDoc>(std::make_unique<GooString>(input));
@@ -40,7 +89,7 @@ SPRPages *pages_open(const char *input, int antialias, char **error) {
     paper[0] = paper[1] = paper[2] = paper[3] = 255;
     // Four bytes a pixel, blue, green, red and 255: the order of a cairo RGB24 pixel in memory,
     // which the raster encoder reads.
-    pages->device = std::make_unique<SplashOutputDev>(splashModeXBGR8, 4, false, paper);
+    pages->device = std::make_unique<BandDevice>(paper, scratch);
     // Set before startDoc, which makes the font engine with them.
     pages->device->setFontAntialias(antialias != 0);
     pages->device->setVectorAntialias(antialias != 0);
@@ -54,7 +103,12 @@ int pages_render(SPRPages *pages, int page, double dpiX, double dpiY, int width,
     if (rows <= 0 || top < 0 || top + rows > height) return fail(error, "a band outside the page");
     // Mirrored along the feed, the band's rows come from the other end of the page, in reverse.
     int y = mirrorAlong ? height - top - rows : top;
-    pages->doc->displayPageSlice(pages->device.get(), page + 1, dpiX, dpiY, 0, false, true, true, 0, y, width, rows);
+    BandDevice *device = pages->device.get();
+    device->bandTop = y;
+    device->bandRows = rows;
+    device->failure.clear();
+    pages->doc->displayPageSlice(device, page + 1, dpiX, dpiY, 0, false, true, true, 0, y, width, rows);
+    if (!device->failure.empty()) return fail(error, device->failure);
     SplashBitmap *bitmap = pages->device->getBitmap();
     if (!bitmap || bitmap->getWidth() < width || bitmap->getHeight() < rows) return fail(error, "poppler drew no band for page " + std::to_string(page + 1));
     unsigned char *base = bitmap->getDataPtr();
@@ -115,7 +169,14 @@ double pages_largest_image(SPRPages *pages, int page) {
     return sizes.largest;
 }
 
-const spr_page_renderer renderer = {pages_open, pages_render, pages_largest_image, pages_close};
+int pages_prepare(SPRPages *pages, int page, double dpiX, double dpiY, int width, int height, char **error) {
+    if (page < 0 || page >= pages->doc->getNumPages()) return fail(error, "poppler has no page " + std::to_string(page + 1));
+    std::string failure;
+    int plan = pages->device->prescaled.plan(pages->doc.get(), page + 1, dpiX, dpiY, width, height, failure);
+    return plan < 0 ? fail(error, failure) : plan;
+}
+
+const spr_page_renderer renderer = {pages_open, pages_prepare, pages_render, pages_largest_image, pages_close};
 
 } // namespace
 

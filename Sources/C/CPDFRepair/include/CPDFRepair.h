@@ -43,8 +43,15 @@ spr_drawn_text_fn spr_drawn_text_load(const char *path, char **error);
 typedef struct SPRPages SPRPages;
 typedef struct {
     // Opens the PDF at `input`; NULL with *error set. `antialias` 0: edges and glyphs in whole
-    // dots (fixed for the document: poppler makes its font engine with it).
-    SPRPages *(*open)(const char *input, int antialias, char **error);
+    // dots (fixed for the document: poppler makes its font engine with it). `scratch`: an open
+    // file, empty, that stays the caller's, for each page's photos scaled to their size on it.
+    SPRPages *(*open)(const char *input, int antialias, int scratch, char **error);
+    // Before drawing page `page` (from 0) at `dpiX` × `dpiY`, `width` × `height` pixels: reads
+    // its large photos once and keeps them scaled in the scratch file, for every band to draw
+    // its rows from. Returns 1 when what is left to read in each band is small (so bands can
+    // be small), plus 2 when it scaled any image; or -1 with *error set to why the scratch
+    // file cannot be written (strerror's words: "No space left on device").
+    int (*prepare)(SPRPages *pages, int page, double dpiX, double dpiY, int width, int height, char **error);
     // Draws rows [top, top + rows) of page `page` (from 0), of `width` × `height` pixels at
     // `dpiX` × `dpiY`, on white; mirrored across (each row reversed) and/or along (the page's
     // rows read from its other end) when asked. On success returns 0 with *data pointing at the

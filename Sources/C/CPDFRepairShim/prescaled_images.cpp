@@ -1,0 +1,347 @@
+// See prescaled_images.h.
+#include "prescaled_images.h"
+#include <OutputDev.h>
+#include <PDFDoc.h>
+#include <algorithm>
+#include <cerrno>
+#include <cmath>
+#include <cstring>
+#include <unistd.h>
+
+namespace {
+
+// An image no larger than this is read again for each band: a 1 MP photo decodes in a few
+// milliseconds.
+constexpr double smallImagePixels = 1 << 20;
+
+// Splash's rounding of an image's edges to device pixels (the fill rule: lower edge down,
+// upper edge down plus one), as Splash::drawImage does for an image that is only scaled.
+int lowerEdge(double x) { return int(std::floor(x)); }
+int upperEdge(double x) { return int(std::floor(x)) + 1; }
+
+} // namespace
+
+// Goes through a page as Splash would, with no bitmap: notes each image, and scales those
+// `PrescaledImages::takes` into the scratch file.
+class ImagePlanner : public OutputDev {
+public:
+    ImagePlanner(PrescaledImages &images) : images(images) {}
+
+    // The largest image (or mask) left for Splash to read itself, in pixels.
+    double largestLeft = 0;
+    // A tiling pattern's cell is drawn by Splash into a bitmap of its own, with images this
+    // pass does not see.
+    bool sawPattern = false;
+    std::string failure;
+
+    bool upsideDown() override { return true; }
+    bool useDrawChar() override { return false; }
+    bool interpretType3Chars() override { return false; }
+    bool useTilingPatternFill() override { return true; }
+    bool tilingPatternFill(GfxState *, Gfx *, Catalog *, GfxTilingPattern *, const double *, int, int, int, int, double, double) override {
+        sawPattern = true;
+        return true;
+    }
+    // Inside a group Splash draws into a bitmap of the group's own, placed elsewhere.
+    bool checkTransparencyGroup(GfxState *, bool) override { return true; }
+    void beginTransparencyGroup(GfxState *, const double *, GfxColorSpace *, bool, bool, bool) override { ++groups; }
+    void endTransparencyGroup(GfxState *) override { --groups; }
+
+    void drawImage(GfxState *state, Object *ref, Stream *str, int width, int height, GfxImageColorMap *colorMap, bool interpolate,
+                   const int *maskColors, bool inlineImg) override {
+        if (failure.empty() && groups == 0 && !inlineImg && !maskColors && ref && ref->isRef() && PrescaledImages::takes(colorMap)
+            && scale(state, ref->getRef(), str, width, height, colorMap, interpolate)) {
+            return;
+        }
+        leave(width, height);
+        OutputDev::drawImage(state, ref, str, width, height, colorMap, interpolate, maskColors, inlineImg);
+    }
+    void drawImageMask(GfxState *state, Object *ref, Stream *str, int width, int height, bool invert, bool interpolate, bool inlineImg) override {
+        leave(width, height);
+        OutputDev::drawImageMask(state, ref, str, width, height, invert, interpolate, inlineImg);
+    }
+    void drawMaskedImage(GfxState *, Object *, Stream *, int width, int height, GfxImageColorMap *, bool, Stream *, int maskWidth, int maskHeight, bool,
+                         bool) override {
+        leave(width, height);
+        leave(maskWidth, maskHeight);
+    }
+    void drawSoftMaskedImage(GfxState *, Object *, Stream *, int width, int height, GfxImageColorMap *, bool, Stream *, int maskWidth, int maskHeight,
+                             GfxImageColorMap *, bool) override {
+        leave(width, height);
+        leave(maskWidth, maskHeight);
+    }
+
+private:
+    PrescaledImages &images;
+    int groups = 0;
+
+    void leave(int width, int height) { largestLeft = std::max(largestLeft, double(width) * double(height)); }
+
+    // Scales the image into the scratch file when it is large and only scaled (not turned,
+    // not mirrored across); false to leave it to Splash.
+    bool scale(GfxState *state, Ref ref, Stream *str, int width, int height, GfxImageColorMap *colorMap, bool interpolate) {
+        const double *ctm = state->getCTM();
+        for (int i = 0; i < 6; i++) {
+            if (!std::isfinite(ctm[i])) return false;
+        }
+        // Splash's image matrix, its first row first.
+        double mat[6] = {ctm[0], ctm[1], -ctm[2], -ctm[3], ctm[2] + ctm[4], ctm[3] + ctm[5]};
+        if (!(mat[0] > 0 && mat[1] == 0 && mat[2] == 0 && mat[3] != 0)) return false;
+        bool flipped = mat[3] < 0;
+        int x0 = lowerEdge(mat[4]), x1 = upperEdge(mat[0] + mat[4]);
+        int y0 = flipped ? lowerEdge(mat[3] + mat[5]) : lowerEdge(mat[5]);
+        int y1 = flipped ? upperEdge(mat[5]) : upperEdge(mat[3] + mat[5]);
+        // Splash widens an image narrower than a pixel, differently when flipped: left to it.
+        if (x0 == x1 || y0 == y1) return false;
+        int scaledWidth = x1 - x0, scaledHeight = y1 - y0;
+        // A small image costs little to read again for each band.
+        if (double(width) * double(height) <= smallImagePixels) return false;
+        // Of Splash's four scalers, the box filter down and the bilinear one up; not the
+        // rare one that stretches rows while narrowing them, nor the nearest-pixel one Splash
+        // uses from four times up (for small images).
+        bool down = scaledHeight < height;
+        bool up = !down && scaledWidth >= width && (interpolate || (scaledWidth / width < 4 && scaledHeight / height < 4));
+        if (!down && !up) return false;
+
+        for (const PrescaledImage &done : images.images) {
+            if (done.ref == ref && done.x0 == x0 && done.y0 == y0 && done.width == scaledWidth && done.height == scaledHeight) {
+                images.images.push_back(done);
+                std::copy(ctm, ctm + 6, images.images.back().ctm);
+                return true;
+            }
+        }
+        PrescaledImage image;
+        image.ref = ref;
+        std::copy(ctm, ctm + 6, image.ctm);
+        image.x0 = x0;
+        image.y0 = y0;
+        image.width = scaledWidth;
+        image.height = scaledHeight;
+        image.comps = colorMap->getNumPixelComps();
+        image.offset = images.used;
+        if (!(down ? downscale(str, width, height, image, flipped) : upscale(str, width, height, image, flipped))) return false;
+        images.used += (long long)scaledWidth * scaledHeight * image.comps;
+        images.images.push_back(image);
+        return true;
+    }
+
+    // The image's rows read once and averaged into `image.height` rows of `image.width`
+    // pixels with the arithmetic of Splash's downscaler (Splash::scaleImageYdownXdown and
+    // scaleImageYdownXup): Bresenham steps in both directions, each box's sum multiplied by
+    // 2^23 / its size and shifted back.
+    bool downscale(Stream *str, int srcWidth, int srcHeight, const PrescaledImage &image, bool flipped) {
+        int comps = image.comps, scaledWidth = image.width, scaledHeight = image.height;
+        ImageStream rows(str, srcWidth, comps, 8);
+        rows.reset();
+        std::vector<unsigned int> sums(size_t(srcWidth) * comps);
+        std::vector<unsigned char> out(size_t(scaledWidth) * comps);
+        std::vector<unsigned char> blank(size_t(srcWidth) * comps, 0);
+        bool downAcross = scaledWidth < srcWidth;
+        int yp = srcHeight / scaledHeight, yq = srcHeight % scaledHeight, yt = 0;
+        int xp = downAcross ? srcWidth / scaledWidth : scaledWidth / srcWidth;
+        int xq = downAcross ? srcWidth % scaledWidth : scaledWidth % srcWidth;
+        bool ended = false;
+        for (int y = 0; y < scaledHeight; y++) {
+            int yStep = yp;
+            if ((yt += yq) >= scaledHeight) {
+                yt -= scaledHeight;
+                yStep = yp + 1;
+            }
+            std::fill(sums.begin(), sums.end(), 0u);
+            for (int i = 0; i < yStep; i++) {
+                // A stream that ends early gives rows of zeros, as Splash's image source does.
+                const unsigned char *row = ended ? nullptr : rows.getLine();
+                if (!row) {
+                    ended = true;
+                    row = blank.data();
+                }
+                for (size_t j = 0; j < sums.size(); j++) sums[j] += row[j];
+            }
+            unsigned char *q = out.data();
+            int xt = 0;
+            if (downAcross) {
+                unsigned int d0 = (1u << 23) / unsigned(yStep * xp), d1 = (1u << 23) / unsigned(yStep * (xp + 1));
+                size_t xx = 0;
+                for (int x = 0; x < scaledWidth; x++) {
+                    int xStep = xp;
+                    unsigned int d = d0;
+                    if ((xt += xq) >= scaledWidth) {
+                        xt -= scaledWidth;
+                        xStep = xp + 1;
+                        d = d1;
+                    }
+                    for (int c = 0; c < comps; c++) {
+                        unsigned int sum = 0;
+                        for (int i = 0; i < xStep; i++) sum += sums[xx + size_t(i) * comps + c];
+                        *q++ = (unsigned char)((sum * d) >> 23);
+                    }
+                    xx += size_t(xStep) * comps;
+                }
+            } else {
+                unsigned int d = (1u << 23) / unsigned(yStep);
+                for (int x = 0; x < srcWidth; x++) {
+                    int xStep = xp;
+                    if ((xt += xq) >= srcWidth) {
+                        xt -= srcWidth;
+                        xStep = xp + 1;
+                    }
+                    unsigned char pixel[4];
+                    for (int c = 0; c < comps; c++) pixel[c] = (unsigned char)((sums[size_t(x) * comps + c] * d) >> 23);
+                    for (int i = 0; i < xStep; i++) {
+                        for (int c = 0; c < comps; c++) *q++ = pixel[c];
+                    }
+                }
+            }
+            if (!writeRow(image, y, flipped, out.data())) {
+                rows.close();
+                return false;
+            }
+        }
+        rows.close();
+        return true;
+    }
+
+    // The image's rows read once and stretched into `image.height` rows of `image.width`
+    // pixels with the arithmetic of Splash's bilinear upscaler (Splash::scaleImageYupXupBilinear):
+    // each row widened by interpolating between neighbours, each output row between the two
+    // source rows around it, in doubles, truncated to bytes.
+    bool upscale(Stream *str, int srcWidth, int srcHeight, const PrescaledImage &image, bool flipped) {
+        int comps = image.comps, scaledWidth = image.width, scaledHeight = image.height;
+        ImageStream rows(str, srcWidth, comps, 8);
+        rows.reset();
+        std::vector<unsigned char> source(size_t(srcWidth + 1) * comps);
+        std::vector<unsigned char> above(size_t(scaledWidth) * comps), below(size_t(scaledWidth) * comps), out(size_t(scaledWidth) * comps);
+        bool ended = false;
+        auto next = [&] {
+            const unsigned char *row = ended ? nullptr : rows.getLine();
+            if (row) {
+                std::copy(row, row + size_t(srcWidth) * comps, source.begin());
+            } else {
+                ended = true;
+                std::fill(source.begin(), source.end(), 0);
+            }
+            // The last pixel once more, for the last steps to interpolate against.
+            std::copy(source.begin() + size_t(srcWidth - 1) * comps, source.begin() + size_t(srcWidth) * comps, source.begin() + size_t(srcWidth) * comps);
+            double xStep = double(srcWidth) / scaledWidth, xSource = 0, whole;
+            for (int x = 0; x < scaledWidth; x++) {
+                double fraction = std::modf(xSource, &whole);
+                size_t p = size_t(whole) * comps;
+                for (int c = 0; c < comps; c++) below[size_t(x) * comps + c] = (unsigned char)(source[p + c] * (1.0 - fraction) + source[p + comps + c] * fraction);
+                xSource += xStep;
+            }
+        };
+        next();
+        double ySource = 0, yStep = double(srcHeight) / scaledHeight, whole;
+        int current = -1;
+        for (int y = 0; y < scaledHeight; y++) {
+            double fraction = std::modf(ySource, &whole);
+            if (int(whole) > current) {
+                current++;
+                above = below;
+                // Past the last source row, the last row stays below to interpolate against.
+                if (current < srcHeight - 1) next();
+            }
+            for (size_t i = 0; i < out.size(); i++) out[i] = (unsigned char)(unsigned int)(above[i] * (1.0 - fraction) + below[i] * fraction);
+            if (!writeRow(image, y, flipped, out.data())) {
+                rows.close();
+                return false;
+            }
+            ySource += yStep;
+        }
+        rows.close();
+        return true;
+    }
+
+    // Row `y` of the scaled image, which lands as row `y` from the image's top on the page,
+    // or from its bottom when flipped (Splash flips a flipped image after scaling it).
+    bool writeRow(const PrescaledImage &image, int y, bool flipped, const unsigned char *row) {
+        size_t bytes = size_t(image.width) * size_t(image.comps);
+        int at = flipped ? image.height - 1 - y : y;
+        return write(image.offset + (long long)at * (long long)bytes, row, bytes);
+    }
+
+    bool write(long long offset, const unsigned char *bytes, size_t count) {
+        while (count > 0) {
+            ssize_t n = pwrite(images.scratch, bytes, count, off_t(offset));
+            if (n < 0 && errno == EINTR) continue;
+            if (n <= 0) {
+                failure = strerror(n < 0 ? errno : ENOSPC);
+                return false;
+            }
+            bytes += n;
+            offset += n;
+            count -= size_t(n);
+        }
+        return true;
+    }
+};
+
+bool PrescaledImages::takes(GfxImageColorMap *colorMap) {
+    if (!colorMap || colorMap->getBits() != 8) return false;
+    int comps = colorMap->getNumPixelComps();
+    for (int c = 0; c < comps; c++) {
+        if (colorMap->getDecodeLow(c) != 0 || colorMap->getDecodeHigh(c) != 1) return false;
+    }
+    GfxColorSpace *space = colorMap->getColorSpace();
+    switch (space->getMode()) {
+    // Their samples are the pixels' bytes (grey through a table of each byte to itself).
+    case csDeviceRGB:
+    case csDeviceGray:
+        return true;
+    // An RGB profile: Splash scales the samples and converts the scaled image.
+    case csICCBased: {
+        auto *icc = static_cast<GfxICCBasedColorSpace *>(space);
+        return comps == 3 && icc->getAlt() && icc->getAlt()->getMode() == csDeviceRGB;
+    }
+    default:
+        return false;
+    }
+}
+
+int PrescaledImages::plan(PDFDoc *doc, int page, double dpiX, double dpiY, int width, int height, std::string &error) {
+    images.clear();
+    used = 0;
+    // The last page's scaled images are no longer needed.
+    if (ftruncate(scratch, 0) != 0) {
+        error = strerror(errno);
+        return -1;
+    }
+    ImagePlanner planner(*this);
+    doc->displayPageSlice(&planner, page, dpiX, dpiY, 0, false, true, true, 0, 0, width, height);
+    if (!planner.failure.empty()) {
+        error = planner.failure;
+        images.clear();
+        return -1;
+    }
+    return (!planner.sawPattern && planner.largestLeft <= smallImagePixels ? smallBands : 0) | (images.empty() ? 0 : scaledSome);
+}
+
+const PrescaledImage *PrescaledImages::find(const Object *ref, const double *ctm, int top) const {
+    if (!ref || !ref->isRef()) return nullptr;
+    Ref wanted = ref->getRef();
+    for (const PrescaledImage &image : images) {
+        if (!(image.ref == wanted)) continue;
+        bool same = true;
+        // A band's transformation is the page's moved up by the band's top; the same up to
+        // rounding.
+        for (int i = 0; i < 4; i++) same = same && std::fabs(ctm[i] - image.ctm[i]) <= 1e-6 * std::max(1.0, std::fabs(image.ctm[i]));
+        same = same && std::fabs(ctm[4] - image.ctm[4]) <= 1e-3 && std::fabs(ctm[5] + top - image.ctm[5]) <= 1e-3;
+        if (same) return &image;
+    }
+    return nullptr;
+}
+
+bool PrescaledImages::read(long long offset, unsigned char *into, size_t count, std::string &error) const {
+    while (count > 0) {
+        ssize_t n = pread(scratch, into, count, off_t(offset));
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) {
+            error = std::string("cannot read a scaled image back from the temporary file: ") + (n < 0 ? strerror(errno) : "it is shorter than written");
+            return false;
+        }
+        into += n;
+        offset += n;
+        count -= size_t(n);
+    }
+    return true;
+}
