@@ -119,12 +119,13 @@ package final class QPDFDocument {
         try object { engine.form_from_page!(handle, source.handle, Int32(index), &$0) }
     }
 
-    /// A JPEG stored byte for byte, its bytes asked of `supplier` only when this document is
-    /// written; returns its object number.
-    package func addJPEG(info: ImageObjectInfo, supplier: StreamSupplier) throws -> Int64 {
+    /// A JPEG of `length` bytes stored byte for byte, its bytes asked of `supplier` only when
+    /// this document is written (which fails if it gives another number of them); returns its
+    /// object number.
+    package func addJPEG(info: ImageObjectInfo, length: Int64, supplier: StreamSupplier) throws -> Int64 {
         suppliers.append(supplier)
         return try info.withC { c in
-            try object { e in engine.add_jpeg!(handle, &c, StreamSupplier.provide, Unmanaged.passUnretained(supplier).toOpaque(), &e) }
+            try object { e in engine.add_jpeg!(handle, &c, length, StreamSupplier.provide, Unmanaged.passUnretained(supplier).toOpaque(), &e) }
         }
     }
 

@@ -54,6 +54,53 @@ import Testing
         #expect(try Data(contentsOf: URL(fileURLWithPath: dir + "/x-000.jpg")) == Data(contentsOf: URL(fileURLWithPath: jpeg)))
     }
 
+    /// A large photo's stored bytes go from their file straight into the output, past qpdf's
+    /// writer (which held each stream whole, then copied it: a 27 MB JPEG cost 59 MB more at its
+    /// peak). Whether the photo is a JPEG or a page of another PDF holding one, between other
+    /// pages, written to a file or to a pipe: the photo is its file's bytes exactly, the PDF
+    /// checks clean, the job needs less memory more than one with a small photo than a photo
+    /// and a half (an 8.5 MB photo, twice, two copies: + 2 MB from the JPEG, + 7–11 MB from a
+    /// PDF holding it; + 30 and + 68 before), and a file and a pipe get the same bytes.
+    @Test(.disabled(if: Sanitizer.isOn, "a peak of memory means nothing under a sanitizer (scripts/sanitize)"),
+          arguments: ["jpg", "pdf"])
+    func aLargePhotoGoesStraightFromItsFileIntoTheOutput(source: String) throws {
+        let dir = try temporaryDirectory()
+        let jpeg = dir + "/noise.jpg", small = dir + "/small.jpg"
+        _ = try Tool.run("convert", ["-size", "4000x3000", "xc:", "+noise", "Random", "-quality", "85", jpeg])
+        _ = try Tool.run("convert", ["-size", "400x300", "xc:", "+noise", "Random", "-quality", "85", small])
+        let megabytes = Double(try FileManager.default.attributesOfItem(atPath: jpeg)[.size] as! Int) / 1_048_576
+        #expect(megabytes > 8, "the photo is \(megabytes) MB")
+        var photo = jpeg, smallPhoto = small
+        if source == "pdf" {
+            for (image, pdf) in [(jpeg, dir + "/photo.pdf"), (small, dir + "/small.pdf")] {
+                let r = try swiftprint(["convert", image, "--media", "A4", "-o", pdf])
+                #expect(r.status == 0, "\(r.stderr)")
+            }
+            (photo, smallPhoto) = (dir + "/photo.pdf", dir + "/small.pdf")
+        }
+        let job = { (photo: String) in [photo, examples + "/notes.md", photo, "--copies", "2"] }
+        let peak = try Tool.peakMegabytes(Tool.swiftprint, ["convert"] + job(photo) + ["-o", dir + "/out.pdf"])
+        let smallPeak = try Tool.peakMegabytes(Tool.swiftprint, ["convert"] + job(smallPhoto) + ["-o", dir + "/small-out.pdf"])
+        #expect(peak < smallPeak + megabytes * 1.5, "\(megabytes) MB photo: \(peak) MB; a small one: \(smallPeak) MB")
+        let check = try Tool.run("qpdf", ["--check", dir + "/out.pdf"])
+        #expect(check.status == 0 && check.text.contains("No syntax or stream encoding errors"), "\(check.text)")
+        _ = try Tool.run("pdfimages", ["-j", dir + "/out.pdf", dir + "/x"])
+        let stored = try FileManager.default.contentsOfDirectory(atPath: dir).filter { $0.hasPrefix("x-") }.sorted()
+        #expect(stored.count >= 2, "\(stored)")
+        let original = try Data(contentsOf: URL(fileURLWithPath: jpeg))
+        for name in stored {
+            let extracted = try Data(contentsOf: URL(fileURLWithPath: dir + "/" + name))
+            #expect(extracted == original, "\(name)")
+        }
+        // The same moment for both (a PDF's creation date is the job's).
+        let epoch = ["SOURCE_DATE_EPOCH": "1700000000"]
+        let filed = try swiftprint(["convert"] + job(photo) + ["-o", dir + "/out.pdf"], env: epoch)
+        #expect(filed.status == 0, "\(filed.stderr)")
+        let piped = try Tool.run(Tool.swiftprint, ["convert"] + job(photo) + ["-o", "-"], environment: epoch)
+        let written = try Data(contentsOf: URL(fileURLWithPath: dir + "/out.pdf"))
+        #expect(piped.status == 0 && piped.stdout == written)
+    }
+
     /// Orientation → sheet shape, and where the white box lands (which corner).
     @Test(arguments: [
         (1, false, "top-left"),

@@ -124,7 +124,8 @@ final class JPEGImage: PlaceableObject {
         if let icc = header.iccProfile, ICCProfile.matches(icc, components: header.components) { info.iccProfile = icc }
         info.invertedCMYK = header.components == 4 && header.hasAdobeMarker
         let (path, version) = (path, version)
-        return try document.addJPEG(info: info, supplier: StreamSupplier { write in try Self.copy(path, version: version, to: write) })
+        return try document.addJPEG(info: info, length: version.size,
+                                    supplier: StreamSupplier { write in try Self.copy(path, version: version, to: write) })
     }
 
     /// Gives the bytes of the file at `path` to `write`, when it is still `version` of it (a file

@@ -21,7 +21,9 @@
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
+#include <functional>
 #include <memory>
+#include <set>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -53,6 +55,7 @@ struct SPQDocument {
     std::string version;
     int highestMinor = 3; // the highest PDF 1.x version copied into an output
     int recoveredPages = 0; // pages found outside a lost page tree (page_recovery.cpp)
+    std::set<QPDFObjGen> splicedSearched; // its streams spliceLargeStreams has looked at
 };
 
 // Gives each piece written to it to a C callback (the output, an image spool); a callback's
@@ -63,8 +66,10 @@ class CallbackPipeline : public Pipeline {
         : Pipeline("swiftprint callback", nullptr), fn(fn), context(context), failure(failure) {}
     void write(unsigned char const *data, size_t length) override {
         if (length && fn(context, data, length) != 0) throw std::runtime_error(failure);
+        written += (long long)length;
     }
     void finish() override {}
+    long long written = 0;
 
   private:
     spq_write_fn fn;
@@ -115,6 +120,29 @@ T guarded(char **error, T failure, F body, int *kind = nullptr) {
     return failure;
 }
 
+// spliced_streams.cpp: a stream at least this long goes from its source straight into the
+// output instead of through qpdf's writer, which would hold it whole, twice.
+constexpr long long splicedStreamMinimum = 1 << 20;
+
+// A stream of `length` bytes that `emit` writes, as stored (filtered on write: never).
+class SplicedStream : public QPDFObjectHandle::StreamDataProvider {
+  public:
+    SplicedStream(std::function<void(Pipeline &)> emit, long long length) : emit(std::move(emit)), length(length) {}
+    void provideStreamData(QPDFObjGen const &, Pipeline *pipeline) override;
+    std::function<void(Pipeline &)> emit;
+    long long length;
+};
+
+class Splicer;
+
+// Writes the document through `writer` into `out`, with each spliced stream's bytes from its
+// source.
+void writeSpliced(QPDFWriter &writer, Pipeline &out);
+
+// Makes the large images reached from `resources` (through forms and patterns too) spliced
+// streams: their stored bytes are read from the source file only as the output is written.
+void spliceLargeStreams(QPDFObjectHandle resources, SPQDocument &source);
+
 // page_recovery.cpp: hangs the page dictionaries of a file whose page tree is lost under a new
 // one; returns how many.
 int recoverLostPages(SPQDocument &doc);
@@ -123,7 +151,7 @@ int recoverLostPages(SPQDocument &doc);
 int document_subset_fonts(SPQDocument *doc, int64_t *bytesBefore, int64_t *bytesAfter, char **error);
 
 // images.cpp
-int64_t add_jpeg(SPQDocument *dst, const SPQImageInfo *info, spq_provide_fn provide, void *context, char **error);
+int64_t add_jpeg(SPQDocument *dst, const SPQImageInfo *info, int64_t length, spq_provide_fn provide, void *context, char **error);
 SPQImageWriter *image_begin(SPQDocument *dst, const SPQImageInfo *info, const SPQImageSpools *spools, char **error);
 int image_write(SPQImageWriter *w, const uint8_t *data, size_t length, char **error);
 int image_write_alpha(SPQImageWriter *w, const uint8_t *data, size_t length, char **error);

@@ -39,31 +39,36 @@ void copyDictionary(QPDFObjectHandle stream, QPDFObjectHandle dict) {
     for (auto const &key : dict.getKeys()) stream.getDict().replaceKey(key, dict.getKey(key));
 }
 
-// A stream whose bytes its supplier gives when the writer asks for them. An exception thrown
-// by the pipeline (the writer's own failure) is caught before it could unwind through the
-// supplier's frames, which are not C++, and thrown again once the supplier has returned.
+// Gives a supplier's bytes to `pipeline`. An exception thrown by the pipeline (the writer's
+// own failure) is caught before it could unwind through the supplier's frames, which are not
+// C++, and thrown again once the supplier has returned.
+void supply(spq_provide_fn provide, void *context, Pipeline &pipeline) {
+    struct Target {
+        Pipeline *pipeline;
+        std::exception_ptr failure;
+    } target{&pipeline, nullptr};
+    auto write = [](void *c, const uint8_t *data, size_t length) -> int {
+        auto *t = static_cast<Target *>(c);
+        try {
+            t->pipeline->write(data, length);
+            return 0;
+        } catch (...) {
+            t->failure = std::current_exception();
+            return 1;
+        }
+    };
+    int status = provide(context, write, &target);
+    if (target.failure) std::rethrow_exception(target.failure);
+    if (status != 0) throw std::runtime_error("an image's bytes could not be read again");
+}
+
+// A stream whose bytes its supplier gives when the writer asks for them.
 class SuppliedStream : public QPDFObjectHandle::StreamDataProvider {
   public:
     SuppliedStream(spq_provide_fn provide, void *context) : provide(provide), context(context) {}
 
     void provideStreamData(QPDFObjGen const &, Pipeline *pipeline) override {
-        struct Target {
-            Pipeline *pipeline;
-            std::exception_ptr failure;
-        } target{pipeline, nullptr};
-        auto write = [](void *c, const uint8_t *data, size_t length) -> int {
-            auto *t = static_cast<Target *>(c);
-            try {
-                t->pipeline->write(data, length);
-                return 0;
-            } catch (...) {
-                t->failure = std::current_exception();
-                return 1;
-            }
-        };
-        int status = provide(context, write, &target);
-        if (target.failure) std::rethrow_exception(target.failure);
-        if (status != 0) throw std::runtime_error("an image's bytes could not be read again");
+        supply(provide, context, *pipeline);
         pipeline->finish();
     }
 
@@ -72,20 +77,33 @@ class SuppliedStream : public QPDFObjectHandle::StreamDataProvider {
     void *context;
 };
 
+// Gives `stream` the bytes of a supplier, `length` of them, stored as they are (already
+// compressed by `filter`): a long stream is spliced into the output from its supplier
+// (spliced_streams.cpp), a short one goes through the writer.
+void attachSupplied(QPDFObjectHandle stream, spq_provide_fn provide, void *context, long long length, QPDFObjectHandle filter,
+                    QPDFObjectHandle parms) {
+    std::shared_ptr<QPDFObjectHandle::StreamDataProvider> data;
+    if (length >= spq::splicedStreamMinimum) {
+        data = std::make_shared<spq::SplicedStream>([provide, context](Pipeline &p) { supply(provide, context, p); }, length);
+    } else {
+        data = std::make_shared<SuppliedStream>(provide, context);
+    }
+    stream.replaceStreamData(data, filter, parms);
+    // Nothing to decode or compress: without this qpdf's writer asks for the bytes twice (a
+    // first try at filtering them, then as they are), holding each copy whole.
+    stream.setFilterOnWrite(false);
+}
+
 } // namespace
 
 namespace spq {
 
-int64_t add_jpeg(SPQDocument *dst, const SPQImageInfo *info, spq_provide_fn provide, void *context, char **error) {
+int64_t add_jpeg(SPQDocument *dst, const SPQImageInfo *info, int64_t length, spq_provide_fn provide, void *context, char **error) {
     return guarded<int64_t>(error, -1, [&]() {
         std::string icc = info->icc ? std::string(reinterpret_cast<const char *>(info->icc), info->iccLength) : "";
         auto image = dst->pdf->newStream();
         copyDictionary(image, imageDictionary(*dst->pdf, *info, icc));
-        image.replaceStreamData(std::make_shared<SuppliedStream>(provide, context), QPDFObjectHandle::newName("/DCTDecode"),
-                                QPDFObjectHandle::newNull());
-        // Nothing to decode or compress: without this qpdf's writer asks for the bytes twice
-        // (a first try at filtering them, then as they are), holding each copy whole.
-        image.setFilterOnWrite(false);
+        attachSupplied(image, provide, context, length, QPDFObjectHandle::newName("/DCTDecode"), QPDFObjectHandle::newNull());
         return int64_t(image.getObjectID());
     });
 }
@@ -163,17 +181,16 @@ int64_t image_end(SPQImageWriter *w, const SPQImageSuppliers *suppliers, char **
             parameters.replaceKey("/Columns", QPDFObjectHandle::newInteger(w->info.width));
         }
         // A spooled stream is already compressed as it should be: written as it comes, once.
-        auto store = [&](QPDFObjectHandle stream, bool spooled, std::unique_ptr<Pl_Buffer> &buffer, spq_provide_fn provide,
+        auto store = [&](QPDFObjectHandle stream, CallbackPipeline *spooled, std::unique_ptr<Pl_Buffer> &buffer, spq_provide_fn provide,
                          void *context, QPDFObjectHandle parms) {
             if (spooled) {
                 if (!provide) throw std::logic_error("a spooled image needs a supplier");
-                stream.replaceStreamData(std::make_shared<SuppliedStream>(provide, context), flate, parms);
-                stream.setFilterOnWrite(false);
+                attachSupplied(stream, provide, context, spooled->written, flate, parms);
             } else {
                 stream.replaceStreamData(buffer->getBufferSharedPointer(), flate, parms);
             }
         };
-        store(image, w->colorSpool != nullptr, w->colorBuffer, suppliers ? suppliers->color : nullptr,
+        store(image, w->colorSpool.get(), w->colorBuffer, suppliers ? suppliers->color : nullptr,
               suppliers ? suppliers->colorContext : nullptr, parameters);
         if (w->alpha) {
             w->alpha->finish();
@@ -183,7 +200,7 @@ int64_t image_end(SPQImageWriter *w, const SPQImageSuppliers *suppliers, char **
             maskInfo.invertCMYK = 0;
             auto mask = pdf.newStream();
             copyDictionary(mask, imageDictionary(pdf, maskInfo, ""));
-            store(mask, w->alphaSpool != nullptr, w->alphaBuffer, suppliers ? suppliers->alpha : nullptr,
+            store(mask, w->alphaSpool.get(), w->alphaBuffer, suppliers ? suppliers->alpha : nullptr,
                   suppliers ? suppliers->alphaContext : nullptr, QPDFObjectHandle::newNull());
             image.getDict().replaceKey("/SMask", mask);
         }

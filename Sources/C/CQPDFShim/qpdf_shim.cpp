@@ -155,7 +155,9 @@ int page_geometry(SPQDocument *doc, int index, SPQPageGeometry *out, char **erro
 
 int copy_page(SPQDocument *dst, SPQDocument *src, int index, char **error) {
     return guarded<int>(error, -1, [&]() {
-        QPDFPageDocumentHelper(*dst->pdf).addPage(pageAt(src, index), false);
+        auto &page = pageAt(src, index);
+        spq::spliceLargeStreams(page.getAttribute("/Resources", false), *src);
+        QPDFPageDocumentHelper(*dst->pdf).addPage(page, false);
         noteVersion(dst, src);
         return 0;
     });
@@ -164,6 +166,7 @@ int copy_page(SPQDocument *dst, SPQDocument *src, int index, char **error) {
 int64_t form_from_page(SPQDocument *dst, SPQDocument *src, int index, char **error) {
     return guarded<int64_t>(error, -1, [&]() {
         auto &page = pageAt(src, index);
+        spq::spliceLargeStreams(page.getAttribute("/Resources", false), *src);
         auto form = dst->pdf->copyForeignObject(formForPage(page));
         auto crop = page.getCropBox(false).getArrayAsRectangle();
         form.getDict().replaceKey("/BBox", QPDFObjectHandle::newArray(crop));
@@ -340,10 +343,9 @@ int document_write(SPQDocument *dst, spq_write_fn write, void *context, char **e
     return guarded<int>(error, -1, [&]() {
         CallbackPipeline out(write, context, "cannot write the output");
         QPDFWriter writer(*dst->pdf);
-        writer.setOutputPipeline(&out);
         writer.setDeterministicID(true);
         writer.setMinimumPDFVersion("1." + std::to_string(dst->highestMinor));
-        writer.write();
+        spq::writeSpliced(writer, out);
         return 0;
     });
 }

@@ -148,10 +148,11 @@ typedef struct {
     /// no rotation applied) and returns its object number, or -1 with *error set.
     int64_t (*form_from_page)(SPQDocument *dst, SPQDocument *src, int index, char **error);
 
-    /// Adds a JPEG byte for byte (DCTDecode) and returns its object number, or -1. Its bytes
-    /// are asked of `provide` only when the document is written (as often as the writer needs
-    /// them), so the document never holds them: `context` must live until `dst` is written.
-    int64_t (*add_jpeg)(SPQDocument *dst, const SPQImageInfo *info, spq_provide_fn provide, void *context, char **error);
+    /// Adds a JPEG byte for byte (DCTDecode), `length` bytes, and returns its object number, or
+    /// -1. Its bytes are asked of `provide` only when the document is written (as often as the
+    /// writer needs them; a long one straight into the output), so the document never holds
+    /// them: `context` must live until `dst` is written, and must give exactly `length` bytes.
+    int64_t (*add_jpeg)(SPQDocument *dst, const SPQImageInfo *info, int64_t length, spq_provide_fn provide, void *context, char **error);
     /// With spools, the compressed colour (and alpha) samples go to them as they come
     /// (temporary files, so that a job of many images holds none of them), and image_end's
     /// suppliers give them back when the document is written; without (NULL) they are held in
