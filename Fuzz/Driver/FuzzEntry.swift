@@ -10,6 +10,10 @@ import FuzzTargets
 //     swiftprint-fuzz words TARGET          the dictionary words swiftprint declares for it
 //     swiftprint-fuzz TARGET FILE-OR-FOLDER...
 
+/// Every stream of every output goes through the splicer (CQPDFShim/spliced_streams.cpp), not
+/// only those of 1 MB and more, which no fuzzed input reaches; set before any job.
+func spliceEveryStream() { setenv("SWIFTPRINT_SPLICED_STREAM_MINIMUM", "0", 1) }
+
 #if FUZZING
 /// The target libFuzzer drives, named once per process.
 let fuzzed: FuzzTarget = {
@@ -19,6 +23,7 @@ let fuzzed: FuzzTarget = {
         FileHandle.standardError.write(Data("swiftprint-fuzz: SWIFTPRINT_FUZZ_TARGET=\(name) names no target; the targets are \(names)\n".utf8))
         exit(64)
     }
+    spliceEveryStream()
     return target
 }()
 
@@ -36,6 +41,7 @@ public func fuzzOneInput(_ bytes: UnsafePointer<UInt8>?, _ count: Int) -> Int32 
 @main
 enum FuzzReplay {
     static func main() {
+        spliceEveryStream()
         let arguments = Array(CommandLine.arguments.dropFirst())
         if arguments == ["list"] {
             for target in FuzzTarget.all { print("\(target.name)\t\(target.ciSeconds)\t\(target.reaches)") }

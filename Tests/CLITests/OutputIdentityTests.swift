@@ -158,6 +158,49 @@ import Testing
         }
     }
 
+    /// Streams spliced into the output past qpdf's writer (CQPDFShim/spliced_streams.cpp, 1 MB
+    /// and more) change nothing but the document's /ID, which qpdf derives from what it wrote:
+    /// every case that places images, and a PDF holding a photo two-up, with every stream
+    /// spliced (SWIFTPRINT_SPLICED_STREAM_MINIMUM=0) and without, compared with the /ID blanked.
+    /// Needs no recorded hash, so it holds on any machine. (The comparison can fail: the /ID
+    /// itself differs.)
+    @Test(arguments: ["photo.jpg", "chart.png", "grey photo", "image ppi", "image natural", "image photo paper", "photo grid",
+                      "mixed job", "a photo's PDF two-up"])
+    func splicingEveryStreamChangesNothingButTheID(name: String) throws {
+        let root = URL(fileURLWithPath: directory()).deletingLastPathComponent().deletingLastPathComponent().path
+        let dir = try temporaryDirectory()
+        let paths: [String], options: [String]
+        if let (_, inputs, caseOptions) = Self.cases.first(where: { $0.0 == name }) {
+            paths = inputs.map { $0.hasPrefix("Identity/") ? Self.folder + "/" + $0.dropFirst(9) : root + "/" + $0 }
+            options = caseOptions
+        } else {
+            // The photo's streams then come from another document (qpdf copies them).
+            let made = try swiftprint(["convert", Self.folder + "/photo.jpg", Self.folder + "/chart.png", "-o", dir + "/photos.pdf"])
+            try #require(made.status == 0, "\(made.stderr)")
+            (paths, options) = ([dir + "/photos.pdf", Self.folder + "/pages.pdf"], ["--number-up", "2"])
+        }
+        var outputs: [Data] = []
+        for minimum in ["", "0"] {
+            let out = dir + "/out\(minimum).pdf"
+            let r = try swiftprint(["convert"] + paths + ["-o", out, "--quiet"] + options,
+                                   env: PinnedFonts.environment.merging(["SOURCE_DATE_EPOCH": "0", "SWIFTPRINT_SPLICED_STREAM_MINIMUM": minimum]) { $1 })
+            try #require(r.status == 0, "\(name): \(r.stderr)")
+            outputs.append(try Data(contentsOf: URL(fileURLWithPath: out)))
+        }
+        #expect(outputs[0] != outputs[1], "\(name): nothing was spliced")
+        #expect(Self.withoutID(outputs[0]) == Self.withoutID(outputs[1]), "\(name): splicing changed more than the /ID")
+    }
+
+    /// A PDF's bytes with its trailer's /ID array emptied.
+    static func withoutID(_ pdf: Data) -> Data {
+        let bytes = [UInt8](pdf), key = Array("/ID [<".utf8)
+        guard let start = stride(from: bytes.count - key.count, through: 0, by: -1).first(where: { bytes[$0..<$0 + key.count].elementsEqual(key) }),
+              let end = bytes[start...].firstIndex(of: UInt8(ascii: "]")) else {
+            return pdf
+        }
+        return Data(bytes[..<start] + Array("/ID []".utf8) + bytes[(end + 1)...])
+    }
+
     /// Every case has a recorded hash, and every recorded hash a case.
     @Test func theRecordCoversEveryCase() throws {
         guard !Self.recording, case .success(let hashes) = Self.recorded else { return }

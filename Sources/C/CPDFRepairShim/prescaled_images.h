@@ -15,6 +15,7 @@
 #include <GfxState.h>
 #include <Object.h>
 #include <Stream.h>
+#include <algorithm>
 #include <string>
 #include <vector>
 

@@ -121,8 +121,10 @@ T guarded(char **error, T failure, F body, int *kind = nullptr) {
 }
 
 // spliced_streams.cpp: a stream at least this long goes from its source straight into the
-// output instead of through qpdf's writer, which would hold it whole, twice.
-constexpr long long splicedStreamMinimum = 1 << 20;
+// output instead of through qpdf's writer, which would hold it whole, twice: 1 MB, or
+// SWIFTPRINT_SPLICED_STREAM_MINIMUM bytes (the fuzz targets and a test splice every stream,
+// to try the splicer on every kind of input).
+long long splicedStreamMinimum();
 
 // A stream of `length` bytes that `emit` writes, as stored (filtered on write: never).
 class SplicedStream : public QPDFObjectHandle::StreamDataProvider {

@@ -83,7 +83,7 @@ class SuppliedStream : public QPDFObjectHandle::StreamDataProvider {
 void attachSupplied(QPDFObjectHandle stream, spq_provide_fn provide, void *context, long long length, QPDFObjectHandle filter,
                     QPDFObjectHandle parms) {
     std::shared_ptr<QPDFObjectHandle::StreamDataProvider> data;
-    if (length >= spq::splicedStreamMinimum) {
+    if (length >= spq::splicedStreamMinimum()) {
         data = std::make_shared<spq::SplicedStream>([provide, context](Pipeline &p) { supply(provide, context, p); }, length);
     } else {
         data = std::make_shared<SuppliedStream>(provide, context);

@@ -18,6 +18,7 @@
 #include <qpdf/Pl_Count.hh>
 #include <qpdf/Pl_Discard.hh>
 
+#include <algorithm>
 #include <cinttypes>
 #include <cstdio>
 
@@ -62,12 +63,12 @@ class Splicer {
 
     // A spliced stream's data is being asked for: the marker to write in its place. The writer
     // may ask twice for one stream, a first time to try filtering what it gets (a stream copied
-    // from another document), and keep only what the second time gave.
+    // from another document), and keep only what the second time gave: the same marker.
     std::string arm(SplicedStream const *stream) {
-        if (armed) sources.pop_back();
-        sources.push_back(stream);
-        armed = true;
         holding = true;
+        if (!pending.empty() && sources[pending.back()] == stream) return marker(pending.back());
+        sources.push_back(stream);
+        pending.push_back(sources.size() - 1);
         return marker(sources.size() - 1);
     }
 
@@ -77,27 +78,29 @@ class Splicer {
             passed += (long long)length;
             return;
         }
+        // A marker may straddle two writes.
         size_t from = held.size() >= markerLength ? held.size() - (markerLength - 1) : 0;
         held.append(reinterpret_cast<char const *>(data), length);
-        if (armed) {
-            auto wanted = marker(sources.size() - 1);
-            size_t at = held.find(wanted, std::max(from, searchFrom));
-            if (at != std::string::npos) {
-                hits.push_back(at);
-                searchFrom = at + markerLength;
-                armed = false;
+        for (size_t i = 0; i < pending.size();) {
+            size_t at = held.find(marker(pending[i]), from);
+            if (at == std::string::npos) {
+                i++;
+                continue;
             }
+            hits.push_back({at, pending[i]});
+            pending.erase(pending.begin() + long(i));
         }
     }
 
     // After the writer has finished: the held bytes, corrected, with each stream's bytes from
     // its source in its marker's place.
     void finish() {
-        if (armed) throw std::logic_error("a spliced stream's marker was not found in the output");
+        if (!pending.empty()) throw std::logic_error("a spliced stream's marker was not found in the output");
         if (hits.empty()) {
             emit(0, held.size());
             return;
         }
+        std::sort(hits.begin(), hits.end());
         // Each edit replaces held[at, at + length) with `text` or, when `source` is set, with
         // that stream's bytes.
         struct Edit {
@@ -107,8 +110,7 @@ class Splicer {
         };
         std::vector<Edit> edits;
         size_t bound = 0;
-        for (size_t i = 0; i < hits.size(); i++) {
-            size_t at = hits[i];
+        for (auto [at, index] : hits) {
             static const std::string streamKeyword = "stream\n";
             if (at < streamKeyword.size() || held.compare(at - streamKeyword.size(), streamKeyword.size(), streamKeyword) != 0) {
                 throw std::logic_error("a spliced stream's marker is not where its data starts");
@@ -118,8 +120,8 @@ class Splicer {
             if (key == std::string::npos || key < bound || !isDelimiter(held[key + length.size()])) {
                 throw std::logic_error("a spliced stream's length is not in its dictionary");
             }
-            edits.push_back({key, length.size(), "/Length " + std::to_string(sources[i]->length), nullptr});
-            edits.push_back({at, markerLength, "", sources[i]});
+            edits.push_back({key, length.size(), "/Length " + std::to_string(sources[index]->length), nullptr});
+            edits.push_back({at, markerLength, "", sources[index]});
             bound = at + markerLength;
         }
         auto growth = [&](Edit const &e) { return (e.source ? e.source->length : (long long)e.text.size()) - (long long)e.length; };
@@ -177,12 +179,12 @@ class Splicer {
 
   private:
     Pipeline &out;
-    std::vector<SplicedStream const *> sources;
-    std::vector<size_t> hits;
-    bool armed = false, holding = false;
+    std::vector<SplicedStream const *> sources; // by marker number
+    std::vector<size_t> pending; // markers given out and not yet seen in the output
+    std::vector<std::pair<size_t, size_t>> hits; // where each marker is in `held`, and its number
+    bool holding = false; // from the first marker on, everything is held until the end
     long long passed = 0; // bytes written out before holding began
     std::string held;
-    size_t searchFrom = 0;
 
     static bool isDelimiter(char c) { return c == ' ' || c == '\n' || c == '\r' || c == '/' || c == '>' || c == '\t'; }
 
@@ -232,6 +234,14 @@ void writeSpliced(QPDFWriter &writer, Pipeline &out) {
     splicer.finish();
 }
 
+long long splicedStreamMinimum() {
+    static const long long minimum = [] {
+        const char *given = getenv("SWIFTPRINT_SPLICED_STREAM_MINIMUM");
+        return given && *given ? std::max(0LL, std::atoll(given)) : 1LL << 20;
+    }();
+    return minimum;
+}
+
 // Read through a mapping, a photo's pages would stay resident once read: they are given back
 // (what qpdf reads again is read again from the file).
 static void giveBack(MappedFile *mapping) {
@@ -252,7 +262,7 @@ void spliceLargeStreams(QPDFObjectHandle resources, SPQDocument &source) {
                 // not undo.
                 auto filter = image.getDict().getKey("/Filter");
                 auto declared = image.getDict().getKey("/Length");
-                if (!filter.isName() || !declared.isInteger() || declared.getIntValue() < splicedStreamMinimum) continue;
+                if (!filter.isName() || !declared.isInteger() || declared.getIntValue() < splicedStreamMinimum()) continue;
                 auto name = filter.getName();
                 if (name != "/DCTDecode" && name != "/FlateDecode" && name != "/JPXDecode" && name != "/JBIG2Decode") continue;
                 // A copy sharing the stored data, read from the file only when the stream is
