@@ -224,7 +224,9 @@ import Testing
         let r = try Tool.run("/usr/bin/time", ["-f", "%M", Tool.swiftprint, "convert", dir + "/big.jpg", "-o", dir + "/big.pdf"])
         #expect(r.status == 0, "\(r.stderr)")
         let kilobytes = Int(r.stderr.split(separator: "\n").last ?? "") ?? .max
-        #expect(kilobytes < 120_000, "peak RSS \(kilobytes) KB")
+        // 62 MB while qpdf's writer held the photo's bytes whole, twice; 30 MB measured since
+        // they go from the file straight into the output.
+        #expect(kilobytes < 60_000, "peak RSS \(kilobytes) KB")
     }
 
     /// A job of many photos holds one at a time: a JPEG's bytes are read from its file only as

@@ -212,6 +212,18 @@ private:
         std::vector<unsigned char> source(size_t(srcWidth + 1) * comps);
         std::vector<unsigned char> above(size_t(scaledWidth) * comps), below(size_t(scaledWidth) * comps), out(size_t(scaledWidth) * comps);
         bool ended = false;
+        // Where each output pixel falls in a source row, and how far past that pixel: the same
+        // for every row (Splash works it out again for each, by the same sums).
+        std::vector<size_t> at(static_cast<size_t>(scaledWidth));
+        std::vector<double> past(static_cast<size_t>(scaledWidth)), before(static_cast<size_t>(scaledWidth));
+        double xStep = double(srcWidth) / scaledWidth, xSource = 0, whole;
+        for (int x = 0; x < scaledWidth; x++) {
+            double fraction = std::modf(xSource, &whole);
+            at[size_t(x)] = size_t(whole) * comps;
+            past[size_t(x)] = fraction;
+            before[size_t(x)] = 1.0 - fraction;
+            xSource += xStep;
+        }
         auto next = [&] {
             const unsigned char *row = ended ? nullptr : rows.getLine();
             if (row) {
@@ -222,16 +234,15 @@ private:
             }
             // The last pixel once more, for the last steps to interpolate against.
             std::copy(source.begin() + size_t(srcWidth - 1) * comps, source.begin() + size_t(srcWidth) * comps, source.begin() + size_t(srcWidth) * comps);
-            double xStep = double(srcWidth) / scaledWidth, xSource = 0, whole;
+            unsigned char *q = below.data();
             for (int x = 0; x < scaledWidth; x++) {
-                double fraction = std::modf(xSource, &whole);
-                size_t p = size_t(whole) * comps;
-                for (int c = 0; c < comps; c++) below[size_t(x) * comps + c] = (unsigned char)(source[p + c] * (1.0 - fraction) + source[p + comps + c] * fraction);
-                xSource += xStep;
+                const unsigned char *p = source.data() + at[size_t(x)];
+                double a = before[size_t(x)], b = past[size_t(x)];
+                for (int c = 0; c < comps; c++) *q++ = (unsigned char)(p[c] * a + p[comps + c] * b);
             }
         };
         next();
-        double ySource = 0, yStep = double(srcHeight) / scaledHeight, whole;
+        double ySource = 0, yStep = double(srcHeight) / scaledHeight;
         int current = -1;
         for (int y = 0; y < scaledHeight; y++) {
             double fraction = std::modf(ySource, &whole);
@@ -241,7 +252,8 @@ private:
                 // Past the last source row, the last row stays below to interpolate against.
                 if (current < srcHeight - 1) next();
             }
-            for (size_t i = 0; i < out.size(); i++) out[i] = (unsigned char)(unsigned int)(above[i] * (1.0 - fraction) + below[i] * fraction);
+            double keep = 1.0 - fraction;
+            for (size_t i = 0; i < out.size(); i++) out[i] = (unsigned char)(unsigned int)(above[i] * keep + below[i] * fraction);
             if (!writeRow(image, y, flipped, out.data())) {
                 rows.close();
                 return false;
