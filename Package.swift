@@ -104,8 +104,9 @@ let package = Package(
         .target(
             name: "CPDFRepairShim",
             dependencies: ["CPDFRepair", "CPoppler"], path: "Sources/C/CPDFRepairShim",
-            // C++ only, as CQPDFShim: no Swift runtime linked into it.
-            linkerSettings: [.linkedLibrary("poppler"), .unsafeFlags(["-nostartfiles", "-static-stdlib"])]
+            // C++ only, as CQPDFShim: no Swift runtime linked into it. Little CMS (which poppler
+            // links anyway): photos' profiles converted once, optimised (prescaled_images.cpp).
+            linkerSettings: [.linkedLibrary("poppler"), .linkedLibrary("lcms2"), .unsafeFlags(["-nostartfiles", "-static-stdlib"])]
         ),
 
         .target(

@@ -52,15 +52,19 @@ public:
         }
         double saved[6];
         std::copy(state->getCTM(), state->getCTM() + 6, saved);
+        GfxImageColorMap *samples = image->converted ? &srgb : colorMap;
         prescaled.drawRows(*image, bandTop, bandRows, [&](Stream *rows, int w, int h, const double *ctm) {
             state->setCTM(ctm[0], ctm[1], ctm[2], ctm[3], ctm[4], ctm[5]);
-            SplashOutputDev::drawImage(state, ref, rows, w, h, colorMap, false, nullptr, false);
+            SplashOutputDev::drawImage(state, ref, rows, w, h, samples, false, nullptr, false);
         }, failure);
         state->setCTM(saved[0], saved[1], saved[2], saved[3], saved[4], saved[5]);
     }
 
 private:
     int groups = 0;
+    // Samples already in sRGB, 8 bits, as given.
+    Object noDecode{objNull};
+    GfxImageColorMap srgb{8, &noDecode, new GfxDeviceRGBColorSpace()};
 };
 
 } // namespace

@@ -6,6 +6,8 @@
 #include <cerrno>
 #include <cmath>
 #include <cstring>
+#include <lcms2.h>
+#include <memory>
 #include <unistd.h>
 
 namespace {
@@ -119,6 +121,26 @@ private:
         image.height = scaledHeight;
         image.comps = colorMap->getNumPixelComps();
         image.offset = images.used;
+        // Splash converts an ICC-tagged photo's scaled pixels through poppler's Little CMS
+        // transform, which poppler makes unoptimised (each pixel through the profile's curves:
+        // 6 s for a 12 MP photo on a Letter sheet at 600 dpi). The same conversion (the
+        // profile to the display's, sRGB unless set; the same intent; black point
+        // compensation), optimised by Little CMS, is made once here on the scaled rows.
+        image.converted = false;
+        transform.reset();
+        if (colorMap->getColorSpace()->getMode() == csICCBased) {
+            auto *icc = static_cast<GfxICCBasedColorSpace *>(colorMap->getColorSpace());
+            GfxLCMSProfilePtr source = icc->getProfile(), display = state->getDisplayProfile();
+            if (!display) display = GfxState::sRGBProfile;
+            std::unique_ptr<void, void (*)(void *)> made(nullptr, [](void *p) { if (p) cmsCloseProfile(p); });
+            void *target = display ? display.get() : (made.reset(cmsCreate_sRGBProfile()), made.get());
+            if (!source || !target) return false;
+            cmsHTRANSFORM t = cmsCreateTransform(source.get(), TYPE_RGB_8, target, TYPE_RGB_8, cmsUInt32Number(state->getCmsRenderingIntent()),
+                                                 cmsFLAGS_BLACKPOINTCOMPENSATION);
+            if (!t) return false;
+            transform.reset(t);
+            image.converted = true;
+        }
         if (!(down ? downscale(str, width, height, image, flipped) : upscale(str, width, height, image, flipped))) return false;
         images.used += (long long)scaledWidth * scaledHeight * image.comps;
         images.images.push_back(image);
@@ -265,12 +287,25 @@ private:
     }
 
     // Row `y` of the scaled image, which lands as row `y` from the image's top on the page,
-    // or from its bottom when flipped (Splash flips a flipped image after scaling it).
+    // or from its bottom when flipped (Splash flips a flipped image after scaling it);
+    // converted to sRGB first when the image is.
     bool writeRow(const PrescaledImage &image, int y, bool flipped, const unsigned char *row) {
         size_t bytes = size_t(image.width) * size_t(image.comps);
+        if (transform) {
+            converted.resize(bytes);
+            cmsDoTransform(transform.get(), row, converted.data(), cmsUInt32Number(image.width));
+            row = converted.data();
+        }
         int at = flipped ? image.height - 1 - y : y;
         return write(image.offset + (long long)at * (long long)bytes, row, bytes);
     }
+
+    struct TransformDeleter {
+        void operator()(void *t) const { cmsDeleteTransform(t); }
+    };
+    // The photo being scaled's conversion to sRGB, when it has a profile.
+    std::unique_ptr<void, TransformDeleter> transform;
+    std::vector<unsigned char> converted;
 
     bool write(long long offset, const unsigned char *bytes, size_t count) {
         while (count > 0) {

@@ -27,8 +27,10 @@ struct PrescaledImage {
     double ctm[6];
     // Where it lands on the page, in device pixels, as Splash rounds it.
     int x0, y0, width, height;
-    // Samples a pixel (1 or 3), one byte each, as the image's own colour space has them.
+    // Samples a pixel (1 or 3), one byte each, as the image's own colour space has them, or,
+    // when `converted`, already in sRGB (an ICC-tagged photo: see `ImagePlanner`).
     int comps;
+    bool converted;
     // Its first row (the top one on the page) in the scratch file; rows follow top to bottom.
     long long offset;
 };
@@ -51,8 +53,8 @@ public:
 
     // Draws the rows of `image` that fall in the band [top, top + rows) through `draw`, a
     // piece at a time: `draw(stream, width, height, ctm)`, with the piece's samples and the
-    // band's transformation for them (one sample to one device pixel). False with `error` set
-    // when the scratch file cannot be read.
+    // band's transformation for them (one sample to one device pixel); samples of a
+    // `converted` image are sRGB. False with `error` set when the scratch file cannot be read.
     template <typename Draw>
     bool drawRows(const PrescaledImage &image, int top, int rows, Draw draw, std::string &error) const;
 
