@@ -96,14 +96,19 @@ private:
         // Splash widens an image narrower than a pixel, differently when flipped: left to it.
         if (x0 == x1 || y0 == y1) return false;
         int scaledWidth = x1 - x0, scaledHeight = y1 - y0;
-        // A small image costs little to read again for each band.
-        if (double(width) * double(height) <= smallImagePixels) return false;
-        // Of Splash's four scalers, the box filter down and the bilinear one up; not the
-        // rare one that stretches rows while narrowing them, nor the nearest-pixel one Splash
-        // uses from four times up (for small images).
+        // A small image drawn small costs little to read and scale again for each band, unless
+        // it has a profile, which poppler's unoptimised transform converts in every band.
+        if (double(width) * double(height) <= smallImagePixels && double(scaledWidth) * double(scaledHeight) <= smallImagePixels
+            && colorMap->getColorSpace()->getMode() != csICCBased) {
+            return false;
+        }
+        // Splash's scalers: the box filter down; up, the bilinear one, or from four times up
+        // (unless the image asks to be smoothed) the nearest pixel; not the rare one that
+        // stretches rows while narrowing them.
         bool down = scaledHeight < height;
-        bool up = !down && scaledWidth >= width && (interpolate || (scaledWidth / width < 4 && scaledHeight / height < 4));
-        if (!down && !up) return false;
+        bool upAcross = !down && scaledWidth >= width;
+        bool bilinear = upAcross && (interpolate || (scaledWidth / width < 4 && scaledHeight / height < 4));
+        if (!down && !upAcross) return false;
 
         for (const PrescaledImage &done : images.images) {
             if (done.ref == ref && done.x0 == x0 && done.y0 == y0 && done.width == scaledWidth && done.height == scaledHeight) {
@@ -141,7 +146,9 @@ private:
             transform.reset(t);
             image.converted = true;
         }
-        if (!(down ? downscale(str, width, height, image, flipped) : upscale(str, width, height, image, flipped))) return false;
+        bool scaled = down ? downscale(str, width, height, image, flipped)
+                           : bilinear ? upscale(str, width, height, image, flipped) : enlarge(str, width, height, image, flipped);
+        if (!scaled) return false;
         images.used += (long long)scaledWidth * scaledHeight * image.comps;
         images.images.push_back(image);
         return true;
@@ -281,6 +288,52 @@ private:
                 return false;
             }
             ySource += yStep;
+        }
+        rows.close();
+        return true;
+    }
+
+    // The image's rows read once and repeated into `image.height` rows of `image.width`
+    // pixels with the arithmetic of Splash's nearest-pixel upscaler (Splash::scaleImageYupXup):
+    // each source pixel repeated across and down by Bresenham steps.
+    bool enlarge(Stream *str, int srcWidth, int srcHeight, const PrescaledImage &image, bool flipped) {
+        int comps = image.comps, scaledWidth = image.width, scaledHeight = image.height;
+        ImageStream rows(str, srcWidth, comps, 8);
+        rows.reset();
+        std::vector<unsigned char> out(size_t(scaledWidth) * comps), blank(size_t(srcWidth) * comps, 0);
+        int yp = scaledHeight / srcHeight, yq = scaledHeight % srcHeight, yt = 0;
+        int xp = scaledWidth / srcWidth, xq = scaledWidth % srcWidth;
+        bool ended = false;
+        int y = 0;
+        for (int sy = 0; sy < srcHeight; sy++) {
+            int yStep = yp;
+            if ((yt += yq) >= srcHeight) {
+                yt -= srcHeight;
+                yStep = yp + 1;
+            }
+            const unsigned char *row = ended ? nullptr : rows.getLine();
+            if (!row) {
+                ended = true;
+                row = blank.data();
+            }
+            unsigned char *q = out.data();
+            int xt = 0;
+            for (int x = 0; x < srcWidth; x++) {
+                int xStep = xp;
+                if ((xt += xq) >= srcWidth) {
+                    xt -= srcWidth;
+                    xStep = xp + 1;
+                }
+                for (int i = 0; i < xStep; i++) {
+                    for (int c = 0; c < comps; c++) *q++ = row[size_t(x) * comps + c];
+                }
+            }
+            for (int i = 0; i < yStep && y < scaledHeight; i++, y++) {
+                if (!writeRow(image, y, flipped, out.data())) {
+                    rows.close();
+                    return false;
+                }
+            }
         }
         rows.close();
         return true;
