@@ -227,12 +227,13 @@ import Testing
     /// A photo drawn smaller or larger than its pixels is read once a page and scaled to its
     /// size on the sheet before the bands, and the bands draw exactly the pixels poppler's
     /// rasteriser draws for the page whole (`pdftoppm`, which is Splash too), compared pixel by
-    /// pixel: a photo scaled down (150 dpi), up (600 dpi) and down at 600 dpi. A photo with an
+    /// pixel: a photo scaled down (150 dpi), up (600 dpi), down at 600 dpi, and a small picture
+    /// enlarged more than four times (Splash's nearest-pixel scaler). A photo with an
     /// ICC profile (Adobe RGB) is converted to sRGB once, by Little CMS optimised, where
     /// poppler's own transform (unoptimised: 6 s for a 12 MP photo at 600 dpi, now 1.4) would
     /// convert each band's pixels: within one level of poppler's on every channel.
-    @Test(arguments: [("4000x3000", 150, false), ("2000x1500", 600, false), ("4000x3000", 600, false), ("4000x3000", 150, true),
-                      ("2000x1500", 600, true)])
+    @Test(arguments: [("4000x3000", 150, false), ("2000x1500", 600, false), ("4000x3000", 600, false), ("400x300", 600, false),
+                      ("4000x3000", 150, true), ("2000x1500", 600, true)])
     func photosAreScaledOnceAndDrawnAsTheRasteriserDrawsThem(size: String, dpi: Int, profiled: Bool) throws {
         let dir = try temporaryDirectory()
         let profile = profiled ? ["-profile", "/usr/share/color/icc/ghostscript/a98.icc"] : []
