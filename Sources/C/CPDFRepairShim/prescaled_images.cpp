@@ -23,6 +23,25 @@ int upperEdge(double x) { return int(std::floor(x)) + 1; }
 
 } // namespace
 
+// An image's rows, read in order, once; a stream that ends early gives rows of zeros, as
+// Splash's image source does. Closes the stream when it goes.
+class SourceRows {
+  public:
+    SourceRows(Stream *str, int width, int comps) : rows(str, width, comps, 8), blank(size_t(width) * comps, 0) { rows.reset(); }
+    ~SourceRows() { rows.close(); }
+    const unsigned char *next() {
+        const unsigned char *row = ended ? nullptr : rows.getLine();
+        if (row) return row;
+        ended = true;
+        return blank.data();
+    }
+
+  private:
+    ImageStream rows;
+    std::vector<unsigned char> blank;
+    bool ended = false;
+};
+
 // Goes through a page as Splash would, with no bitmap: notes each image, and scales those
 // `PrescaledImages::takes` into the scratch file.
 class ImagePlanner : public OutputDev {
@@ -160,16 +179,13 @@ private:
     // 2^23 / its size and shifted back.
     bool downscale(Stream *str, int srcWidth, int srcHeight, const PrescaledImage &image, bool flipped) {
         int comps = image.comps, scaledWidth = image.width, scaledHeight = image.height;
-        ImageStream rows(str, srcWidth, comps, 8);
-        rows.reset();
+        SourceRows rows(str, srcWidth, comps);
         std::vector<unsigned int> sums(size_t(srcWidth) * comps);
         std::vector<unsigned char> out(size_t(scaledWidth) * comps);
-        std::vector<unsigned char> blank(size_t(srcWidth) * comps, 0);
         bool downAcross = scaledWidth < srcWidth;
         int yp = srcHeight / scaledHeight, yq = srcHeight % scaledHeight, yt = 0;
         int xp = downAcross ? srcWidth / scaledWidth : scaledWidth / srcWidth;
         int xq = downAcross ? srcWidth % scaledWidth : scaledWidth % srcWidth;
-        bool ended = false;
         for (int y = 0; y < scaledHeight; y++) {
             int yStep = yp;
             if ((yt += yq) >= scaledHeight) {
@@ -178,12 +194,7 @@ private:
             }
             std::fill(sums.begin(), sums.end(), 0u);
             for (int i = 0; i < yStep; i++) {
-                // A stream that ends early gives rows of zeros, as Splash's image source does.
-                const unsigned char *row = ended ? nullptr : rows.getLine();
-                if (!row) {
-                    ended = true;
-                    row = blank.data();
-                }
+                const unsigned char *row = rows.next();
                 for (size_t j = 0; j < sums.size(); j++) sums[j] += row[j];
             }
             unsigned char *q = out.data();
@@ -221,12 +232,8 @@ private:
                     }
                 }
             }
-            if (!writeRow(image, y, flipped, out.data())) {
-                rows.close();
-                return false;
-            }
+            if (!writeRow(image, y, flipped, out.data())) return false;
         }
-        rows.close();
         return true;
     }
 
@@ -236,11 +243,9 @@ private:
     // source rows around it, in doubles, truncated to bytes.
     bool upscale(Stream *str, int srcWidth, int srcHeight, const PrescaledImage &image, bool flipped) {
         int comps = image.comps, scaledWidth = image.width, scaledHeight = image.height;
-        ImageStream rows(str, srcWidth, comps, 8);
-        rows.reset();
+        SourceRows rows(str, srcWidth, comps);
         std::vector<unsigned char> source(size_t(srcWidth + 1) * comps);
         std::vector<unsigned char> above(size_t(scaledWidth) * comps), below(size_t(scaledWidth) * comps), out(size_t(scaledWidth) * comps);
-        bool ended = false;
         // Where each output pixel falls in a source row, and how far past that pixel: the same
         // for every row (Splash works it out again for each, by the same sums).
         std::vector<size_t> at(static_cast<size_t>(scaledWidth));
@@ -254,13 +259,8 @@ private:
             xSource += xStep;
         }
         auto next = [&] {
-            const unsigned char *row = ended ? nullptr : rows.getLine();
-            if (row) {
-                std::copy(row, row + size_t(srcWidth) * comps, source.begin());
-            } else {
-                ended = true;
-                std::fill(source.begin(), source.end(), 0);
-            }
+            const unsigned char *row = rows.next();
+            std::copy(row, row + size_t(srcWidth) * comps, source.begin());
             // The last pixel once more, for the last steps to interpolate against.
             std::copy(source.begin() + size_t(srcWidth - 1) * comps, source.begin() + size_t(srcWidth) * comps, source.begin() + size_t(srcWidth) * comps);
             unsigned char *q = below.data();
@@ -283,13 +283,9 @@ private:
             }
             double keep = 1.0 - fraction;
             for (size_t i = 0; i < out.size(); i++) out[i] = (unsigned char)(unsigned int)(above[i] * keep + below[i] * fraction);
-            if (!writeRow(image, y, flipped, out.data())) {
-                rows.close();
-                return false;
-            }
+            if (!writeRow(image, y, flipped, out.data())) return false;
             ySource += yStep;
         }
-        rows.close();
         return true;
     }
 
@@ -298,12 +294,10 @@ private:
     // each source pixel repeated across and down by Bresenham steps.
     bool enlarge(Stream *str, int srcWidth, int srcHeight, const PrescaledImage &image, bool flipped) {
         int comps = image.comps, scaledWidth = image.width, scaledHeight = image.height;
-        ImageStream rows(str, srcWidth, comps, 8);
-        rows.reset();
-        std::vector<unsigned char> out(size_t(scaledWidth) * comps), blank(size_t(srcWidth) * comps, 0);
+        SourceRows rows(str, srcWidth, comps);
+        std::vector<unsigned char> out(size_t(scaledWidth) * comps);
         int yp = scaledHeight / srcHeight, yq = scaledHeight % srcHeight, yt = 0;
         int xp = scaledWidth / srcWidth, xq = scaledWidth % srcWidth;
-        bool ended = false;
         int y = 0;
         for (int sy = 0; sy < srcHeight; sy++) {
             int yStep = yp;
@@ -311,11 +305,7 @@ private:
                 yt -= srcHeight;
                 yStep = yp + 1;
             }
-            const unsigned char *row = ended ? nullptr : rows.getLine();
-            if (!row) {
-                ended = true;
-                row = blank.data();
-            }
+            const unsigned char *row = rows.next();
             unsigned char *q = out.data();
             int xt = 0;
             for (int x = 0; x < srcWidth; x++) {
@@ -329,13 +319,9 @@ private:
                 }
             }
             for (int i = 0; i < yStep && y < scaledHeight; i++, y++) {
-                if (!writeRow(image, y, flipped, out.data())) {
-                    rows.close();
-                    return false;
-                }
+                if (!writeRow(image, y, flipped, out.data())) return false;
             }
         }
-        rows.close();
         return true;
     }
 
