@@ -6,7 +6,8 @@
 //                       say why they exist (macros, varargs, longjmp, C++ engines opened at run time)
 //   Sources/Model … Jobs  the core, in layers (the targets below, in order; LayeringTests checks)
 //   Plugins/<Type>/     one folder per content type: its handler, and for the types drawn in a
-//                       process of their own (Image, Markup, Map) the engine and the helper program
+//                       process of their own (Image, Markup, Map) the engine, the helper program
+//                       and the protocol the handler and the helper speak (Protocol/)
 //   Sources/SwiftPrint  the public library: registers the handlers in one place
 //   Sources/CUPS/       Client (printers, jobs), Queue (PPD, installer), Common, Filter, Backend
 //   Sources/CLI         the swiftprint command, one file per subcommand
@@ -136,8 +137,10 @@ let package = Package(
         .target(name: "PrintGraphics", dependencies: ["PrintModel", "PrintSupport", "PDFObjects", "CCairo", "CPango", "CPangoShim", "CFontSubset", "CPopplerGlibShim", "CLcmsShim"],
                 path: "Sources/Graphics"),
         .target(name: "PrintOptions", dependencies: ["PrintModel", "PrintGraphics"], path: "Sources/Options"),
-        // The one protocol of the helper programs, and the runner: links no engine.
-        .target(name: "PrintHelpers", dependencies: ["PrintModel", "PrintSupport", "PDFObjects", "PrintOptions"], path: "Sources/Helpers"),
+        // The one protocol of the helper programs (request and reply lines, a helper's main) and
+        // where a helper is installed: the model only, no engine. Each helper's own task is its
+        // plugin's (Plugins/<Type>/Protocol); the runner is HandlerSupport's.
+        .target(name: "PrintHelpers", dependencies: ["PrintModel"], path: "Sources/Helpers"),
         .target(name: "PageLayout", dependencies: ["PrintModel", "PrintGraphics", "PrintOptions"], path: "Sources/Layout"),
         .target(name: "PDFOutput", dependencies: ["PrintModel", "PrintSupport", "PDFObjects", "PrintGraphics"], path: "Sources/Output"),
         // PWG and Apple raster: a job's PDF drawn by poppler, written by libcups.
@@ -160,7 +163,7 @@ let package = Package(
         ),
         .target(
             name: "ImageHandler",
-            dependencies: ["HandlerSupport", "CPNGShim", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["HandlerSupport", "ImageProtocol", "CPNGShim", .product(name: "Logging", package: "swift-log")],
             path: "Plugins/Image/Handler"
         ),
         // Decoders for the image formats that need big libraries; run by swiftprint-image in its
@@ -170,34 +173,42 @@ let package = Package(
             dependencies: ["HandlerSupport", "PixbufDecoding", "CTIFFShim", "CGif", "CWebP", "CHeifShim", "CRsvg", "CCairo"],
             path: "Plugins/Image/Decoders"
         ),
+        // What the image handler asks swiftprint-image, shared by the two.
+        .target(name: "ImageProtocol", path: "Plugins/Image/Protocol"),
         // Raster streams (Apple, PWG, CUPS raster), read by libcups.
         .target(name: "RasterHandler", dependencies: ["HandlerSupport", "CUPSLibrary"], path: "Plugins/Raster"),
-        .executableTarget(name: "swiftprint-image", dependencies: ["ImageDecoders", "HandlerSupport"], path: "Plugins/Image/Helper"),
+        .executableTarget(name: "swiftprint-image", dependencies: ["ImageDecoders", "ImageProtocol", "HandlerSupport"], path: "Plugins/Image/Helper"),
+        // What the markup handler and swiftprint-markup say to each other (tasks, reports, the
+        // page marks, the shared and spare renderers' sockets): all of the core's helper
+        // protocol that knows of markup, so that the core knows nothing of WebKit.
+        .target(name: "MarkupProtocol", dependencies: ["PrintHelpers", "PrintModel", "PrintSupport"], path: "Plugins/Markup/Protocol"),
         // HTML and Markdown: laid out by WebKit in swiftprint-markup, a process of its own that
         // only markup jobs start; its PDF pages are placed by the assembler like a PDF's.
         .target(
             name: "MarkupHandler",
-            dependencies: ["HandlerSupport", "CMarkGFM", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["HandlerSupport", "MarkupProtocol", "CMarkGFM", .product(name: "Logging", package: "swift-log")],
             path: "Plugins/Markup/Handler"
         ),
-        .executableTarget(name: "swiftprint-markup", dependencies: ["PrintHelpers", "PrintModel", "PrintSupport", "CWebKitShim"], path: "Plugins/Markup/Helper"),
+        .executableTarget(name: "swiftprint-markup", dependencies: ["MarkupProtocol", "PrintHelpers", "PrintModel", "PrintSupport", "CWebKitShim"], path: "Plugins/Markup/Helper"),
         // libcurl's variadic setters behind plain C, loaded with dlopen (curl.h only at build time).
         .target(name: "CCurlShim", dependencies: ["CLibraryLoader"], path: "Sources/C/CCurlShim"),
         // Maps: tiles (MBTiles through GRDB, tile folders, http(s) URL templates) under GeoJSON
         // and GPX drawn as vectors. The engine runs in swiftprint-map, a process of its own that
         // only map jobs start (MapHandler runs it), so other jobs never load SQLite,
         // libxml2 or gdk-pixbuf.
+        // What the map handler asks swiftprint-map, shared by the two.
+        .target(name: "MapProtocol", dependencies: ["PrintOptions"], path: "Plugins/Map/Protocol"),
         .target(
             name: "MapEngine",
             dependencies: ["HandlerSupport", "PixbufDecoding", "CCurlShim", .product(name: "GRDB", package: "GRDB.swift"),
                            .product(name: "Logging", package: "swift-log")],
             path: "Plugins/Map/Engine"
         ),
-        .executableTarget(name: "swiftprint-map", dependencies: ["MapEngine", "HandlerSupport", "PrintJobs", .product(name: "Logging", package: "swift-log")],
+        .executableTarget(name: "swiftprint-map", dependencies: ["MapEngine", "MapProtocol", "HandlerSupport", "PrintJobs", .product(name: "Logging", package: "swift-log")],
                           path: "Plugins/Map/Helper"),
         .target(
             name: "MapHandler",
-            dependencies: ["HandlerSupport", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["HandlerSupport", "MapProtocol", .product(name: "Logging", package: "swift-log")],
             path: "Plugins/Map/Handler"
         ),
         // Draws Config/basemap/world.mbtiles from Natural Earth (scripts/make-basemap); not installed.
@@ -249,7 +260,7 @@ let package = Package(
 
         // Fuzz/: a fuzz target for every parser of untrusted bytes (FUZZING.md), and the program
         // that runs one under libFuzzer (scripts/fuzz) or replays files through it (the tests).
-        .target(name: "FuzzTargets", dependencies: ["SwiftPrint", "ImageDecoders", "MapEngine", "CUPSFilter", "CUPSQueue"], path: "Fuzz/Targets"),
+        .target(name: "FuzzTargets", dependencies: ["SwiftPrint", "ImageDecoders", "MapEngine", "MarkupProtocol", "CUPSFilter", "CUPSQueue"], path: "Fuzz/Targets"),
         .executableTarget(name: "swiftprint-fuzz", dependencies: ["FuzzTargets"], path: "Fuzz/Driver"),
 
         // Tests: they use the real libraries, fonts and poppler's command-line tools.
@@ -267,7 +278,8 @@ let package = Package(
         // Fixtures/ and Golden/ are read by path, beside the tests.
         .testTarget(name: "TextHandlerTests", dependencies: ["SwiftPrint", "TextHandler", "TestSupport"], exclude: ["Fixtures"]),
         // TileServer/: a counting tile server the map tests start (Python, from the test).
-        .testTarget(name: "CLITests", dependencies: ["swiftprint", "swiftprint-markup", "swiftprint-map", "recipe-example", "TestSupport"], exclude: ["TileServer", "Golden", "Identity"]),
+        .testTarget(name: "CLITests", dependencies: ["swiftprint", "swiftprint-markup", "swiftprint-map", "recipe-example", "TestSupport",
+                                                     "PrintHelpers", "ImageProtocol", "MapProtocol"], exclude: ["TileServer", "Golden", "Identity"]),
         // Replays every seed and every input that ever failed through swiftprint-fuzz.
         .testTarget(name: "FuzzTests", dependencies: ["swiftprint-fuzz", "TestSupport"]),
         .testTarget(name: "CUPSTests", dependencies: ["CUPSFilter", "CUPSBackend", "CUPSCommon", "CUPSLibrary", "CUPSQueue", "TestSupport",

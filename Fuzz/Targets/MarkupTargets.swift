@@ -1,6 +1,7 @@
 import Foundation
 import HandlerSupport
 import MarkupHandler
+import MarkupProtocol
 import PrintHelpers
 
 // Markup: the style sheets swiftprint reads itself (paged media: @page, margin boxes,

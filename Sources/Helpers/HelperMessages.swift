@@ -7,7 +7,7 @@ import PrintModel
 // typed failure.
 // A one-shot helper reads one request on standard input and writes one reply on standard output
 // (`HelperMain.answerOnce`); a long-lived one (the markup renderer, which keeps WebKit warm)
-// answers request lines until its input ends, on a pipe or a socket (`SharedRenderer`).
+// answers request lines until its input ends, on a pipe or a socket (the markup renderer).
 
 /// A request to a helper.
 package struct HelperRequest<Task: Codable & Sendable>: Codable, Sendable {

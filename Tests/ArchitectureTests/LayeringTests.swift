@@ -10,16 +10,16 @@ import Testing
     /// modules in one row do not import each other.
     static let layers: [[String]] = [
         ["PrintModel"],                 // paper, print info, page ranges, errors: no C, no I/O beyond files
-        ["PrintSupport"],               // files, scratch files, child processes, engine libraries
+        ["PrintSupport", "PrintHelpers"], // files, scratch files, child processes, engine libraries; the helpers' protocol
         ["ContentDetection"],           // libmagic, the type catalogue, sniffers, the spooled input
         ["PDFObjects", "CUPSLibrary"],  // qpdf's documents and poppler's repair; libcups, opened at run time
         ["PrintGraphics"],              // cairo, pango, fonts, placed content
         ["PrintOptions"],               // option declarations and typed settings
-        ["PrintHelpers"],               // the helper programs' protocol and runner
         ["PageLayout"],                 // formatters, page renderers, the handler protocol
         ["PDFOutput", "RasterOutput"],  // writers, sheet planning, imposition; PWG and Apple raster
-        ["HandlerSupport"],             // the layers above, for handlers
+        ["HandlerSupport"],             // the layers above, and the helper runner, for handlers
         ["PixbufDecoding"],             // gdk-pixbuf, for the BMP decoder and map tiles
+        ["ImageProtocol", "MapProtocol", "MarkupProtocol"], // what a handler and its helper say to each other
         ["TextHandler", "PDFHandler", "ImageHandler", "ImageDecoders", "MarkupHandler", "MapEngine", "MapHandler",
          "RasterHandler"],
         ["PrintJobs"],                  // the dispatcher, the paginator, a job
@@ -64,17 +64,22 @@ import Testing
     /// Each library and executable target's folder, read from Package.swift (`path:`, else
     /// Sources/NAME); test targets are left out.
     static func targetFolders() throws -> [String: String] {
+        try targetDeclarations().mapValues(\.folder)
+    }
+
+    /// Each library and executable target's folder and the text of its declaration (from its
+    /// `.kind(` to the next), read from Package.swift; test targets are left out.
+    static func targetDeclarations() throws -> [String: (folder: String, text: String)] {
         let manifest = try String(contentsOfFile: packageRoot + "/Package.swift", encoding: .utf8)
-        var folders: [String: String] = [:]
-        // One declaration from each `.kind(` to the next: its name, then its path if it names one.
+        var found: [String: (folder: String, text: String)] = [:]
         let starts = manifest.matches(of: /\.(target|executableTarget|testTarget|systemLibrary)\(/)
         for (n, start) in starts.enumerated() where start.1 != "testTarget" {
             let declaration = manifest[start.range.upperBound..<(n + 1 < starts.count ? starts[n + 1].range.lowerBound : manifest.endIndex)]
             guard let name = declaration.firstMatch(of: /name: "([^"]+)"/)?.1 else { continue }
             let folder = declaration.firstMatch(of: /path: "([^"]+)"/).map { String($0.1) } ?? "Sources/\(name)"
-            if !folder.hasPrefix("Tests/") { folders[String(name)] = folder }
+            if !folder.hasPrefix("Tests/") { found[String(name)] = (folder, String(declaration)) }
         }
-        return folders
+        return found
     }
 
     static var packageRoot: String {
@@ -122,6 +127,24 @@ import Testing
                 #expect(Self.cOwners[c]!.contains(module), "\(module) imports \(c), owned by \(Self.cOwners[c]!.sorted())")
             }
         }
+    }
+
+    /// The core (`Sources/`) knows nothing of WebKit: neither its libraries nor what the markup
+    /// plugin and its renderer say to each other. Markup is a plugin like the others; only the
+    /// public library (`SwiftPrint`), which registers every handler, names its handler.
+    @Test func theCoreKnowsNothingOfWebKit() throws {
+        let webKit: Set<String> = ["CWebKit", "CWebKitShim", "CGtkUnixPrint", "MarkupProtocol", "MarkupHandler"]
+        let imports = try Self.imports()
+        var core = 0
+        for (module, declaration) in try Self.targetDeclarations() where declaration.folder.hasPrefix("Sources/")
+            && !declaration.folder.hasPrefix("Sources/C/") && module != "SwiftPrint" {
+            core += 1
+            let imported = imports[module] ?? []
+            #expect(imported.isDisjoint(with: webKit), "\(module), of the core, imports \(imported.intersection(webKit).sorted())")
+            // A dependency links the plugin even where no file imports it.
+            for name in webKit { #expect(!declaration.text.contains("\"\(name)\""), "\(module), of the core, depends on \(name)") }
+        }
+        #expect(core > 15, "read \(core) core modules")
     }
 
     @Test func everyModuleHasALayer() throws {

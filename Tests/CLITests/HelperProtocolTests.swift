@@ -1,4 +1,6 @@
 import Foundation
+import ImageProtocol
+import MapProtocol
 import PrintHelpers
 import SwiftPrint
 import TestSupport

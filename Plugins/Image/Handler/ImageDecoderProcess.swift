@@ -1,5 +1,6 @@
 import Foundation
 import HandlerSupport
+import ImageProtocol
 
 /// Runs `swiftprint-image`, which decodes GIF, TIFF, WebP, HEIF and BMP files and draws SVG into
 /// a PDF of one page per image. In a process of its own, the decoders' libraries (librsvg,

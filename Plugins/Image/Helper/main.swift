@@ -8,6 +8,7 @@
 import Foundation
 import HandlerSupport
 import ImageDecoders
+import ImageProtocol
 
 HelperMain.answerOnce(ImageDecodingTask.self) { request, _ -> ImageResolutions in
     guard let input = request.input, let output = request.output else {

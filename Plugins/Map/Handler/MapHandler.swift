@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import HandlerSupport
+import MapProtocol
 
 /// Maps — GeoJSON, GPX, map descriptions and MBTiles overviews — drawn by `swiftprint-map` in a
 /// process of its own. The map engine (`MapEngine` in Plugins/Map/Engine: GRDB and SQLite for

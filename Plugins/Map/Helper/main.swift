@@ -12,6 +12,7 @@ import Foundation
 import HandlerSupport
 import Logging
 import MapEngine
+import MapProtocol
 import PrintJobs
 import Synchronization
 

@@ -1,5 +1,6 @@
 import Foundation
 import HandlerSupport
+import MarkupProtocol
 
 /// On which of WebKit's pages each of a document's elements starts — what WebKitGTK's print
 /// API does not tell, and what running headers (`string-set`), page-based counters, recto and

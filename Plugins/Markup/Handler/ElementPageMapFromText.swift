@@ -1,5 +1,6 @@
 import Foundation
 import HandlerSupport
+import MarkupProtocol
 
 /// The page map read from the job's own print alone, where the document allows an exact answer:
 /// the document's text (`DocumentText`, in document order) is found, character by character,

@@ -1,6 +1,7 @@
 import Foundation
 import HandlerSupport
 import Logging
+import MarkupProtocol
 import Synchronization
 
 /// The connection to swiftprint-markup, WebKit's process: started on the first markup document

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import HandlerSupport
+import MarkupProtocol
 
 /// Lays out HTML, like UIKit's UIMarkupTextPrintFormatter: WebKit (in swiftprint-markup, a
 /// process of its own) lays the document out on pages exactly the size of the formatter's

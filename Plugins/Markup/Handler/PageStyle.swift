@@ -1,5 +1,6 @@
 import Foundation
 import HandlerSupport
+import MarkupProtocol
 
 /// A document's own page setup, from its CSS `@page` rules: what WebKit reads but does not
 /// apply. The paginator applies it under swiftprint's one precedence rule (a job's media or

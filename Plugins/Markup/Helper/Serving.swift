@@ -1,4 +1,5 @@
 import Foundation
+import MarkupProtocol
 import PrintHelpers
 
 /// Answers request lines read from `input` on `output` until `input` ends.

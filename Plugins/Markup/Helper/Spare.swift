@@ -1,4 +1,5 @@
 import Foundation
+import MarkupProtocol
 import PrintHelpers
 
 /// The spare renderer (`SpareRenderer`): starts the display, GTK, WebKit and its web process (on

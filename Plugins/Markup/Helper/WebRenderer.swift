@@ -1,5 +1,6 @@
 import CWebKitShim
 import Foundation
+import MarkupProtocol
 import PrintHelpers
 import PrintModel
 import PrintSupport

@@ -20,6 +20,7 @@
 // it behaves the same as the lp user under CUPS, with no home and no session bus.
 import CWebKitShim
 import Foundation
+import MarkupProtocol
 import PrintHelpers
 import PrintModel
 import PrintSupport

@@ -1,5 +1,6 @@
 import Foundation
 import HandlerSupport
+import MarkupProtocol
 
 // What a markup document's pages are beyond WebKit's: the elements swiftprint finds in the
 // loaded document (`Described`), and the plan made from where they print (`PagePlan`): blank

@@ -1,5 +1,6 @@
 import Foundation
 import HandlerSupport
+import MarkupProtocol
 
 /// A named page's own size and margins (`@page wide { size: A4 landscape; margin: 15mm }`).
 ///

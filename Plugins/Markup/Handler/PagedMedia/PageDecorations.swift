@@ -1,5 +1,6 @@
 import Foundation
 import HandlerSupport
+import MarkupProtocol
 
 /// What a document's paged media puts in the margins of each of its pages: the margin boxes
 /// its `@page` rules give that page, with their counters and named strings filled in.

@@ -1,0 +1,93 @@
+import Foundation
+import PDFObjects
+import PrintHelpers
+import PrintModel
+import PrintOptions
+import PrintSupport
+
+// The runner of the helper programs (PrintHelpers says the protocol): a helper started under the
+// job's limits, its reply read, its PDF opened; and the errors of a program stopped at a limit.
+
+extension ChildProcess.Limits {
+    /// A helper's bounds under the job's limits: its clock (`helper-timeout`), as much
+    /// processor time, and its memory (`helper-memory`).
+    package init(helper limits: JobLimits) {
+        let h = limits.helper
+        self.init(seconds: h.seconds, cpuSeconds: h.cpuSeconds, memoryBytes: h.memoryBytes)
+    }
+
+    /// A converter's (types.tsv): its own clock (`converter-timeout`), a helper's memory.
+    package init(converter limits: JobLimits) {
+        self.init(seconds: limits.converterSeconds, cpuSeconds: Int(limits.converterSeconds.rounded(.up)),
+                  memoryBytes: limits.helper.memoryBytes)
+    }
+}
+
+extension ChildProcess.Result {
+    /// The error for a program stopped at one of its limits, naming the limit and the option
+    /// that sets it; nil when it crossed none. `clock` is the option of its time limit.
+    package func limitError(_ program: String, path: String, clock: any DeclaredOption) -> PrintError? {
+        switch crossedLimit {
+        case .seconds(let s)?:
+            return JobLimits.crossed(clock, path: path, "\(program) took longer than \(String(format: "%g", s)) s and was stopped")
+        case .cpuSeconds(let s)?:
+            return JobLimits.crossed(clock, path: path, "\(program) used more than \(s) s of processor time and was stopped")
+        case .memoryBytes(let bytes)?:
+            return JobLimits.crossed(LimitOptions.helperMemory, path: path, "\(program) needed more than the \(bytes >> 20) MB of memory it may use")
+        case nil:
+            return nil
+        }
+    }
+}
+
+extension HelperProgram {
+    /// Runs the one-shot helper `name` on `request` for the document `path`, under the job's
+    /// `limits` (a helper stopped at one fails naming it and its option), with a scratch PDF
+    /// as the request's output, and opens the PDF it wrote (the scratch file is gone by the time
+    /// this returns: qpdf maps it). `doing` says what the helper is for, in the error when it is
+    /// not installed. A reply's failure is thrown with its code and file (`path` when it names none); a helper that
+    /// ends without a reply crashed, and the error says its last words.
+    package static func makePDF<Task: Codable & Sendable, Answer: Codable & Sendable>(_ name: String, environmentVariable: String, doing: String, path: String,
+                                              request: HelperRequest<Task>, limits: ChildProcess.Limits, answer: Answer.Type = NoAnswer.self)
+        throws -> (document: QPDFDocument, reply: HelperReply<Answer>) {
+        guard let helper = find(name, environmentVariable: environmentVariable) else {
+            throw PrintError(.notAvailable, path: path, "cannot \(doing): \(name) is not installed beside swiftprint")
+        }
+        let scratch = try OutputFile.scratch(prefix: name + "-")
+        defer { scratch.removeScratch() }
+        try scratch.commit()
+        var request = request
+        request.output = scratch.scratchPath!
+        let requestFile = try OutputFile.scratch(prefix: name + "-request-")
+        defer { requestFile.removeScratch() }
+        HelperLine.encode(request).withUnsafeBytes { requestFile.write($0) }
+        try requestFile.commit()
+        let result: ChildProcess.Result
+        do { result = try ChildProcess.run(helper, [], limits: limits, input: requestFile.scratchPath!) } catch {
+            throw PrintError(.notAvailable, path: path, "cannot start \(helper): \(error.localizedDescription)")
+        }
+        if let crossed = result.limitError(name, path: path, clock: LimitOptions.helperTimeout) { throw crossed }
+        let lastLine = result.output.split(separator: UInt8(ascii: "\n")).last.map { Data($0) } ?? Data()
+        guard !result.signalled, let reply = try? JSONDecoder().decode(HelperReply<Answer>.self, from: lastLine) else {
+            let said = result.lastErrorLine.isEmpty ? "" : ": " + result.lastErrorLine
+            // Stopped from outside (an administrator, a shutdown, the out-of-memory killer), not
+            // by its document: the job may work when tried again.
+            if result.signalled, let signal = Self.stoppingSignals[result.status] {
+                throw PrintError(.jobFailed, path: path, "\(name) was stopped by \(signal) from outside the job\(said)")
+            }
+            let how = result.signalled ? "crashed (signal \(result.status))"
+                : result.output.isEmpty ? "ended without a reply (status \(result.status))"
+                : "answered something that is not a reply (\(result.output.count) bytes; status \(result.status))"
+            throw PrintError(.renderingFailed, path: path, "\(name) \(how)\(said)")
+        }
+        if let failure = reply.failure {
+            var error = failure.error
+            if error.path == nil { error.path = path }
+            throw error
+        }
+        return (try QPDFDocument(path: scratch.scratchPath!), reply)
+    }
+
+    /// Signals that stop a process from outside, by name.
+    static let stoppingSignals: [Int32: String] = [SIGKILL: "SIGKILL", SIGTERM: "SIGTERM", SIGINT: "SIGINT", SIGHUP: "SIGHUP"]
+}
