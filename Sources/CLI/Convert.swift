@@ -65,7 +65,7 @@ struct Convert: ParsableCommand {
         } catch let error as PrintError {
             var e = error
             // An option's error is the option's, not the output file's.
-            if e.path == nil, e.code != .outputFailed, e.code != .invalidOption { e.path = output }
+            if e.path == nil, e.code != .outputFailed, e.code != .outputWriteFailed, e.code != .invalidOption { e.path = output }
             throw fail(e)
         }
     }

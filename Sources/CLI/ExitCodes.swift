@@ -19,7 +19,8 @@ enum ExitCodes {
         case .invalidInput, .noContent, .unknownFormat, .limitExceeded: return dataError
         case .invalidOption, .unsupportedByPrinter: return usage
         case .jobFailed: return tempFail
-        case .outputFailed: return error.message.hasPrefix("cannot write") ? ioError : cannotCreate
+        case .outputFailed: return cannotCreate
+        case .outputWriteFailed: return ioError
         case .notAvailable: return unavailable
         case .passwordRequired, .printingNotAllowed: return noPermission
         case .cancelled: return 130

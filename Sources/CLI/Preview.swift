@@ -53,7 +53,7 @@ struct Preview: ParsableCommand {
             try rasterise(pdf)
         } catch let error as PrintError {
             var e = error
-            if e.path == nil, e.code != .outputFailed, e.code != .invalidOption { e.path = output }
+            if e.path == nil, e.code != .outputFailed, e.code != .outputWriteFailed, e.code != .invalidOption { e.path = output }
             throw fail(e)
         }
     }

@@ -20,8 +20,11 @@ public struct PrintError: Error, Hashable, Sendable, CustomStringConvertible {
         public static let printingNotAllowed = Code(rawValue: "printing not allowed")
         /// An option's value cannot be used.
         public static let invalidOption = Code(rawValue: "invalid option")
-        /// The output cannot be created or written.
+        /// The output (or a temporary file it needs) cannot be created or put in place.
         public static let outputFailed = Code(rawValue: "output failed")
+        /// Writing the output (or a temporary file it needs) failed once it was open: a full
+        /// disk, a reader that stopped, an I/O error.
+        public static let outputWriteFailed = Code(rawValue: "output write failed")
         /// A drawing library failed.
         public static let renderingFailed = Code(rawValue: "rendering failed")
         /// The job was cancelled.

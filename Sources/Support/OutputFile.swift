@@ -124,8 +124,8 @@ package final class OutputFile {
                 if errno == EINTR { continue }
                 // A pipe's reader gone: a CUPS backend that was stopped, a `| head` that had enough.
                 failure = errno == EPIPE
-                    ? PrintError(.outputFailed, path: pathForMessages, "cannot write the output: the program reading it has stopped")
-                    : .system(.outputFailed, path: pathForMessages, "cannot write the output", errno: errno)
+                    ? PrintError(.outputWriteFailed, path: pathForMessages, "cannot write the output: the program reading it has stopped")
+                    : .system(.outputWriteFailed, path: pathForMessages, "cannot write the output", errno: errno)
                 break
             }
             offset += n
@@ -147,17 +147,17 @@ package final class OutputFile {
         guard case .file(let path) = destination else { return }
         guard let temp = temporaryPath else {
             // Written in place (a device or pipe): only closed.
-            if close(fd) != 0 { throw PrintError.system(.outputFailed, path: path, "cannot write the output", errno: errno) }
+            if close(fd) != 0 { throw PrintError.system(.outputWriteFailed, path: path, "cannot write the output", errno: errno) }
             return
         }
         if isScratch {
-            if close(fd) != 0 { throw PrintError.system(.outputFailed, path: temp, "cannot write a temporary file", errno: errno) }
+            if close(fd) != 0 { throw PrintError.system(.outputWriteFailed, path: temp, "cannot write a temporary file", errno: errno) }
             return
         }
         if close(fd) != 0 {
             let e = errno
             unlink(temp); TemporaryFiles.unregister(temp)
-            throw PrintError.system(.outputFailed, path: path, "cannot write the output", errno: e)
+            throw PrintError.system(.outputWriteFailed, path: path, "cannot write the output", errno: e)
         }
         if rename(temp, finalPath ?? path) != 0 {
             let e = errno

@@ -173,7 +173,7 @@ package final class RasterWriter {
         header.NumCopies = 1
         header.cupsInteger.0 = UInt32(totalPages)
         guard spcups_cupsRasterWriteHeader2(raster, &header) != 0 else {
-            throw PrintError(.outputFailed, "cannot write a raster page header: \(LibCUPS.rasterError ?? "write failed")")
+            throw PrintError(.outputWriteFailed, "cannot write a raster page header: \(LibCUPS.rasterError ?? "write failed")")
         }
         return RasterPageHeader(header)
     }
@@ -182,7 +182,7 @@ package final class RasterWriter {
     package func write(_ rows: UnsafeRawBufferPointer) throws {
         let base = UnsafeMutablePointer(mutating: rows.baseAddress!.assumingMemoryBound(to: UInt8.self))
         guard spcups_cupsRasterWritePixels(raster, base, UInt32(rows.count)) == UInt32(rows.count) else {
-            throw PrintError(.outputFailed, "cannot write raster rows: \(LibCUPS.rasterError ?? "write failed")")
+            throw PrintError(.outputWriteFailed, "cannot write raster rows: \(LibCUPS.rasterError ?? "write failed")")
         }
     }
 

@@ -68,7 +68,7 @@ enum DocumentFile {
             close(fd)
             if !kept { unlink(temporary) }
         }
-        func fail(_ what: String) -> PrintError { PrintError.system(.outputFailed, path: path, what, errno: errno) }
+        func fail(_ what: String, _ code: PrintError.Code = .outputFailed) -> PrintError { PrintError.system(code, path: path, what, errno: errno) }
 
         // With the pause variable set, half the bytes are written, the marker written to, and
         // the process stops there until it is killed.
@@ -79,7 +79,7 @@ enum DocumentFile {
             while offset < end {
                 let n = write(fd, bytes.baseAddress! + offset, end - offset)
                 if n < 0, errno == EINTR { continue }
-                if n < 0 { throw fail("cannot save the document") }
+                if n < 0 { throw fail("cannot save the document", .outputWriteFailed) }
                 offset += n
             }
         }
@@ -99,7 +99,7 @@ enum DocumentFile {
         } else {
             guard fchmod(fd, 0o666 & ~processUmask()) == 0 else { throw fail("cannot give the saved document its permissions") }
         }
-        guard fsync(fd) == 0 else { throw fail("cannot save the document") }
+        guard fsync(fd) == 0 else { throw fail("cannot save the document", .outputWriteFailed) }
         var written = stat()
         guard fstat(fd, &written) == 0 else { throw fail("cannot save the document") }
         if creating {
