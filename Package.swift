@@ -219,9 +219,9 @@ let package = Package(
         ),
         // Printers and jobs (the printer picker, printToPrinter, the Print Center), through
         // libcups's client side.
-        .target(name: "CUPSClient", dependencies: ["HandlerSupport", "CUPSLibrary", "CUPSCommon", "CCupsShim"], path: "Sources/CUPS/Client"),
+        .target(name: "CUPSClient", dependencies: ["PrintModel", "PrintSupport", "PrintOptions", "CUPSLibrary", "CUPSCommon", "CCupsShim"], path: "Sources/CUPS/Client"),
         // Job orchestration: the dispatcher, the paginator, one job from inputs to a PDF.
-        .target(name: "PrintJobs", dependencies: ["HandlerSupport", "RasterOutput", .product(name: "Logging", package: "swift-log")], path: "Sources/Jobs"),
+        .target(name: "PrintJobs", dependencies: ["PrintModel", "PrintSupport", "ContentDetection", "PDFObjects", "PrintGraphics", "PrintOptions", "PageLayout", "PDFOutput", "RasterOutput", .product(name: "Logging", package: "swift-log")], path: "Sources/Jobs"),
         .target(name: "SwiftPrint", dependencies: ["HandlerSupport", "PrintJobs", "TextHandler", "PDFHandler", "ImageHandler", "MarkupHandler", "RasterHandler", "CXattr",
                                                    "MapHandler", "CUPSClient", "CUPSLibrary"]),
 
@@ -229,7 +229,7 @@ let package = Package(
         // what filter and backend share (cupsd's message lines); the
         // filter (options and the PPD, then the job); the backend (it runs as root: it reads its
         // arguments and a byte stream, no content).
-        .target(name: "CUPSQueue", dependencies: ["HandlerSupport", "CUPSLibrary", "CUPSCommon"], path: "Sources/CUPS/Queue"),
+        .target(name: "CUPSQueue", dependencies: ["PrintModel", "PrintSupport", "PrintOptions", "CUPSLibrary", "CUPSCommon"], path: "Sources/CUPS/Queue"),
         .target(name: "CUPSCommon", dependencies: ["CSpawnShim"], path: "Sources/CUPS/Common"),
         .target(
             name: "CUPSFilter",

@@ -147,6 +147,22 @@ import Testing
         #expect(core > 15, "read \(core) core modules")
     }
 
+    /// HandlerSupport is the handlers' one import (graphics, layout, the helper runner): a
+    /// printer client, a queue or a front end that imports it links what only handlers need.
+    /// Handlers (Plugins/) import it; so do the public library, which re-exports it for apps
+    /// that write their own handlers, and the fuzz targets, which drive the handlers' parsers.
+    @Test func onlyHandlersImportHandlerSupport() throws {
+        let folders = try Self.targetFolders()
+        let allowed: Set<String> = ["SwiftPrint", "FuzzTargets"]
+        for (module, imported) in try Self.imports() where imported.contains("HandlerSupport") {
+            #expect(folders[module]?.hasPrefix("Plugins/") == true || allowed.contains(module), "\(module) is no handler and imports HandlerSupport")
+        }
+        for (module, declaration) in try Self.targetDeclarations()
+        where !(declaration.folder.hasPrefix("Plugins/") || allowed.contains(module) || module == "HandlerSupport") {
+            #expect(!declaration.text.contains("\"HandlerSupport\""), "\(module) is no handler and depends on HandlerSupport")
+        }
+    }
+
     @Test func everyModuleHasALayer() throws {
         let swiftTargets = try Self.targetFolders().filter { name, folder in
             !name.hasPrefix("C")

@@ -1,5 +1,6 @@
 import Foundation
-import HandlerSupport
+import PrintModel
+import PrintSupport
 
 /// A job's status as it changes, up to and including its final one (completed, cancelled or
 /// aborted): "page 2 of 5" as `impressionsCompleted` grows, the printer's reasons and messages.

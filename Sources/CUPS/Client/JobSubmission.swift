@@ -2,7 +2,7 @@ import CCupsShim
 import CUPSCommon
 import CUPSLibrary
 import Foundation
-import HandlerSupport
+import PrintModel
 
 /// One document of a job: a file, the name the printer shows, and its MIME type.
 public struct JobDocument: Sendable {

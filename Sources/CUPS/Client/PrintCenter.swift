@@ -1,7 +1,8 @@
 import CCupsShim
 import CUPSLibrary
 import Foundation
-import HandlerSupport
+import PrintModel
+import PrintSupport
 
 /// A job as the Print Center shows it.
 public struct JobStatus: Hashable, Codable, Sendable {

@@ -1,5 +1,5 @@
 import CUPSCommon
-import HandlerSupport
+import PrintModel
 
 /// A CUPS destination, as the printer picker shows it: a queue (or a queue's instance, such as
 /// `Office/duplex`), an IPP Everywhere printer CUPS found on the network, or the default.

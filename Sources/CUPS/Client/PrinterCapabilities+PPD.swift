@@ -1,5 +1,6 @@
 import CUPSLibrary
-import HandlerSupport
+import PrintModel
+import PrintOptions
 
 /// A printer's capabilities from its queue's PPD — what the CUPS filter has — in the same
 /// typed form `PrinterDirectory` reads from a printer's IPP attributes (what `swiftprint print`,

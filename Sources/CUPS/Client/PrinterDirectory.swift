@@ -1,6 +1,7 @@
 import CCupsShim
 import CUPSLibrary
-import HandlerSupport
+import PrintModel
+import PrintSupport
 
 /// The printer picker's source: every CUPS destination the server knows (queues, their
 /// instances, IPP Everywhere printers found on the network) through `cupsGetDests2`.

@@ -1,7 +1,7 @@
 import CUPSCommon
 import CUPSLibrary
 import Foundation
-import HandlerSupport
+import PrintModel
 
 /// Where `swiftprint install` puts things. The defaults are the system's; tests point every
 /// folder and the CUPS server at a private cupsd of their own.

@@ -1,7 +1,8 @@
 import CUPSCommon
 import CUPSLibrary
 import Foundation
-import HandlerSupport
+import PrintModel
+import PrintSupport
 
 /// Puts swiftprint into CUPS and takes it out again: the executables, the data files, the
 /// filter and backend (links into libexec), the types file, the queue and its spool folder.

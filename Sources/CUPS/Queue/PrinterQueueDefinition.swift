@@ -1,5 +1,5 @@
 import Foundation
-import HandlerSupport
+import PrintModel
 
 /// A queue for a real printer. Its PPD is the one CUPS writes for the printer from the printer's
 /// own attributes (`lpadmin -m everywhere`'s: papers with their printable areas, sides, colour

@@ -1,5 +1,6 @@
 import Foundation
-import HandlerSupport
+import PrintModel
+import PrintOptions
 
 /// The files that make the `swiftprint` queue: its PPD, whose `*cupsFilter2` lines send every
 /// type swiftprint prints through the swiftprint filter (so only this queue changes), and a
