@@ -60,7 +60,8 @@ public struct DocumentConversion {
     private func runHoldingFontEngines(_ inputs: [PrintInput], target: Target) throws -> JobReport {
         guard let first = inputs.first else { throw PrintError(.noContent, "no documents to print") }
         var settings = self.settings
-        // Raster settings are checked before any document is read.
+        // Options that do not go together, and raster settings, are refused before any document is read.
+        try settings.checkCombinations()
         let raster = try settings.info.outputFormat.flatMap { $0 == .pdf ? nil : try RasterDocumentWriter(info: settings.info, cmykProfile: settings.cmykProfile) }
         let (spools, formatters) = try open(inputs, settings: settings)
         // The first document's own page setup (HTML's @page) decides what the job leaves open.

@@ -4,6 +4,7 @@ import PageLayout
 import PrintGraphics
 import PDFOutput
 import PrintModel
+import PrintOptions
 import PrintSupport
 
 /// What a finished job did.
@@ -72,7 +73,8 @@ public final class PrintJob {
         let twoSided = info.duplex?.isTwoSided ?? false
         let grid = imposition.pagesPerSheet > 1
         if grid, (info.sheets.numberUp ?? 1) > 1 || info.sheets.booklet == true {
-            throw PrintError(.invalidOption, "--photos-per-sheet makes a grid of its own: it cannot be combined with --number-up or --booklet")
+            throw PrintError(.invalidOption, "a photo grid is a layout of its own: it cannot be combined with pages per side (number-up) or a booklet",
+                             option: PlacementOptions.photosPerSheet.name)
         }
         let imposing = !info.sheets.isNeutral || twoSided || (info.sheets.collate == false && copies > 1) || sheetDecoration != nil || grid
         return try writeSheets(to: OutputFile(destination), copies: imposing ? 1 : copies, imposing: imposing)

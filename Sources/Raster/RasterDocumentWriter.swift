@@ -25,8 +25,8 @@ package struct RasterDocumentWriter {
     private var transform: ColorTransform?
 
     /// The raster settings of `info`: its format (PWG or Apple raster), and the type, resolution
-    /// and back-side turn asked or their defaults; an error for a combination the format has no
-    /// room for.
+    /// and back-side turn asked or their defaults. Combinations a format has no room for are
+    /// refused before, with the option to change (`JobSettings.checkCombinations`).
     package init(info: PrintInfo, cmykProfile: String? = nil) throws {
         let format: RasterWriter.Format = info.outputFormat == .appleRaster ? .apple : .pwg
         let gray = info.outputType == .grayscale || info.outputType == .photoGrayscale
@@ -36,14 +36,6 @@ package struct RasterDocumentWriter {
         duplex = info.duplex ?? .none
         sheetBack = info.sheetBack ?? .normal
         transform = try Self.transform(for: type, cmykProfile: cmykProfile)
-        if format == .apple {
-            guard resolution.x == resolution.y else {
-                throw PrintError(.invalidOption, "--printer-resolution \(resolution): Apple raster has one resolution for both directions")
-            }
-            guard ![.black1, .black8, .black16, .sgray1].contains(type) else {
-                throw PrintError(.invalidOption, "--pwg-raster-document-type \(type.rawValue): Apple raster has no black or 1-bit colour space (use sgray_8)")
-            }
-        }
     }
 
     /// Little CMS's transform for the colour-managed types: to Adobe RGB, or to the inks of
@@ -54,7 +46,7 @@ package struct RasterDocumentWriter {
             return try ColorTransform(toProfile: AdobeRGB.profile, named: "Adobe RGB", output: type == .adobeRGB8 ? .rgb8 : .rgb16)
         case .cmyk8, .cmyk16:
             guard let cmykProfile else {
-                throw PrintError(.invalidOption, "--pwg-raster-document-type \(type.rawValue) needs --cmyk-profile FILE, the ICC profile of the printer's inks")
+                throw PrintError(.invalidOption, "\(type.rawValue) raster output needs the ICC profile of the printer's inks")
             }
             let bytes: Data
             do { bytes = try Data(contentsOf: URL(fileURLWithPath: cmykProfile)) } catch {

@@ -12,7 +12,8 @@ extension PrinterDelivery {
         func takes(_ format: OutputFormat) -> Bool { formats.isEmpty || formats.contains(format.mimeType) }
         if let asked = info.outputFormat {
             guard takes(asked) else {
-                throw PrintError(.unsupportedByPrinter, "\(asked.mimeType) asked (--output-format); \(printer) takes \(formats.joined(separator: ", "))")
+                throw PrintError(.unsupportedByPrinter, "\(asked.mimeType) asked; \(printer) takes \(formats.joined(separator: ", "))",
+                                 option: RasterOptions.outputFormat.name)
             }
         } else {
             guard let format = [OutputFormat.pdf, .pwgRaster, .appleRaster].first(where: takes) else {

@@ -109,6 +109,24 @@ struct JobDoorTests {
         #expect(wrongReport.contains("password is not right") && wrongReport.contains("lp -o document-password=") && !wrongReport.contains("Wr0ng"), "\(wrongReport)")
     }
 
+    /// Options that do not go together are refused with one message through both doors, each
+    /// naming the option its own way: the flag on the command line, `lp -o` in a CUPS job.
+    @Test func aCombinationRefusedNamesTheOptionAsEachDoorSetsIt() throws {
+        let cups = try PrivateCUPS.shared()
+        let dir = try temporaryDirectory()
+        chmod(dir, 0o755)
+        let photo = dir + "/photo.jpg"
+        #expect(try Tool.run("convert", ["-size", "300x200", "gradient:red-blue", photo]).status == 0)
+        chmod(photo, 0o644)
+        let said = "a photo grid is a layout of its own: it cannot be combined with pages per side (number-up) or a booklet"
+        let direct = try Tool.run(Tool.swiftprint, ["convert", photo, "--photos-per-sheet", "4", "--number-up", "2", "-o", dir + "/x.pdf"])
+        #expect(direct.status == 64 && direct.stderr.contains(said + " (--photos-per-sheet)"), "\(direct.stderr)")
+        let id = try lp(cups, photo, ["swiftprint-photos-per-sheet=4", "number-up=2"], title: "grid")
+        #expect(cups.savedFiles().filter { $0.hasPrefix("\(id)-") }.isEmpty)
+        let report = try cups.finishedJobReport(id, awaiting: "photo grid")
+        #expect(report.contains(said + " (lp -o swiftprint-photos-per-sheet=…)") && !report.contains("--"), "\(report)")
+    }
+
     func ippJobAttributes(_ cups: PrivateCUPS, _ id: Int, user: String) throws -> String {
         let test = try temporaryDirectory() + "/get-job.test"
         try """

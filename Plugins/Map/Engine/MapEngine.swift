@@ -29,7 +29,8 @@ public struct MapEngine {
         let map = try Self.read(path, limits: settings.limits, confined: confined)
         // An MBTiles document is its own tiles; the job's tiles come before a description's.
         guard let sourcePath = map.isTileSet ? map.tiles : options.tiles ?? map.tiles ?? Self.basemapPath else {
-            throw PrintError(.notAvailable, path: path, "no tiles: the offline basemap (Config/basemap/world.mbtiles) is missing; give --map-tiles")
+            throw PrintError(.notAvailable, path: path, "no tiles: the offline basemap (Config/basemap/world.mbtiles) is missing; name the tiles to draw",
+                             option: MapOptions.tiles.name)
         }
         let source = try Self.openSource(sourcePath, options: options, description: map.description)
         let formatter = MapPrintFormatter(source: source, sourcePath: sourcePath, features: map.features,

@@ -49,7 +49,12 @@ public enum PrintFilter {
             var e = error
             // cupsd's spool file means nothing to the user: name the document by its title.
             if e.path == nil || e.path == input.path { e.path = input.displayName }
-            let option = e.option.flatMap(JobSettings.option(named:)).map { " (lp -o \($0.name)=…)" } ?? ""
+            // The option to change, as whoever may set it would: a job, the queue or neither.
+            let option = e.option.flatMap(JobSettings.option(named:)).map {
+                $0.sources.contains(.printJob) ? " (lp -o \($0.name)=…)"
+                    : $0.sources.contains(.queueDefaults) ? " (\($0.name), a setting of the queue)"
+                    : " (\($0.name), which a print job cannot set)"
+            } ?? ""
             report("ERROR", "swiftprint: \(e)\(option)")
             return 1
         } catch {

@@ -1,5 +1,6 @@
 import Foundation
 import PrintModel
+import PrintOptions
 
 /// A queue for a real printer. Its PPD is the one CUPS writes for the printer from the printer's
 /// own attributes (`lpadmin -m everywhere`'s: papers with their printable areas, sides, colour
@@ -34,7 +35,8 @@ public struct PrinterQueueDefinition {
         let takes = { (format: OutputFormat) in documentFormats.contains(format.mimeType) }
         if let asked {
             guard takes(asked) else {
-                throw PrintError(.unsupportedByPrinter, "--output-format \(asked.rawValue): the printer takes \(documentFormats.joined(separator: ", "))")
+                throw PrintError(.unsupportedByPrinter, "\(asked.mimeType) asked; the printer takes \(documentFormats.joined(separator: ", "))",
+                                 option: RasterOptions.outputFormat.name)
             }
             format = asked
         } else {
