@@ -37,7 +37,7 @@ public struct PrintInfo: Hashable, Codable, Sendable {
     /// The printer's CUPS name, when printing to one.
     public var printerID: String?
     /// n-up, booklets, page sets, output order, mirroring, collation.
-    public var sheets = SheetOptions()
+    @EmptyWhenMissing public var sheets = SheetOptions()
     /// PDF (nil too), PWG raster or Apple raster.
     public var outputFormat: OutputFormat?
     /// Raster output's dots per inch; nil: 300.
@@ -57,29 +57,6 @@ public struct PrintInfo: Hashable, Codable, Sendable {
 
     /// A print info with nothing set.
     public static let unset = PrintInfo()
-
-    private enum CodingKeys: String, CodingKey {
-        case jobName, orientation, duplex, outputType, copies, pageRanges, media, printerID, sheets
-        case outputFormat, printerResolution, rasterType, sheetBack
-    }
-
-    /// Every key may be missing (a preset saved before a setting existed reads as unset).
-    public init(from decoder: Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        jobName = try c.decodeIfPresent(String.self, forKey: .jobName)
-        orientation = try c.decodeIfPresent(Orientation.self, forKey: .orientation)
-        duplex = try c.decodeIfPresent(Duplex.self, forKey: .duplex)
-        outputType = try c.decodeIfPresent(OutputType.self, forKey: .outputType)
-        copies = try c.decodeIfPresent(Int.self, forKey: .copies)
-        pageRanges = try c.decodeIfPresent(PageRanges.self, forKey: .pageRanges)
-        media = try c.decodeIfPresent(MediaSize.self, forKey: .media)
-        printerID = try c.decodeIfPresent(String.self, forKey: .printerID)
-        sheets = try c.decodeIfPresent(SheetOptions.self, forKey: .sheets) ?? SheetOptions()
-        outputFormat = try c.decodeIfPresent(OutputFormat.self, forKey: .outputFormat)
-        printerResolution = try c.decodeIfPresent(PrinterResolution.self, forKey: .printerResolution)
-        rasterType = try c.decodeIfPresent(RasterType.self, forKey: .rasterType)
-        sheetBack = try c.decodeIfPresent(SheetBack.self, forKey: .sheetBack)
-    }
 }
 
 /// The one rule that decides every option: the job's own setting, then what the document says

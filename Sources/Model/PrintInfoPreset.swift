@@ -23,36 +23,35 @@ extension PrintInfo {
         return try encoder.encode(self)
     }
 
-    /// These settings over `base`: what is set here wins, what is unset here comes from `base`.
+    /// These settings over `base`: what is set here wins, what is unset here comes from `base`
+    /// (the sheet options one by one). Read from the settings' coding, so that a setting added
+    /// to `PrintInfo` or `SheetOptions` is carried like the others.
     public func overriding(_ base: PrintInfo) -> PrintInfo {
-        var r = self
-        r.jobName = jobName ?? base.jobName
-        r.orientation = orientation ?? base.orientation
-        r.duplex = duplex ?? base.duplex
-        r.outputType = outputType ?? base.outputType
-        r.copies = copies ?? base.copies
-        r.pageRanges = pageRanges ?? base.pageRanges
-        r.media = media ?? base.media
-        r.printerID = printerID ?? base.printerID
-        r.sheets = sheets.overriding(base.sheets)
-        return r
+        var merged = Self.fields(of: base)
+        for (key, value) in Self.fields(of: self) {
+            if key == "sheets", let mine = value as? [String: Any], let theirs = merged[key] as? [String: Any] {
+                merged[key] = theirs.merging(mine) { $1 }
+            } else {
+                merged[key] = value
+            }
+        }
+        // Both are settings this type wrote a moment ago: reading them back cannot fail.
+        return try! JSONDecoder().decode(PrintInfo.self, from: JSONSerialization.data(withJSONObject: merged))
+    }
+
+    /// The settings that are set, by their coding keys (unset ones are left out).
+    private static func fields(of info: PrintInfo) -> [String: Any] {
+        // Safe: PrintInfo's coding writes an object of plain values; it cannot fail.
+        try! JSONSerialization.jsonObject(with: JSONEncoder().encode(info)) as! [String: Any]
     }
 }
 
 extension SheetOptions {
     /// These options over `base`, each unset one taken from `base`.
     public func overriding(_ base: SheetOptions) -> SheetOptions {
-        var r = self
-        r.numberUp = numberUp ?? base.numberUp
-        r.layout = layout ?? base.layout
-        r.border = border ?? base.border
-        r.pageSet = pageSet ?? base.pageSet
-        r.reverse = reverse ?? base.reverse
-        r.booklet = booklet ?? base.booklet
-        r.bookletSignature = bookletSignature ?? base.bookletSignature
-        r.mirror = mirror ?? base.mirror
-        r.halfTurn = halfTurn ?? base.halfTurn
-        r.collate = collate ?? base.collate
-        return r
+        var info = PrintInfo(), baseInfo = PrintInfo()
+        info.sheets = self
+        baseInfo.sheets = base
+        return info.overriding(baseInfo).sheets
     }
 }

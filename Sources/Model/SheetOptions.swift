@@ -2,7 +2,7 @@ import Foundation
 
 /// How logical pages go onto sheets, by the names of their IPP/CUPS options (what cups-filters'
 /// pdftopdf does). Every field may be left unset: unset is the neutral choice.
-public struct SheetOptions: Hashable, Codable, Sendable {
+public struct SheetOptions: Hashable, Codable, Sendable, EmptyInitializable {
     /// IPP `number-up-layout`: the order cells fill, read on the sheet held so that its pages
     /// are upright: lrtb is left to right, then top to bottom.
     public enum Layout: String, Codable, Sendable, CaseIterable {
@@ -55,9 +55,24 @@ public struct SheetOptions: Hashable, Codable, Sendable {
     /// The counts `number-up` accepts.
     public static let numberUpCounts = [1, 2, 3, 4, 6, 8, 9, 10, 12, 15, 16]
 
-    /// Whether anything here changes how pages go onto sheets.
+    /// Whether anything here changes how pages go onto sheets: whether these options, with
+    /// their neutral values unset, are all unset. A field added to this struct changes sheets
+    /// whenever it is set, until it says here which of its values are neutral or that it acts
+    /// only beside another: it cannot be forgotten by this test.
     public var isNeutral: Bool {
-        (numberUp ?? 1) == 1 && (border ?? Border.none) == Border.none && (pageSet ?? .all) == .all && reverse != true
-            && booklet != true && mirror != true && halfTurn != true
+        var s = self
+        if s.numberUp == 1 { s.numberUp = nil }
+        if s.border == Border.none { s.border = nil }
+        if s.pageSet == .all { s.pageSet = nil }
+        if s.reverse == false { s.reverse = nil }
+        if s.booklet == false { s.booklet = nil }
+        if s.mirror == false { s.mirror = nil }
+        if s.halfTurn == false { s.halfTurn = nil }
+        // These act only beside another: the order of n-up cells, a booklet's signatures, and
+        // collation (which the job weighs with its copies).
+        s.layout = nil
+        s.bookletSignature = nil
+        s.collate = nil
+        return s == SheetOptions()
     }
 }

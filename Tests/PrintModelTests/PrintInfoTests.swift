@@ -51,3 +51,63 @@ import Testing
         #expect(sides(info) == "two-sided-long-edge")
     }
 }
+
+/// A setting added in one place cannot be lost in another: every declared option is followed
+/// through a preset, through `overriding` and through `SheetOptions.isNeutral`.
+@Suite struct SettingsCarriedEverywhereTests {
+    /// Settings with every declared option that sets the print info set to its example (the
+    /// second of two that set one field wins); `JobSettings()` otherwise.
+    static func everyOptionSet() throws -> JobSettings {
+        var settings = JobSettings()
+        for option in JobSettings.declaredOptions {
+            try settings.apply(name: option.name, value: option.example, from: .commandLine.union(.printJob))
+        }
+        return settings
+    }
+
+    @Test func everySettingOfThePrintInfoSurvivesAPreset() throws {
+        var info = try Self.everyOptionSet().info
+        // The two that no option sets: the job's name (argv, `-t`) and the chosen printer.
+        info.jobName = "report"
+        info.printerID = "Lobby"
+        // Every field is set, or this test would not see a new one dropped.
+        for child in Mirror(reflecting: info).children {
+            let value = child.value
+            #expect(!("\(value)" == "nil"), "\(child.label ?? "?") is set by no declared option: set it here")
+        }
+        let back = try JSONDecoder().decode(PrintInfo.self, from: info.presetData())
+        #expect(back == info)
+        #expect(try JSONDecoder().decode(PrintInfo.self, from: Data("{}".utf8)) == .unset)
+    }
+
+    @Test func overridingTakesEachUnsetSettingFromTheBase() throws {
+        var base = try Self.everyOptionSet().info
+        base.jobName = "report"
+        base.printerID = "Lobby"
+        #expect(PrintInfo().overriding(base) == base)
+        #expect(base.overriding(PrintInfo()) == base)
+        var mine = PrintInfo(copies: 3)
+        mine.sheets.numberUp = 2
+        mine.printerResolution = PrinterResolution(text: "600")
+        var expected = base
+        expected.copies = 3
+        expected.sheets.numberUp = 2
+        expected.printerResolution = PrinterResolution(text: "600")
+        #expect(mine.overriding(base) == expected)
+    }
+
+    /// Each option that sets how pages go onto sheets makes the sheet options not neutral with
+    /// its example, but for those that act only beside another.
+    @Test func everySheetOptionIsWeighedByIsNeutral() throws {
+        let besideAnother: Set<String> = ["number-up-layout", "booklet-signature", "collate", "multiple-document-handling"]
+        var seen = 0
+        for option in JobSettings.declaredOptions {
+            var settings = JobSettings()
+            try settings.apply(name: option.name, value: option.example, from: .commandLine.union(.printJob))
+            guard settings.info.sheets != SheetOptions() else { continue }
+            seen += 1
+            #expect(settings.info.sheets.isNeutral == besideAnother.contains(option.name), "\(option.name)=\(option.example)")
+        }
+        #expect(seen >= 10, "\(seen) sheet options")
+    }
+}
