@@ -37,6 +37,7 @@ extension PrinterDelivery {
             info.rasterType = try Self.type(info.rasterType, gray: gray, among: types, listed: capabilities.urfSupported, printer: printer)
         default: break
         }
+        if let format = info.outputFormat { capabilities.applyRasterFacts(format: format, to: &info) }
         return info
     }
 

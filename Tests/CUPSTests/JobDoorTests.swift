@@ -167,6 +167,8 @@ struct JobDoorTests {
         #expect(Set(fromPPD.media) == Set(overIPP.media), "\(Set(fromPPD.media).symmetricDifference(overIPP.media))")
         #expect(fromPPD.defaultMedia == overIPP.defaultMedia)
         #expect(overIPP.colorModes.contains("color") == fromPPD.colorModes.contains("color"))
+        // The raster attributes a shared queue announces are read (libcups adds "-supported").
+        #expect(!overIPP.urfSupported.isEmpty && !overIPP.pwgRasterTypes.isEmpty, "\(overIPP)")
     }
 
     /// Each document of a job is titled by its own title.

@@ -152,6 +152,20 @@ struct PrinterTests {
         urfOnly.documentFormats = ["image/urf"]
         sent = try PrinterDelivery(printer: "Phone", capabilities: urfOnly).outputSettings(for: info)
         #expect(sent.outputFormat == .appleRaster && sent.printerResolution == PrinterResolution(x: 300, y: 300) && sent.rasterType == .sgray8)
+        // The backs of two-sided raster sheets turned as the printer says, unless the job chose:
+        // Apple raster's in urf-supported, PWG raster's from the queue's PPD (*cupsBackSide).
+        #expect(sent.sheetBack == nil)
+        urfOnly.urfSupported.append("DM3")
+        sent = try PrinterDelivery(printer: "Phone", capabilities: urfOnly).outputSettings(for: info)
+        #expect(sent.sheetBack == .rotated)
+        var flipping = raster
+        flipping.sheetBack = .flipped
+        #expect(try PrinterDelivery(printer: "Cheap", capabilities: flipping).outputSettings(for: info).sheetBack == .flipped)
+        var chosen = info
+        chosen.sheetBack = .normal
+        #expect(try PrinterDelivery(printer: "Cheap", capabilities: flipping).outputSettings(for: chosen).sheetBack == .normal)
+        #expect(try PrinterDelivery(printer: "Office", capabilities: PrinterCapabilities(documentFormats: ["application/pdf"], sheetBack: .flipped))
+            .outputSettings(for: PrintInfo()).sheetBack == nil)
         // PDF when the printer takes it; an error when it takes none of the three.
         #expect(try PrinterDelivery(printer: "Office", capabilities: PrinterCapabilities(documentFormats: ["application/pdf", "image/urf"]))
             .outputSettings(for: PrintInfo()).outputFormat == .pdf)

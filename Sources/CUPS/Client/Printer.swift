@@ -81,21 +81,25 @@ public struct PrinterCapabilities: Hashable, Codable, Sendable {
     public var margins: PrinterMargins
     /// IPP `media-source-supported`: `main`, `tray-1`, `main-roll`, …
     public var mediaSources: [String]
+    /// How the printer turns the backs of two-sided raster sheets, as its queue's PPD says
+    /// (`*cupsBackSide`, which CUPS writes from IPP's `pwg-raster-document-sheet-back`); nil:
+    /// it does not say. Apple raster's own is in `urfSupported` (`sheetBack(for:)` reads both).
+    public var sheetBack: SheetBack?
 
     public init(media: [String] = [], readyMedia: [String] = [], defaultMedia: String? = nil, sides: [String] = [],
                 colorModes: [String] = [], resolutions: [String] = [], documentFormats: [String] = [], maximumCopies: Int? = nil,
                 pwgRasterResolutions: [String] = [], pwgRasterTypes: [String] = [], urfSupported: [String] = [],
-                margins: PrinterMargins = PrinterMargins(), mediaSources: [String] = []) {
+                margins: PrinterMargins = PrinterMargins(), mediaSources: [String] = [], sheetBack: SheetBack? = nil) {
         self.media = media; self.readyMedia = readyMedia; self.defaultMedia = defaultMedia; self.sides = sides
         self.colorModes = colorModes; self.resolutions = resolutions; self.documentFormats = documentFormats
         self.maximumCopies = maximumCopies
         self.pwgRasterResolutions = pwgRasterResolutions; self.pwgRasterTypes = pwgRasterTypes; self.urfSupported = urfSupported
-        self.margins = margins; self.mediaSources = mediaSources
+        self.margins = margins; self.mediaSources = mediaSources; self.sheetBack = sheetBack
     }
 
     private enum CodingKeys: String, CodingKey {
         case media, readyMedia, defaultMedia, sides, colorModes, resolutions, documentFormats, maximumCopies
-        case pwgRasterResolutions, pwgRasterTypes, urfSupported, margins, mediaSources
+        case pwgRasterResolutions, pwgRasterTypes, urfSupported, margins, mediaSources, sheetBack
     }
 
     /// Every key may be missing (capabilities saved before a key existed).
@@ -108,10 +112,23 @@ public struct PrinterCapabilities: Hashable, Codable, Sendable {
                   pwgRasterResolutions: try list(.pwgRasterResolutions), pwgRasterTypes: try list(.pwgRasterTypes),
                   urfSupported: try list(.urfSupported),
                   margins: try c.decodeIfPresent(PrinterMargins.self, forKey: .margins) ?? PrinterMargins(),
-                  mediaSources: try list(.mediaSources))
+                  mediaSources: try list(.mediaSources), sheetBack: try c.decodeIfPresent(SheetBack.self, forKey: .sheetBack))
     }
 
     public var printsTwoSided: Bool { sides.contains { $0.hasPrefix("two-sided") } }
+
+    /// How the printer turns the backs of two-sided sheets of raster `format`: Apple raster's
+    /// from `urf-supported` (DM1 normal, DM2 flipped, DM3 rotated, DM4 manual tumble), else
+    /// `sheetBack`; nil for PDF, which the printer turns itself.
+    public func sheetBack(for format: OutputFormat) -> SheetBack? {
+        switch format {
+        case .pdf: return nil
+        case .pwgRaster: return sheetBack
+        case .appleRaster:
+            let turns: [String: SheetBack] = ["DM1": .normal, "DM2": .flipped, "DM3": .rotated, "DM4": .manualTumble]
+            return urfSupported.lazy.compactMap { turns[$0] }.first ?? sheetBack
+        }
+    }
 
     /// The sizes the printer takes beyond its named ones: the lengths it cuts from a roll
     /// (`roll_min_`/`roll_max_`), else its custom sizes (`custom_min_`/`custom_max_`; a CUPS

@@ -18,12 +18,16 @@ extension PrinterCapabilities {
         let defaultName = ppd.defaults.first { $0.name == "PageSize" }?.value
         let defaultMedia = defaultName.flatMap(ppd.paperSize(named:)).flatMap { PPDFile.pwgName(width: $0.width, length: $0.height) }
             ?? defaultName.flatMap(MediaSize.named)?.pwgName
+        // `*cupsBackSide: Normal`, `Flipped`, `Rotated`, `ManualTumble`.
+        let back = ppd.attribute("cupsBackSide").flatMap { back in
+            SheetBack.allCases.first { $0.rawValue.replacingOccurrences(of: "-", with: "") == back.lowercased() }
+        }
         self.init(media: ppd.mediaNames,
                   defaultMedia: defaultMedia,
                   sides: sides.isEmpty ? ["one-sided"] : sides,
                   colorModes: ppd.isColorDevice ? ["monochrome", "color"] : ["monochrome"],
                   resolutions: choices["Resolution"] ?? [],
-                  margins: ppd.margins)
+                  margins: ppd.margins, sheetBack: back)
     }
 
     /// What a job takes from the printer it prints on, the same whichever door it came through
@@ -33,5 +37,11 @@ extension PrinterCapabilities {
     public func applyPrinterFacts(to settings: inout JobSettings) {
         if settings.queueMedia == nil { settings.queueMedia = defaultMedia.flatMap(MediaSize.named) }
         settings.printerMargins = margins
+    }
+
+    /// What raster output in `format` takes from the printer, the same through every door:
+    /// how it turns the backs of two-sided sheets, unless the job chose.
+    public func applyRasterFacts(format: OutputFormat, to info: inout PrintInfo) {
+        if info.sheetBack == nil { info.sheetBack = sheetBack(for: format) }
     }
 }

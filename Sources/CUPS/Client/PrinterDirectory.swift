@@ -137,8 +137,9 @@ final class DestinationInfo {
             sides: supported("sides"), colorModes: supported("print-color-mode"),
             resolutions: supported("printer-resolution"), documentFormats: supported("document-format"),
             maximumCopies: spcups_cupsFindDestSupported(nil, destination, info, "copies").flatMap { IPPAttribute($0).range?.upperBound },
-            pwgRasterResolutions: supported("pwg-raster-document-resolution-supported"),
-            pwgRasterTypes: supported("pwg-raster-document-type-supported"), urfSupported: supported("urf-supported"),
+            // libcups adds "-supported" to the name it is given.
+            pwgRasterResolutions: supported("pwg-raster-document-resolution"),
+            pwgRasterTypes: supported("pwg-raster-document-type"), urfSupported: supported("urf"),
             margins: margins, mediaSources: supported("media-source"))
     }
 

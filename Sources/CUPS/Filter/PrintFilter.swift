@@ -124,9 +124,7 @@ public enum PrintFilter {
             }
             if settings.info.rasterType == nil { settings.info.rasterType = rasterType(raster) }
         }
-        if settings.info.sheetBack == nil, let back = ppd.attribute("cupsBackSide") {
-            settings.info.sheetBack = SheetBack.allCases.first { $0.rawValue.replacingOccurrences(of: "-", with: "") == back.lowercased() }
-        }
+        PrinterCapabilities(ppd: ppd).applyRasterFacts(format: format, to: &settings.info)
     }
 
     /// The PWG raster type of a PPD's colour space and depth; nil for one swiftprint does not
