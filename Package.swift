@@ -61,7 +61,7 @@ let package = Package(
         .systemLibrary(name: "CWebP", path: "Sources/C/CWebP", pkgConfig: "libwebp", providers: [.apt(["libwebp-dev"])]),
         .systemLibrary(name: "CHeif", path: "Sources/C/CHeif", providers: [.apt(["libheif-dev"])]),
         // libheif is loaded on first use (its HEVC decoder's start-up costs every run ~10 ms).
-        .target(name: "CHeifShim", dependencies: ["CHeif"], path: "Sources/C/CHeifShim"),
+        .target(name: "CHeifShim", dependencies: ["CHeif", "CLibraryLoader"], path: "Sources/C/CHeifShim"),
         // Markdown: GitHub's CommonMark parser (its core and its extensions are two libraries).
         .systemLibrary(name: "CMarkGFM", path: "Sources/C/CMarkGFM", pkgConfig: "libcmark-gfm", providers: [.apt(["libcmark-gfm-dev", "libcmark-gfm-extensions-dev"])]),
         .systemLibrary(name: "CRsvg", path: "Sources/C/CRsvg", pkgConfig: "librsvg-2.0", providers: [.apt(["librsvg2-dev"])]),
@@ -82,12 +82,12 @@ let package = Package(
         .systemLibrary(name: "CXattr", path: "Sources/C/CXattr"),
         .systemLibrary(name: "CFreeType", path: "Sources/C/CFreeType", pkgConfig: "freetype2", providers: [.apt(["libfreetype-dev"])]),
         .target(
-            name: "CFontSubset", dependencies: ["CPango", "CCairo", "CFreeType"], path: "Sources/C/CFontSubset",
+            name: "CFontSubset", dependencies: ["CPango", "CCairo", "CFreeType", "CLibraryLoader"], path: "Sources/C/CFontSubset",
             linkerSettings: [.linkedLibrary("fontconfig"), .linkedLibrary("pangoft2-1.0"), .linkedLibrary("harfbuzz")]
         ),
         // libqpdf is C++: the object-level assembler reaches it through a table of C functions
         // (CQPDF), filled by CQPDFShim in libSwiftPrintQPDF.so and looked up on first use.
-        .target(name: "CQPDF", path: "Sources/C/CQPDF"),
+        .target(name: "CQPDF", dependencies: ["CLibraryLoader"], path: "Sources/C/CQPDF"),
         .systemLibrary(name: "CHarfBuzzSubset", path: "Sources/C/CHarfBuzzSubset", pkgConfig: "harfbuzz-subset", providers: [.apt(["libharfbuzz-dev"])]),
         .target(
             name: "CQPDFShim",
@@ -101,7 +101,7 @@ let package = Package(
 
         // poppler's core reads again a damaged PDF qpdf could not rebuild (CPDFRepair says why).
         .systemLibrary(name: "CPoppler", path: "Sources/C/CPoppler", pkgConfig: "poppler", providers: [.apt(["libpoppler-private-dev"])]),
-        .target(name: "CPDFRepair", path: "Sources/C/CPDFRepair"),
+        .target(name: "CPDFRepair", dependencies: ["CLibraryLoader"], path: "Sources/C/CPDFRepair"),
         .target(
             name: "CPDFRepairShim",
             dependencies: ["CPDFRepair", "CPoppler"], path: "Sources/C/CPDFRepairShim",
@@ -123,7 +123,9 @@ let package = Package(
         .target(name: "PrintSupport", dependencies: ["PrintModel", "CSpawnShim"], path: "Sources/Support"),
         .target(name: "ContentDetection", dependencies: ["PrintModel", "PrintSupport", "CMagic"], path: "Sources/Detection"),
         .target(name: "PDFObjects", dependencies: ["PrintModel", "PrintSupport", "CQPDF", "CPDFRepair"], path: "Sources/PDFObjects"),
-        // Opening a library at run time: dlopen's flags and messages, for the shims below and libcurl's.
+        // Opening a library at run time: dlopen's flags and messages, for every shim that opens one
+        // (libcups, poppler-glib, Little CMS, libcurl, libheif, libharfbuzz-subset) and for the
+        // qpdf and poppler engines (LayeringTests: no other C file calls dlopen).
         .target(name: "CLibraryLoader", path: "Sources/C/CLibraryLoader"),
         // libcups, the one binding, opened at run time (CCupsShim.h says why): option strings,
         // PPDs, IPP messages.

@@ -163,6 +163,24 @@ import Testing
         }
     }
 
+    /// One place opens libraries at run time: CLibraryLoader, with its flags and messages. The
+    /// one exception is the zlib interposer preloaded into WebKit's processes, which finds the
+    /// zlib already loaded there (RTLD_NOLOAD) and opens nothing.
+    @Test func onlyTheLoaderOpensLibraries() throws {
+        var read = 0
+        for folder in ["Sources", "Plugins", "Fuzz"] {
+            guard let files = FileManager.default.enumerator(atPath: Self.packageRoot + "/" + folder) else { continue }
+            for case let file as String in files where [".c", ".cpp", ".h", ".swift"].contains { file.hasSuffix($0) } {
+                let path = folder + "/" + file
+                guard !path.hasPrefix("Sources/C/CLibraryLoader/"), !path.hasPrefix("Sources/C/CWebPrintDeflateShim/") else { continue }
+                read += 1
+                let text = try String(contentsOfFile: Self.packageRoot + "/" + path, encoding: .utf8)
+                #expect(!text.contains("dlopen("), "\(path) calls dlopen: open the library through CLibraryLoader")
+            }
+        }
+        #expect(read > 100, "read \(read) files")
+    }
+
     @Test func everyModuleHasALayer() throws {
         let swiftTargets = try Self.targetFolders().filter { name, folder in
             !name.hasPrefix("C")

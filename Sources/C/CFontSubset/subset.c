@@ -1,7 +1,7 @@
 #include "CFontSubset.h"
 
 #include <cairo-ft.h>
-#include <dlfcn.h>
+#include "CLibraryLoader.h"
 #include <fontconfig/fontconfig.h>
 #include <hb-subset.h>
 #include <pango/pangofc-font.h>
@@ -30,21 +30,21 @@ static struct {
 static pthread_once_t hbs_once = PTHREAD_ONCE_INIT;
 
 static void hbs_load(void) {
-    // RTLD_LOCAL: only this file calls it, through the pointers below.
-    void *lib = dlopen("libharfbuzz-subset.so.0", RTLD_NOW | RTLD_LOCAL);
-    if (!lib) { hbs.error = "libharfbuzz-subset.so.0 could not be opened"; return; }
-#define SP_FIND(field, name) \
-    if (!(*(void **)&hbs.field = dlsym(lib, name))) { hbs.error = "libharfbuzz-subset lacks " name; return; }
-    SP_FIND(input_create, "hb_subset_input_create_or_fail")
-    SP_FIND(input_unicode_set, "hb_subset_input_unicode_set")
-    SP_FIND(input_set, "hb_subset_input_set")
-    SP_FIND(input_set_flags, "hb_subset_input_set_flags")
-    SP_FIND(input_destroy, "hb_subset_input_destroy")
-    SP_FIND(plan_create, "hb_subset_plan_create_or_fail")
-    SP_FIND(plan_execute, "hb_subset_plan_execute_or_fail")
-    SP_FIND(plan_old_to_new, "hb_subset_plan_old_to_new_glyph_mapping")
-    SP_FIND(plan_destroy, "hb_subset_plan_destroy")
-#undef SP_FIND
+    static char failure[256];
+    const sp_symbol symbols[] = {
+        {"hb_subset_input_create_or_fail", (void **)&hbs.input_create},
+        {"hb_subset_input_unicode_set", (void **)&hbs.input_unicode_set},
+        {"hb_subset_input_set", (void **)&hbs.input_set},
+        {"hb_subset_input_set_flags", (void **)&hbs.input_set_flags},
+        {"hb_subset_input_destroy", (void **)&hbs.input_destroy},
+        {"hb_subset_plan_create_or_fail", (void **)&hbs.plan_create},
+        {"hb_subset_plan_execute_or_fail", (void **)&hbs.plan_execute},
+        {"hb_subset_plan_old_to_new_glyph_mapping", (void **)&hbs.plan_old_to_new},
+        {"hb_subset_plan_destroy", (void **)&hbs.plan_destroy},
+    };
+    if (sp_load_library("libharfbuzz-subset.so.0", "libharfbuzz-subset0", "HarfBuzz 4.0 or later", symbols,
+                        sizeof symbols / sizeof symbols[0], failure, sizeof failure) != 0)
+        hbs.error = failure;
 }
 
 // ---- FreeType: one library for the cuts, used under a lock ----------------------------------

@@ -1,11 +1,11 @@
 // See include/CHeifShim.h for why this exists.
 #include "CHeifShim.h"
 
-#include <dlfcn.h>
+#include "CLibraryLoader.h"
 #include <pthread.h>
 #include <stdio.h>
 
-static void *library;
+static int loaded = -1;
 static char failure[256];
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 
@@ -21,17 +21,14 @@ static pthread_once_t once = PTHREAD_ONCE_INIT;
 SP_HEIF_FUNCTIONS(SP_HEIF_POINTER)
 
 static void load(void) {
-    library = dlopen("libheif.so.1", RTLD_NOW | RTLD_LOCAL);
-    if (!library) { snprintf(failure, sizeof failure, "%s", dlerror()); return; }
-#define SP_HEIF_RESOLVE(name) \
-    if (!(p_##name = (__typeof__(&name))dlsym(library, #name))) { \
-        snprintf(failure, sizeof failure, "libheif has no %s", #name); library = NULL; return; }
-    SP_HEIF_FUNCTIONS(SP_HEIF_RESOLVE)
+#define SP_HEIF_SYMBOL(name) {#name, (void **)&p_##name},
+    static const sp_symbol symbols[] = {SP_HEIF_FUNCTIONS(SP_HEIF_SYMBOL)};
+    loaded = sp_load_library("libheif.so.1", "libheif1", NULL, symbols, sizeof symbols / sizeof symbols[0], failure, sizeof failure);
 }
 
 int sp_heif_load(char *error, size_t errorSize) {
     pthread_once(&once, load);
-    if (library) return 0;
+    if (loaded == 0) return 0;
     if (error && errorSize) snprintf(error, errorSize, "%s", failure);
     return -1;
 }

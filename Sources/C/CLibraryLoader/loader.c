@@ -21,3 +21,14 @@ int sp_load_library(const char *soname, const char *package, const char *require
     }
     return 0;
 }
+
+void *sp_open_engine(const char *path, const char *entry, char *error, size_t size) {
+    void *library = RTLD_DEFAULT;
+    if (path && !(library = dlopen(path, RTLD_LAZY | RTLD_LOCAL))) {
+        snprintf(error, size, "%s", dlerror());
+        return NULL;
+    }
+    void *found = dlsym(library, entry);
+    if (!found) snprintf(error, size, "%s has no %s entry point", path ? "the library" : "the program", entry);
+    return found;
+}

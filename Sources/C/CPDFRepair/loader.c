@@ -1,23 +1,16 @@
-// Finds the poppler engine's entry points (see include/CPDFRepair.h for why it is loaded late).
-#define _GNU_SOURCE
+// Finds the poppler engine's entry points (see include/CPDFRepair.h for why it is loaded late);
+// CLibraryLoader opens it.
 #include "CPDFRepair.h"
 
-#include <dlfcn.h>
-#include <stdio.h>
+#include "CLibraryLoader.h"
 #include <stdlib.h>
 #include <string.h>
 
 /// The entry point `name` of the engine at `path`, or NULL with *error set.
 static void *engine_symbol(const char *path, const char *name, char **error) {
-    // RTLD_LOCAL: poppler's symbols stay out of the program's namespace. Never closed: poppler
-    // keeps global state until exit.
-    void *library = dlopen(path, RTLD_LAZY | RTLD_LOCAL);
-    if (!library) {
-        if (error) *error = strdup(dlerror());
-        return NULL;
-    }
-    void *entry = dlsym(library, name);
-    if (!entry && error && asprintf(error, "the library has no %s entry point", name) < 0) *error = NULL;
+    char message[512];
+    void *entry = sp_open_engine(path, name, message, sizeof message);
+    if (!entry && error) *error = strdup(message);
     return entry;
 }
 
