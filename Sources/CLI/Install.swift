@@ -36,7 +36,7 @@ struct InstallOptions: ParsableArguments {
 
     func installer() -> Installer {
         // The other executables were built beside this one; the data is the installation's or the source tree's.
-        let exe = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        let exe = Installation.executable ?? CommandLine.arguments[0]
         var installer = Installer(layout: layout, products: (exe as NSString).deletingLastPathComponent,
                                   config: ConfigFiles.directory ?? "Config")
         installer.dryRun = dryRun

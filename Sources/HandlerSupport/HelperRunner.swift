@@ -40,7 +40,10 @@ extension ChildProcess.Result {
     }
 }
 
-extension HelperProgram {
+/// swiftprint's helper executables (swiftprint-image, swiftprint-markup, swiftprint-map):
+/// programs that run one kind of job in a process of its own, so that other jobs never load
+/// their libraries. `Installation.helper` finds one; this starts it.
+package enum HelperProgram {
     /// Runs the one-shot helper `name` on `request` for the document `path`, under the job's
     /// `limits` (a helper stopped at one fails naming it and its option), with a scratch PDF
     /// as the request's output, and opens the PDF it wrote (the scratch file is gone by the time
@@ -50,7 +53,7 @@ extension HelperProgram {
     package static func makePDF<Task: Codable & Sendable, Answer: Codable & Sendable>(_ name: String, environmentVariable: String, doing: String, path: String,
                                               request: HelperRequest<Task>, limits: ChildProcess.Limits, answer: Answer.Type = NoAnswer.self)
         throws -> (document: QPDFDocument, reply: HelperReply<Answer>) {
-        guard let helper = find(name, environmentVariable: environmentVariable) else {
+        guard let helper = Installation.helper(name, override: environmentVariable) else {
             throw PrintError(.notAvailable, path: path, "cannot \(doing): \(name) is not installed beside swiftprint")
         }
         let scratch = try OutputFile.scratch(prefix: name + "-")

@@ -59,6 +59,7 @@ public struct DocumentConversion {
 
     private func runHoldingFontEngines(_ inputs: [PrintInput], target: Target) throws -> JobReport {
         guard let first = inputs.first else { throw PrintError(.noContent, "no documents to print") }
+        try Installation.checkData()
         var settings = self.settings
         // Options that do not go together, and raster settings, are refused before any document is read.
         try settings.checkCombinations()

@@ -69,6 +69,7 @@ public final class PrintJob {
     }
 
     private func writeHoldingFontEngines(to destination: OutputDestination) throws -> JobReport {
+        try Installation.checkData()
         let copies = max(1, info.copies ?? 1)
         let twoSided = info.duplex?.isTwoSided ?? false
         let grid = imposition.pagesPerSheet > 1

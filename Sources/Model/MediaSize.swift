@@ -116,18 +116,23 @@ public struct MediaSizeRange: Hashable, Codable, Sendable {
 
 /// The paper catalogue, read once from `Config/papers.tsv`.
 public final class MediaCatalogue: Sendable {
-    public static let shared = MediaCatalogue()
+    public static let shared = MediaCatalogue(papers: ConfigFiles.directory.flatMap { ConfigFiles.text(atPath: $0 + "/papers.tsv") })
 
     public let all: [MediaSize]
     /// Each size's PPD name (its first alias: A4, Letter, Env10), by PWG name.
     let ppdNames: [String: String]
     private let byName: [String: MediaSize]
+    /// Why the catalogue is empty: the installation has no papers.tsv (`Installation.checkData`
+    /// throws it at each door, before a job names a paper).
+    package let dataError: PrintError?
 
-    init() {
+    /// The catalogue of papers.tsv's `text`; empty, with `dataError`, when there is none.
+    package init(papers text: String?) {
         var all: [MediaSize] = []
         var byName: [String: MediaSize] = [:]
         var ppdNames: [String: String] = [:]
-        let text = ConfigFiles.read("papers.tsv")
+        dataError = text == nil ? ConfigFiles.missing("papers.tsv") : nil
+        let text = text ?? ""
         // Split as UTF-8 bytes: splitting the String itself walks grapheme clusters, which made
         // reading this small file a millisecond of every run.
         for line in text.utf8.split(separator: UInt8(ascii: "\n")) {
@@ -150,34 +155,15 @@ public final class MediaCatalogue: Sendable {
     public func media(named name: String) -> MediaSize? { byName[name.lowercased()] }
 }
 
-/// Files from the `Config/` folder: data, not code. Looked for, in order, in
-/// `$SWIFTPRINT_CONFIG_DIR`, `<executable>/../share/swiftprint/Config` (an installation; also
-/// `../../share` for helpers in `<prefix>/libexec/swiftprint`),
-/// the `Config/` of the source tree the executable was built in, and
-/// `/usr/local/share/swiftprint/Config`, `/usr/share/swiftprint/Config`.
+/// Files from the `Config/` folder (`Installation.configDirectory` says where): data, not code.
 public enum ConfigFiles {
-    public static let directory: String? = {
-        let env = ProcessInfo.processInfo.environment
-        var candidates: [String] = []
-        if let dir = env["SWIFTPRINT_CONFIG_DIR"] { candidates.append(dir) }
-        var dir = URL(fileURLWithPath: CommandLine.arguments.first.map(Self.resolve) ?? "/").deletingLastPathComponent()
-        candidates.append(dir.appendingPathComponent("../share/swiftprint/Config").standardized.path)
-        // Helpers installed in <prefix>/libexec/swiftprint/ (the CUPS filter, the image decoder).
-        candidates.append(dir.appendingPathComponent("../../share/swiftprint/Config").standardized.path)
-        while dir.path != "/" {
-            candidates.append(dir.appendingPathComponent("Config").path)
-            dir.deleteLastPathComponent()
-        }
-        candidates += ["/usr/local/share/swiftprint/Config", "/usr/share/swiftprint/Config"]
-        return candidates.first { FileManager.default.fileExists(atPath: $0 + "/papers.tsv") }
-    }()
+    /// The folder the data files are read from; nil when no installation's is found.
+    public static var directory: String? { Installation.configDirectory }
 
-    static func read(_ name: String) -> String {
-        guard let dir = directory, let text = text(atPath: dir + "/" + name) else {
-            // The catalogue is part of the installation; without it no paper can be named.
-            fatalError("swiftprint: its data file Config/\(name) is missing; set SWIFTPRINT_CONFIG_DIR to the Config folder of the installation")
-        }
-        return text
+    /// The error for a data file the installation lacks.
+    static func missing(_ name: String) -> PrintError {
+        PrintError(.notAvailable, path: directory.map { $0 + "/" + name },
+                   "swiftprint's data file Config/\(name) is missing: set SWIFTPRINT_CONFIG_DIR to the Config folder of its installation")
     }
 
     /// The file's text; nil when it cannot be read or is not UTF-8. Read with plain system calls:
@@ -197,11 +183,5 @@ public enum ConfigFiles {
             bytes += chunk[0..<n]
         }
         return String(validating: bytes, as: UTF8.self)
-    }
-
-    private static func resolve(_ path: String) -> String {
-        // The executable's real path, so that a symlink in /usr/bin still finds its data.
-        if let real = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") { return real }
-        return path
     }
 }

@@ -81,6 +81,8 @@ public struct JobSettings: Sendable, Equatable, Codable {
 
     /// Sets the option `name` from `value`, as given by `source`.
     public mutating func apply(name: String, value: String, from source: OptionSources) throws {
+        // An option may name a paper: without the catalogue the error is the installation's.
+        try Installation.checkData()
         guard let option = Self.option(named: name) else { return }
         guard !option.sources.isDisjoint(with: source) else {
             throw PrintError(.invalidOption, "\(option.name) cannot be set by \(Self.describe(source)): it \(Self.why(option))")

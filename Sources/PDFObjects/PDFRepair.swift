@@ -17,7 +17,7 @@ package enum PDFRepair {
     static func entry<Entry>(_ purpose: String,
                              _ load: (String, UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) -> Entry?) -> Result<Entry, PrintError> {
         var reasons: [String] = []
-        for path in EngineLibrary.candidates(libraryName, override: "SWIFTPRINT_PDF_REPAIR_LIBRARY")
+        for path in Installation.engineCandidates(libraryName, override: "SWIFTPRINT_PDF_REPAIR_LIBRARY")
         where FileManager.default.fileExists(atPath: path) {
             var error: UnsafeMutablePointer<CChar>?
             if let entry = load(path, &error) { return .success(entry) }

@@ -15,8 +15,8 @@ package enum QPDFEngine {
 
     package static func functions() throws -> SPQFunctions { try loaded.get() }
 
-    /// Where the library may be (see `EngineLibrary.candidates`); `$SWIFTPRINT_QPDF_LIBRARY` names it.
-    static var candidates: [String] { EngineLibrary.candidates(libraryName, override: "SWIFTPRINT_QPDF_LIBRARY") }
+    /// Where the library may be (see `Installation.engineCandidates`); `$SWIFTPRINT_QPDF_LIBRARY` names it.
+    static var candidates: [String] { Installation.engineCandidates(libraryName, override: "SWIFTPRINT_QPDF_LIBRARY") }
 
     private static func load() -> Result<SPQFunctions, PrintError> {
         // A program linked with the SwiftPrintQPDF product already has the engine.

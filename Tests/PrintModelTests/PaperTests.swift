@@ -113,3 +113,17 @@ import Testing
         #expect(settings.paper().margins == .zero, "a photo prints borderless where the printer can")
     }
 }
+
+/// An installation without its paper catalogue says so at every door, instead of stopping the
+/// program (it did, with fatalError, from inside the library).
+@Suite struct InstallationDataTests {
+    @Test func aMissingPaperCatalogueIsAnErrorNamingTheSetting() {
+        let empty = MediaCatalogue(papers: nil)
+        #expect(empty.all.isEmpty && empty.media(named: "A4") == nil)
+        let error = empty.dataError
+        #expect(error?.code == .notAvailable && error?.message.contains("Config/papers.tsv is missing") == true
+                && error?.message.contains("SWIFTPRINT_CONFIG_DIR") == true, "\(String(describing: error))")
+        #expect(MediaCatalogue.shared.dataError == nil && MediaCatalogue.shared.media(named: "A4") != nil)
+        #expect(MediaCatalogue(papers: "iso_a4_210x297mm\t210\t297\tA4\tA4\tiso\n").media(named: "a4") != nil)
+    }
+}

@@ -34,7 +34,7 @@ final class MarkupRendererProcess: @unchecked Sendable {
 
     /// The renderer: `$SWIFTPRINT_MARKUP_RENDERER`, beside the running executable, or in
     /// /usr/local/libexec/swiftprint or /usr/libexec/swiftprint.
-    static var executable: String? { HelperProgram.find("swiftprint-markup", environmentVariable: "SWIFTPRINT_MARKUP_RENDERER") }
+    static var executable: String? { Installation.helper("swiftprint-markup", override: "SWIFTPRINT_MARKUP_RENDERER") }
 
     /// Sends `request` and waits for the answer. The renderer enforces the request's time
     /// limit itself; if it has not answered 15 s after that, it is killed (a shared renderer,

@@ -17,7 +17,7 @@ final class WebRenderer {
     static let printDeflateLibrary = "libSwiftPrintWebPrintDeflate.so"
 
     static func findPrintDeflateLibrary() -> String? {
-        EngineLibrary.candidates(printDeflateLibrary, override: "SWIFTPRINT_WEB_PRINT_DEFLATE_LIBRARY")
+        Installation.engineCandidates(printDeflateLibrary, override: "SWIFTPRINT_WEB_PRINT_DEFLATE_LIBRARY")
             .first { access($0, R_OK) == 0 }
     }
 

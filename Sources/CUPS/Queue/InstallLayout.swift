@@ -20,8 +20,9 @@ public struct InstallLayout: Sendable {
 
     public init() {}
 
-    public var libexec: String { prefix + "/libexec/swiftprint" }
-    public var share: String { prefix + "/share/swiftprint" }
+    public var libexec: String { prefix + "/" + Installation.helperFolder }
+    public var engines: String { prefix + "/" + Installation.engineFolder }
+    public var share: String { prefix + "/" + Installation.dataFolder }
     /// What install added, one `kind path` line each, so that uninstall removes exactly that.
     public var manifest: String { share + "/installed-files" }
     public var typesFile: String { cupsDataDir + "/mime/swiftprint.types" }

@@ -35,7 +35,7 @@ public struct Installer {
     public func install(definition: QueueDefinition) throws {
         var manifest = Manifest(path: layout.manifest)
         let l = layout
-        for dir in [l.prefix + "/bin", l.libexec, l.prefix + "/lib/swiftprint", l.share + "/Config/cups", l.share + "/Config/basemap", l.cupsServerBin + "/filter",
+        for dir in [l.prefix + "/bin", l.libexec, l.engines, l.share + "/Config/cups", l.share + "/Config/basemap", l.cupsServerBin + "/filter",
                     l.cupsServerBin + "/backend", l.cupsDataDir + "/mime"] {
             try makeFolder(dir, mode: 0o755, &manifest)
         }
@@ -49,11 +49,11 @@ public struct Installer {
         try copy(product("swiftprint-markup"), to: l.libexec + "/swiftprint-markup", mode: 0o755, &manifest)
         try copy(product("swiftprint-map"), to: l.libexec + "/swiftprint-map", mode: 0o755, &manifest)
         // The PDF assembler's engine (libqpdf), opened by the tool and the filter on first use.
-        try copy(product("libSwiftPrintQPDF.so"), to: l.prefix + "/lib/swiftprint/libSwiftPrintQPDF.so", mode: 0o755, &manifest)
+        try copy(product("libSwiftPrintQPDF.so"), to: l.engines + "/libSwiftPrintQPDF.so", mode: 0o755, &manifest)
         // The damaged-PDF repair engine (poppler), opened only for a PDF qpdf cannot rebuild.
-        try copy(product("libSwiftPrintPDFRepair.so"), to: l.prefix + "/lib/swiftprint/libSwiftPrintPDFRepair.so", mode: 0o755, &manifest)
+        try copy(product("libSwiftPrintPDFRepair.so"), to: l.engines + "/libSwiftPrintPDFRepair.so", mode: 0o755, &manifest)
         // Preloaded into WebKit's web process by swiftprint-markup (CWebPrintDeflateShim says why).
-        try copy(product("libSwiftPrintWebPrintDeflate.so"), to: l.prefix + "/lib/swiftprint/libSwiftPrintWebPrintDeflate.so", mode: 0o755, &manifest)
+        try copy(product("libSwiftPrintWebPrintDeflate.so"), to: l.engines + "/libSwiftPrintWebPrintDeflate.so", mode: 0o755, &manifest)
         for name in ["papers.tsv", "types.tsv", "cups/swiftprint.types", "basemap/world.mbtiles"] {
             try copy(config + "/" + name, to: l.share + "/Config/" + name, mode: 0o644, &manifest)
         }
@@ -251,7 +251,7 @@ public struct Installer {
     /// or where an installation of it put it (`bin/../libexec/swiftprint`, `bin/../lib/swiftprint`):
     /// install runs from the source tree and from an installed copy alike.
     func product(_ name: String) -> String {
-        let candidates = [products, products + "/../libexec/swiftprint", products + "/../lib/swiftprint"]
+        let candidates = [products, products + "/../" + Installation.helperFolder, products + "/../" + Installation.engineFolder]
             .map { (($0 as NSString).standardizingPath as NSString).appendingPathComponent(name) }
         return candidates.first { FileManager.default.fileExists(atPath: $0) } ?? candidates[0]
     }
