@@ -9,6 +9,7 @@
 //                       process of their own (Image, Markup, Map) the engine, the helper program
 //                       and the protocol the handler and the helper speak (Protocol/)
 //   Sources/SwiftPrint  the public library: registers the handlers in one place
+//   Sources/Document    the document model (UIDocument's counterpart), a product of its own
 //   Sources/CUPS/       Client (printers, jobs), Queue (PPD, installer), Common, Filter, Backend
 //   Sources/CLI         the swiftprint command, one file per subcommand
 // SwiftPM treats a top-level Plugins/ folder as package plugins, so handler targets name their path.
@@ -19,6 +20,9 @@ let package = Package(
     platforms: [.macOS(.v13)],
     products: [
         .library(name: "SwiftPrint", targets: ["SwiftPrint"]),
+        // UIDocument's counterpart (a document in a file: safe saves, autosave, conflicts), for
+        // apps that want it without printing; SwiftPrint re-exports it.
+        .library(name: "SwiftPrintDocument", targets: ["SwiftPrintDocument"]),
         .executable(name: "swiftprint", targets: ["swiftprint"]),
         .executable(name: "swiftprint-image", targets: ["swiftprint-image"]),
         .executable(name: "swiftprint-filter", targets: ["swiftprint-filter"]),
@@ -224,7 +228,10 @@ let package = Package(
         .target(name: "CUPSClient", dependencies: ["PrintModel", "PrintSupport", "PrintOptions", "CUPSLibrary", "CUPSCommon", "CCupsShim"], path: "Sources/CUPS/Client"),
         // Job orchestration: the dispatcher, the paginator, one job from inputs to a PDF.
         .target(name: "PrintJobs", dependencies: ["PrintModel", "PrintSupport", "ContentDetection", "PDFObjects", "PrintGraphics", "PrintOptions", "PageLayout", "PDFOutput", "RasterOutput", .product(name: "Logging", package: "swift-log")], path: "Sources/Jobs"),
-        .target(name: "SwiftPrint", dependencies: ["HandlerSupport", "PrintJobs", "TextHandler", "PDFHandler", "ImageHandler", "MarkupHandler", "RasterHandler", "CXattr",
+        // The document model: a document saved in a file (xattrs kept, changes by others seen by
+        // inotify), which names the formatter that prints it.
+        .target(name: "SwiftPrintDocument", dependencies: ["PrintModel", "PrintSupport", "PageLayout", "CXattr"], path: "Sources/Document"),
+        .target(name: "SwiftPrint", dependencies: ["HandlerSupport", "PrintJobs", "TextHandler", "PDFHandler", "ImageHandler", "MarkupHandler", "RasterHandler", "SwiftPrintDocument",
                                                    "MapHandler", "CUPSClient", "CUPSLibrary"]),
 
         // CUPS: the queue's files and the installer (libcups, opened only to ask a printer);

@@ -9,6 +9,7 @@
 @_exported import MapHandler
 @_exported import RasterHandler
 @_exported import CUPSClient
+@_exported import SwiftPrintDocument
 
 extension HandlerRegistry {
     /// Every handler swiftprint ships. Adding a content type is one folder under Plugins/ and

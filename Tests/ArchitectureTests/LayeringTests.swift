@@ -17,7 +17,7 @@ import Testing
         ["PrintOptions"],               // option declarations and typed settings
         ["PageLayout"],                 // formatters, page renderers, the handler protocol
         ["PDFOutput", "RasterOutput"],  // writers, sheet planning, imposition; PWG and Apple raster
-        ["HandlerSupport"],             // the layers above, and the helper runner, for handlers
+        ["HandlerSupport", "SwiftPrintDocument"], // the layers above and the helper runner, for handlers; the document model
         ["PixbufDecoding"],             // gdk-pixbuf, for the BMP decoder and map tiles
         ["ImageProtocol", "MapProtocol", "MarkupProtocol"], // what a handler and its helper say to each other
         ["TextHandler", "PDFHandler", "ImageHandler", "ImageDecoders", "MarkupHandler", "MapEngine", "MapHandler",
@@ -58,7 +58,7 @@ import Testing
         "CCupsShim": ["CUPSLibrary", "CUPSClient"],
         "CPopplerGlibShim": ["PrintGraphics"],
         "CLcmsShim": ["PrintGraphics"],
-        "CXattr": ["SwiftPrint"],
+        "CXattr": ["SwiftPrintDocument"],
     ]
 
     /// Each library and executable target's folder, read from Package.swift (`path:`, else

@@ -1,6 +1,8 @@
 import CXattr
 import Foundation
 import Glibc
+import PrintModel
+import PrintSupport
 
 /// A document's file on disk: read whole, and replaced whole or not at all.
 ///

@@ -1,5 +1,8 @@
 import Foundation
 import Observation
+import PageLayout
+import PrintModel
+import PrintSupport
 
 /// A document saved in a file, UIDocument's model on Linux: subclass it, give it your contents
 /// with `contents(forType:)` and take them back in `load(fromContents:ofType:)`.

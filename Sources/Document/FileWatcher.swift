@@ -1,5 +1,7 @@
 import Foundation
 import Glibc
+import PrintModel
+import PrintSupport
 import Synchronization
 
 /// Tells when the file at a path is written, replaced by a rename, or removed, by anyone.
