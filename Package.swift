@@ -225,7 +225,7 @@ let package = Package(
         ),
         // Printers and jobs (the printer picker, printToPrinter, the Print Center), through
         // libcups's client side.
-        .target(name: "CUPSClient", dependencies: ["PrintModel", "PrintSupport", "PrintOptions", "CUPSLibrary", "CUPSCommon", "CCupsShim"], path: "Sources/CUPS/Client"),
+        .target(name: "CUPSClient", dependencies: ["PrintModel", "PrintSupport", "PrintOptions", "CUPSLibrary", "CUPSCommon"], path: "Sources/CUPS/Client"),
         // Job orchestration: the dispatcher, the paginator, one job from inputs to a PDF.
         .target(name: "PrintJobs", dependencies: ["PrintModel", "PrintSupport", "ContentDetection", "PDFObjects", "PrintGraphics", "PrintOptions", "PageLayout", "PDFOutput", "RasterOutput", .product(name: "Logging", package: "swift-log")], path: "Sources/Jobs"),
         // The document model: a document saved in a file (xattrs kept, changes by others seen by

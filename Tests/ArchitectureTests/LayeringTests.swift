@@ -55,7 +55,7 @@ import Testing
         "CGdkPixbuf": ["PixbufDecoding"],
         "CCurlShim": ["MapEngine"],
         "CWebKitShim": ["swiftprint-markup"],
-        "CCupsShim": ["CUPSLibrary", "CUPSClient"],
+        "CCupsShim": ["CUPSLibrary"],
         "CPopplerGlibShim": ["PrintGraphics"],
         "CLcmsShim": ["PrintGraphics"],
         "CXattr": ["SwiftPrintDocument"],

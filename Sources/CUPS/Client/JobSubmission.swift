@@ -1,4 +1,3 @@
-import CCupsShim
 import CUPSCommon
 import CUPSLibrary
 import Foundation
@@ -19,9 +18,9 @@ public struct JobDocument: Sendable {
 public enum JobSubmission {
     /// The printer's capabilities, to check a job's options before anything is sent.
     public static func capabilities(of printer: String?) throws -> (name: String, capabilities: PrinterCapabilities) {
-        let list = try DestinationList()
+        let list = try CUPSDestinations()
         let index = try list.index(of: printer)
-        var capabilities = try DestinationInfo(list, index).capabilities
+        var capabilities = try CUPSDestinationInfo(list, index).capabilities
         if capabilities.customSizes != nil, !capabilities.isRollFed, let uri = list.option("device-uri", at: index) {
             capabilities.addRoll(fromDeviceAt: uri)
         }
@@ -34,49 +33,24 @@ public enum JobSubmission {
     public static func submit(_ documents: [JobDocument], to printer: String?, title: String,
                               options: [(String, String)]) throws -> Int {
         guard !documents.isEmpty else { throw PrintError(.noContent, "no documents to send") }
-        let list = try DestinationList()
-        let index = try list.index(of: printer)
-        let name = list.name(at: index)
-        let info = try DestinationInfo(list, index)
-        let dest = list.destination(at: index)
-        var job: Int32 = 0
-        let created = CUPSOptionArray(options).withOptions { count, array in
-            spcups_cupsCreateDestJob(nil, dest, info.info, &job, title, count, array)
-        }
-        guard created.rawValue <= IPP_STATUS_OK_EVENTS_COMPLETE.rawValue, job > 0 else {
-            throw LibCUPS.lastError("\(name) refused the job")
-        }
+        let list = try CUPSDestinations()
+        let info = try CUPSDestinationInfo(list, try list.index(of: printer))
+        let job = try info.createJob(title: title, options: options)
         do {
             for (i, document) in documents.enumerated() {
-                try send(document, job: job, last: i == documents.count - 1, dest: dest, info: info, printer: name)
+                guard let file = FileHandle(forReadingAtPath: document.path) else {
+                    throw PrintError.system(.inputUnreadable, path: document.path, "cannot open the file", errno: errno)
+                }
+                defer { try? file.close() }
+                try info.sendDocument(job: job, name: document.name, format: document.format, last: i == documents.count - 1) {
+                    try file.read(upToCount: 1 << 16) ?? Data()
+                }
             }
         } catch {
-            _ = spcups_cupsCancelDestJob(nil, dest, job)
+            info.cancelJob(job)
             throw error
         }
         return Int(job)
-    }
-
-    private static func send(_ document: JobDocument, job: Int32, last: Bool, dest: UnsafeMutablePointer<cups_dest_t>,
-                             info: DestinationInfo, printer: String) throws {
-        guard let file = FileHandle(forReadingAtPath: document.path) else {
-            throw PrintError.system(.inputUnreadable, path: document.path, "cannot open the file", errno: errno)
-        }
-        defer { try? file.close() }
-        guard spcups_cupsStartDestDocument(nil, dest, info.info, job, document.name, document.format, 0, nil, last ? 1 : 0)
-                == HTTP_STATUS_CONTINUE else {
-            throw LibCUPS.lastError("\(printer) did not accept \(document.name)")
-        }
-        while true {
-            let chunk = try file.read(upToCount: 1 << 16) ?? Data()
-            if chunk.isEmpty { break }
-            let status = chunk.withUnsafeBytes { spcups_cupsWriteRequestData(nil, $0.baseAddress!.assumingMemoryBound(to: CChar.self), $0.count) }
-            guard status == HTTP_STATUS_CONTINUE else { throw LibCUPS.lastError("sending \(document.name) to \(printer) failed") }
-        }
-        let finished = spcups_cupsFinishDestDocument(nil, dest, info.info)
-        guard finished.rawValue <= IPP_STATUS_OK_EVENTS_COMPLETE.rawValue else {
-            throw LibCUPS.lastError("\(printer) did not take \(document.name)")
-        }
     }
 }
 

@@ -1,4 +1,3 @@
-import CCupsShim
 import CUPSLibrary
 import Foundation
 import PrintModel
@@ -87,34 +86,20 @@ public struct PrintCenter: Sendable {
     /// Jobs on `printer` (every printer for nil): not yet finished ones, or all that CUPS keeps
     /// with `includeFinished`; the user's own, or everyone's with `allUsers`. Oldest first.
     public static func jobs(on printer: String? = nil, includeFinished: Bool = false, allUsers: Bool = false) throws -> [JobStatus] {
-        try LibCUPS.loadForRequests()
-        let request = IPPRequest(IPP_OP_GET_JOBS)
-        request.add(IPP_TAG_OPERATION, IPP_TAG_URI, "printer-uri", printerURI(printer))
-        request.add(IPP_TAG_OPERATION, IPP_TAG_NAME, "requesting-user-name", LibCUPS.user)
-        request.add(IPP_TAG_OPERATION, IPP_TAG_KEYWORD, "which-jobs", includeFinished ? "all" : "not-completed")
-        request.add(IPP_TAG_OPERATION, IPP_TAG_KEYWORD, "requested-attributes", attributes)
-        request.addBoolean(IPP_TAG_OPERATION, "my-jobs", !allUsers)
-        let response = try request.send(to: "/", doing: "cannot list the jobs on CUPS at \(LibCUPS.server)")
-        return withExtendedLifetime(response) { response.groups(IPP_TAG_JOB).map(status).sorted { $0.id < $1.id } }
+        try CUPSJobQuery.jobs(printerURI: printerURI(printer), includeFinished: includeFinished, allUsers: allUsers, attributes: attributes)
+            .map(status).sorted { $0.id < $1.id }
     }
 
     /// One job's state now.
     public static func status(ofJob id: Int) throws -> JobStatus {
-        let response = try CUPSJobQuery.attributes(ofJob: id, attributes, doing: "cannot read job \(id)")
-        return withExtendedLifetime(response) {
-            var s = status(response.groups(IPP_TAG_JOB).first ?? [:])
-            s.id = id
-            return s
-        }
+        var s = status(try CUPSJobQuery.job(id, attributes: attributes, doing: "cannot read job \(id)"))
+        s.id = id
+        return s
     }
 
     /// Cancels job `id`; a job already finished cannot be, and says so.
     public static func cancel(job id: Int) throws {
-        try LibCUPS.loadForRequests()
-        let request = IPPRequest(IPP_OP_CANCEL_JOB)
-        request.add(IPP_TAG_OPERATION, IPP_TAG_URI, "job-uri", "ipp://localhost/jobs/\(id)")
-        request.add(IPP_TAG_OPERATION, IPP_TAG_NAME, "requesting-user-name", LibCUPS.user)
-        _ = try request.send(to: "/jobs/", doing: "cannot cancel job \(id)")
+        try CUPSJobQuery.cancel(job: id)
     }
 
     /// Cancels every unfinished job of the user's on `printer` (every printer for nil); returns their ids.
@@ -144,7 +129,7 @@ public struct PrintCenter: Sendable {
         return "ipp://localhost/printers/" + (queue.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? queue)
     }
 
-    private static func status(_ job: [String: IPPAttribute]) -> JobStatus {
+    private static func status(_ job: [String: IPPValues]) -> JobStatus {
         let uri = job["job-printer-uri"]?.string ?? ""
         return JobStatus(
             id: job["job-id"]?.integer ?? 0,
