@@ -280,6 +280,8 @@ let package = Package(
         .testTarget(name: "PrintModelTests", dependencies: ["SwiftPrint", "TestSupport"]),
         .testTarget(name: "PrintSupportTests", dependencies: ["SwiftPrint", "TestSupport"]),
         .testTarget(name: "PDFObjectsTests", dependencies: ["SwiftPrint", "TestSupport"]),
+        // Unit tests of one layer, without the umbrella: the sheet planner's arithmetic.
+        .testTarget(name: "PDFOutputTests", dependencies: ["PDFOutput", "PDFObjects", "PrintModel"]),
         .testTarget(name: "PrintGraphicsTests", dependencies: ["SwiftPrint", "TestSupport"]),
         .testTarget(name: "PrintJobsTests", dependencies: ["SwiftPrint", "MapEngine", "TestSupport", "CXattr", "notes-example",
                                                             "swiftprint-markup", "swiftprint-map"]),
