@@ -94,7 +94,6 @@ public struct DocumentConversion {
             onSheet: settings.headerOnSheet && (header != nil || footer != nil))
         renderer.addPrintFormatter(formatters.count == 1 ? formatters[0] : PrintItemsFormatter(formatters), startingAtPageAt: 0)
         let job = PrintJob(renderer: renderer, info: info, paper: paper)
-        job.imposition = settings.imposition
         if renderer.onSheet {
             let margins = paper.margins
             job.sheetDecoration = SheetDecoration(bands: renderer.sheetBands(margins: margins)) { context, side, sides, size in

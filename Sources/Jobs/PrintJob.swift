@@ -40,8 +40,6 @@ public final class PrintJob {
     public let info: PrintInfo
     public let paper: PrintPaper
     public var metadata: DocumentMetadata
-    /// How logical pages go onto sheets: one per sheet, or a grid of them (the photo grid).
-    public var imposition = Imposition.onePerSheet
     /// Called after each page is done.
     public var progress: ((JobProgress) -> Void)?
     /// Drawn on each side of the sheet (a header and footer that number sides); the pages then
@@ -72,12 +70,15 @@ public final class PrintJob {
         try Installation.checkData()
         let copies = max(1, info.copies ?? 1)
         let twoSided = info.duplex?.isTwoSided ?? false
-        let grid = imposition.pagesPerSheet > 1
-        if grid, (info.sheets.numberUp ?? 1) > 1 || info.sheets.booklet == true {
+        if let count = info.sheets.photosPerSheet, SheetOptions.photoGridShapes[count] == nil {
+            throw PrintError(.invalidOption, "a photo grid of \(count) is not one it makes (\(SheetOptions.photoGridCounts.map(String.init).joined(separator: ", ")))",
+                             option: PlacementOptions.photosPerSheet.name)
+        }
+        if info.sheets.isPhotoGrid, (info.sheets.numberUp ?? 1) > 1 || info.sheets.booklet == true {
             throw PrintError(.invalidOption, "a photo grid is a layout of its own: it cannot be combined with pages per side (number-up) or a booklet",
                              option: PlacementOptions.photosPerSheet.name)
         }
-        let imposing = !info.sheets.isNeutral || twoSided || (info.sheets.collate == false && copies > 1) || sheetDecoration != nil || grid
+        let imposing = !info.sheets.isNeutral || twoSided || (info.sheets.collate == false && copies > 1) || sheetDecoration != nil
         return try writeSheets(to: OutputFile(destination), copies: imposing ? 1 : copies, imposing: imposing)
     }
 
@@ -130,17 +131,16 @@ public final class PrintJob {
         guard renderer.placesContent || imposing else {
             return try PDFWriter(output: output, metadata: metadata, fonts: renderer.fonts, grayscale: gray)
         }
-        let grid = imposition.pagesPerSheet > 1 ? (imposition, paper.printableRect) : nil
-        let plan = imposing ? SheetImposition(info: info, paper: paper.paperSize, decoration: sheetDecoration, grid: grid) : nil
+        let plan = imposing ? SheetImposition(info: info, paper: paper.paperSize, decoration: sheetDecoration, printableArea: paper.printableRect) : nil
         return try AssemblingPDFWriter(output: output, metadata: metadata, fonts: renderer.fonts, grayscale: gray, imposition: plan)
     }
 
     /// Draws one laid-out page on a sheet of its own: its paper, or in the photo grid the size of
     /// a cell (the plan puts it in its cell).
     private func draw(_ page: LaidOutPage, into writer: SheetWriter) throws {
-        let sheetPaper = imposition.pagesPerSheet > 1
-            ? PrintPaper(media: paper.media).resized(to: imposition.cell(0, in: paper.printableRect).size)
-            : self.sheetPaper(for: page)
+        let cell = info.sheets.isPhotoGrid
+            ? info.sheets.photosPerSheet.flatMap { SheetPlan.photoCell(0, count: $0, gutter: info.sheets.photoGutter, in: paper.printableRect) } : nil
+        let sheetPaper = cell.map { PrintPaper(media: paper.media).resized(to: $0.size) } ?? self.sheetPaper(for: page)
         let context = writer.beginSheet(size: sheetPaper.paperSize)
         try context.withSavedState { try renderer.draw(page, on: sheetPaper, context: context) }
         try writer.endSheet()

@@ -49,11 +49,25 @@ public struct SheetOptions: Hashable, Codable, Sendable, EmptyInitializable {
     /// IPP `multiple-document-handling`/`collate`: copies as whole sets (default) or each side
     /// repeated.
     public var collate: Bool?
+    /// The photo grid: this many pages to a side in equal cells (`photoGridCounts`), each drawn
+    /// at its cell's size; it takes the place of n-up.
+    public var photosPerSheet: Int?
+    /// Points between the photo grid's cells; nil: 9.
+    public var photoGutter: Double?
 
     public init() {}
 
     /// The counts `number-up` accepts.
     public static let numberUpCounts = [1, 2, 3, 4, 6, 8, 9, 10, 12, 15, 16]
+
+    /// The counts the photo grid takes, and each one's columns and rows on a portrait sheet
+    /// (turned for a landscape one).
+    public static let photoGridShapes: [Int: (columns: Int, rows: Int)] =
+        [1: (1, 1), 2: (1, 2), 3: (1, 3), 4: (2, 2), 6: (2, 3), 8: (2, 4), 9: (3, 3), 10: (2, 5), 12: (3, 4), 15: (3, 5), 16: (4, 4), 20: (4, 5)]
+    public static var photoGridCounts: [Int] { photoGridShapes.keys.sorted() }
+
+    /// Whether the job is a photo grid of more than one cell.
+    public var isPhotoGrid: Bool { (photosPerSheet ?? 1) > 1 }
 
     /// Whether anything here changes how pages go onto sheets: whether these options, with
     /// their neutral values unset, are all unset. A field added to this struct changes sheets
@@ -68,10 +82,12 @@ public struct SheetOptions: Hashable, Codable, Sendable, EmptyInitializable {
         if s.booklet == false { s.booklet = nil }
         if s.mirror == false { s.mirror = nil }
         if s.halfTurn == false { s.halfTurn = nil }
-        // These act only beside another: the order of n-up cells, a booklet's signatures, and
-        // collation (which the job weighs with its copies).
+        if s.photosPerSheet == 1 { s.photosPerSheet = nil }
+        // These act only beside another: the order of n-up cells, a booklet's signatures, the
+        // photo grid's gutter, and collation (which the job weighs with its copies).
         s.layout = nil
         s.bookletSignature = nil
+        s.photoGutter = nil
         s.collate = nil
         return s == SheetOptions()
     }

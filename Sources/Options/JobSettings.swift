@@ -16,9 +16,6 @@ public struct JobSettings: Sendable, Equatable, Codable {
     public var headerOnSheet = false
     /// `print-color-mode`, folded into `info.outputType` by `resolve()`.
     public var colorMode: ColorMode?
-    /// A photo grid: this many images on each sheet, `gutter` points apart.
-    public var photosPerSheet: Int?
-    public var gutter: Double?
     public var text = TextSettings()
     /// PDF pages and images: how content with a size of its own goes onto the paper.
     public var placement = PlacementSettings()
@@ -104,11 +101,6 @@ public struct JobSettings: Sendable, Equatable, Codable {
         case (.color?, .photoGrayscale?): info.outputType = .photo
         default: break
         }
-    }
-
-    /// How logical pages go onto sheets: one per sheet, or the photo grid.
-    public var imposition: Imposition {
-        photosPerSheet.flatMap { Imposition.grid($0, gutter: gutter ?? 9) } ?? .onePerSheet
     }
 
     /// The paper drawn content is laid out on: the job's media, else the document's own page

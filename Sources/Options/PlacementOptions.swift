@@ -34,13 +34,13 @@ public enum PlacementOptions {
     public static let photosPerSheet = JobOption<Int>(
         "swiftprint-photos-per-sheet", aliases: ["photos-per-sheet"],
         help: "A photo grid: this many images per sheet (2, 3, 4, 6, 8, 9, 10, 12, 15, 16, 20), each turned to suit its cell.",
-        valueName: "n", expects: Imposition.gridCounts.dropFirst().map(String.init).joined(separator: ", "), example: "4",
-        valid: { $0 > 1 && Imposition.grid($0) != nil }) { $0.photosPerSheet = $1 }
+        valueName: "n", expects: SheetOptions.photoGridCounts.dropFirst().map(String.init).joined(separator: ", "), example: "4",
+        valid: { $0 > 1 && SheetOptions.photoGridShapes[$0] != nil }) { $0.info.sheets.photosPerSheet = $1 }
 
     public static let gutter = JobOption<Points>(
         "swiftprint-gutter", aliases: ["gutter"],
         help: "Space between the photo grid's cells: a length in points or with mm, cm, in (default 9 pt).",
-        valueName: "length", expects: "a length like 9, 3mm or 0.1in", example: "3mm") { $0.gutter = $1.value }
+        valueName: "length", expects: "a length like 9, 3mm or 0.1in", example: "3mm") { $0.info.sheets.photoGutter = $1.value }
 
     public static let gifFrames = JobOption<PlacementSettings.GIFFrames>(
         "swiftprint-gif-frames", aliases: ["gif-frames"],

@@ -12,18 +12,17 @@ package struct SheetImposition {
     /// Logical pages that begin a new document (after the first), told as they are drawn.
     package var documentStarts: Set<Int> = []
     var decoration: SheetDecoration?
-    /// The photo grid and the sheet's printable area (top-left origin), when the job has one.
-    let grid: (imposition: Imposition, printableArea: CGRect)?
+    /// The sheet's printable area (top-left origin), which the photo grid's cells fill.
+    let printableArea: CGRect?
 
-    package init(info: PrintInfo, paper: CGSize, decoration: SheetDecoration?,
-                 grid: (imposition: Imposition, printableArea: CGRect)? = nil) {
-        self.info = info; self.paper = paper; self.decoration = decoration; self.grid = grid
+    package init(info: PrintInfo, paper: CGSize, decoration: SheetDecoration?, printableArea: CGRect? = nil) {
+        self.info = info; self.paper = paper; self.decoration = decoration; self.printableArea = printableArea
     }
 
     func plan(pages: [CGRect]) -> SheetPlan {
         SheetPlan(pages: pages, documentStarts: documentStarts, paper: paper, options: info.sheets,
                   twoSided: info.duplex?.isTwoSided ?? false, copies: info.copies ?? 1,
-                  bands: decoration?.bands ?? (0, 0), grid: grid)
+                  bands: decoration?.bands ?? (0, 0), printableArea: printableArea)
     }
 
     /// Page borders are drawn on n-up sides and booklets only.

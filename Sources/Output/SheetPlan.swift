@@ -7,15 +7,16 @@ import PrintModel
 ///
 /// The steps, in order (pdftopdf applies page ranges after n-up, which prints 26 sheets for 96
 /// pages 4-up from page 5 where 24 are right; here ranges chose the logical pages before):
-/// 1. booklet: pages padded to whole signatures and put two to a side in folding order; or
-///    n-up: pages grouped `numberUp` to a side, a new document starting a new side (and, printed
-///    two-sided, a front: a blank back is put in);
+/// 1. the photo grid: pages (each drawn at its cell's size) `photosPerSheet` to a side in equal
+///    cells; or booklet: pages padded to whole signatures and put two to a side in folding order;
+///    or n-up: pages grouped `numberUp` to a side, a new document starting a new side (and,
+///    printed two-sided, a front: a blank back is put in);
 /// 2. `page-set` keeps the odd or even sides;
 /// 3. two-sided output gets a blank last side when the count is odd, so each copy starts on a front;
 /// 4. copies: whole sets (collated) or each sheet repeated;
 /// 5. `output-order` reverse: sheets last to first, each sheet's front still before its back;
 /// 6. `mirror` flips every side left to right.
-struct SheetPlan {
+package struct SheetPlan {
     /// One logical page on a side: `transform` maps its page box to the side.
     struct Item: Equatable {
         var page: Int
@@ -39,14 +40,15 @@ struct SheetPlan {
     ///   - twoSided: the output is printed on both sides.
     ///   - bands: room kept free at the top and bottom of n-up and booklet sides (a header and
     ///     footer printed on the sheet).
-    ///   - grid: the photo grid, when the job asks for one: its cells and the sheet's printable
-    ///     area (top-left origin, as the paper describes it); it takes the place of n-up.
+    ///   - printableArea: the sheet's printable area (top-left origin, as the paper describes
+    ///     it), which the photo grid's cells fill.
     init(pages: [CGRect], documentStarts: Set<Int>, paper: CGSize, options o: SheetOptions, twoSided: Bool, copies: Int,
-         bands: (top: Double, bottom: Double) = (0, 0), grid: (imposition: Imposition, printableArea: CGRect)? = nil) {
+         bands: (top: Double, bottom: Double) = (0, 0), printableArea: CGRect? = nil) {
         var sides: [Side]
         let area = CGRect(x: 0, y: bands.bottom, width: paper.width, height: max(1, paper.height - bands.top - bands.bottom))
-        if let grid {
-            sides = Self.grid(pages: pages, imposition: grid.imposition, paper: paper, printableArea: grid.printableArea)
+        if o.isPhotoGrid, let count = o.photosPerSheet {
+            sides = Self.photoGrid(pages: pages, count: count, gutter: o.photoGutter ?? Self.photoGutter, paper: paper,
+                                   printableArea: printableArea ?? CGRect(origin: .zero, size: paper))
         } else if o.booklet == true {
             sides = Self.booklet(pages: pages, paper: paper, area: area, signature: o.bookletSignature)
         } else {
@@ -184,19 +186,36 @@ struct SheetPlan {
 
     // MARK: The photo grid
 
-    /// Pages (each drawn at its cell's size) `pagesPerSheet` to a side, in the imposition's cells
-    /// left to right and top to bottom, at their size: photos fill the cells of one job in turn,
+    /// Points between the photo grid's cells when the job does not say.
+    static let photoGutter = 9.0
+
+    /// Pages (each drawn at its cell's size) `count` to a side, in the grid's cells left to
+    /// right and top to bottom, at their size: photos fill the cells of one job in turn,
     /// whatever file each came from.
-    static func grid(pages: [CGRect], imposition: Imposition, paper: CGSize, printableArea: CGRect) -> [Side] {
-        let count = imposition.pagesPerSheet
-        return stride(from: 0, to: pages.count, by: count).map { start in
+    static func photoGrid(pages: [CGRect], count: Int, gutter: Double, paper: CGSize, printableArea: CGRect) -> [Side] {
+        stride(from: 0, to: pages.count, by: count).map { start in
             Side(size: paper, items: (start..<min(start + count, pages.count)).map { index in
                 // The cell counts from the top of the sheet; PDF space from the bottom.
-                let cell = imposition.cell(index - start, in: printableArea), box = pages[index]
+                let cell = photoCell(index - start, count: count, gutter: gutter, in: printableArea)!, box = pages[index]
                 let t = PDFMatrix(translationX: cell.minX - box.minX, y: paper.height - cell.maxY - box.minY)
                 return Item(page: index, transform: t, corners: corners(of: box, by: t))
             })
         }
+    }
+
+    /// Cell `slot` (from 0, left to right, top to bottom; top-left origin) of the photo grid of
+    /// `count` cells `gutter` points apart in a sheet's printable `area`: the grid's columns
+    /// and rows on a portrait area, turned on a landscape one. Nil for a count the grid does not
+    /// take. The size a page of the grid is drawn at, before the plan puts it in its cell.
+    package static func photoCell(_ slot: Int, count: Int, gutter: Double? = nil, in area: CGRect) -> CGRect? {
+        guard let (columns, rows) = SheetOptions.photoGridShapes[count] else { return nil }
+        let gutter = gutter ?? photoGutter
+        let landscape = area.width > area.height
+        let across = landscape ? rows : columns, down = landscape ? columns : rows
+        let w = (area.width - gutter * Double(across - 1)) / Double(across)
+        let h = (area.height - gutter * Double(down - 1)) / Double(down)
+        let col = slot % across, row = slot / across
+        return CGRect(x: area.minX + Double(col) * (w + gutter), y: area.minY + Double(row) * (h + gutter), width: w, height: h)
     }
 
     // MARK: Booklets

@@ -201,8 +201,10 @@ struct JobDoorTests {
     }
 
     /// A failed job's reason stays on the job; the queue's own message goes with the next good job.
+    /// On a cupsd of its own: another suite's job on the shared one would be the queue's news.
     @Test func aFailedJobsReasonStaysOnTheJobNotOnTheQueue() throws {
-        let cups = try PrivateCUPS.shared()
+        let cups = try PrivateCUPS.withStockFilters()
+        defer { cups.stop() }
         let failed = try lp(cups, QueueTests.cut("report.pdf", to: 0.5, as: "half.pdf"), [], title: "half.pdf")
         #expect(try Tool.run("lpstat", ["-h", cups.server, "-p", "swiftprint"]).text.contains("half.pdf"), "the failure is the queue's news first")
         _ = try lp(cups, examples + "/server.log", ["page-ranges=1"], title: "good")

@@ -184,7 +184,12 @@ struct PrinterTests {
         #expect(refused.status == 64 && refused.stderr.contains("image/pwg-raster asked; Lobby takes") && refused.stderr.contains("(--output-format)"), "\(refused.stderr)")
         let r = try s.swiftprint(["print", "-d", "Lobby", "--media", "A4", "--output-format", "urf", "--verbose", try threePages()])
         #expect(r.status == 0, "\(r.stderr)")
-        #expect(r.stderr.contains("Lobby gets image/urf at 300dpi, srgb_8"), "\(r.stderr)")
+        // At a resolution the queue lists in urf-supported (CUPS writes RS600 from the PPD it made
+        // for ippeveprinter), the one nearest 300 dpi.
+        let listed = try #require(try JSONDecoder().decode([Printer].self, from: s.swiftprint(["printers", "--json"]).stdout)
+            .first { $0.name == "Lobby" }?.capabilities?.urfSupported)
+        #expect(listed.contains("RS600") && listed.contains("SRGB24"), "\(listed)")
+        #expect(r.stderr.contains("Lobby gets image/urf at 600dpi, srgb_8"), "\(r.stderr)")
         // ippeveprinter keeps the document (.urf) beside its print command's output (.prn).
         let new = try FileManager.default.contentsOfDirectory(atPath: s.lobby.output).filter { !before.contains($0) && $0.hasSuffix(".urf") }
         let document = try #require(new.first, "the printer received nothing new: \(new)")

@@ -112,6 +112,24 @@ import Testing
         #expect(SheetPlan.fit(CGRect(x: 0, y: 0, width: 612, height: 792), in: cell).b == 0)
     }
 
+    /// The photo grid is one of the plan's layouts: pages four to a side in equal cells of the
+    /// printable area, 9 points apart unless the job says, the first cell at its top left.
+    @Test func thePhotoGridFillsCellsOfThePrintableArea() {
+        var options = SheetOptions()
+        options.photosPerSheet = 4
+        let area = CGRect(x: 18, y: 18, width: 576, height: 756)
+        let plan = SheetPlan(pages: Self.pages(5, CGSize(width: 283.5, height: 373.5)), documentStarts: [], paper: Self.letter,
+                             options: options, twoSided: false, copies: 1, printableArea: area)
+        #expect(Self.layout(plan) == [[0, 1, 2, 3], [4]])
+        let cell = SheetPlan.photoCell(0, count: 4, in: area)
+        #expect(cell == CGRect(x: 18, y: 18, width: 283.5, height: 373.5))
+        // The first page's box lands on that cell (PDF space counts from the bottom).
+        #expect(plan.sides[0].items[0].corners[3] == CGPoint(x: 18, y: Self.letter.height - 18))
+        #expect(abs((SheetPlan.photoCell(3, count: 4, gutter: 0, in: area)?.minX ?? 0) - 306) < 1e-9)
+        #expect(SheetPlan.photoCell(0, count: 7, in: area) == nil)
+        #expect(!options.isNeutral && SheetOptions().isPhotoGrid == false)
+    }
+
     /// n-up reading orders, cell by cell on a 2 × 2 grid.
     @Test(arguments: [(SheetOptions.Layout.lrtb, [(0, 0), (1, 0), (0, 1), (1, 1)]), (.tblr, [(0, 0), (0, 1), (1, 0), (1, 1)]),
                       (.rltb, [(1, 0), (0, 0), (1, 1), (0, 1)]), (.btlr, [(0, 1), (0, 0), (1, 1), (1, 0)])])

@@ -99,7 +99,7 @@ import Testing
     /// Each option that sets how pages go onto sheets makes the sheet options not neutral with
     /// its example, but for those that act only beside another.
     @Test func everySheetOptionIsWeighedByIsNeutral() throws {
-        let besideAnother: Set<String> = ["number-up-layout", "booklet-signature", "collate", "multiple-document-handling"]
+        let besideAnother: Set<String> = ["number-up-layout", "booklet-signature", "collate", "multiple-document-handling", "swiftprint-gutter"]
         var seen = 0
         for option in JobSettings.declaredOptions {
             var settings = JobSettings()

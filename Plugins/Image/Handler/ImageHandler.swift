@@ -28,7 +28,7 @@ public struct ImageHandler: ContentHandler {
         var limits = ImageLimits(maxPixels: settings.limits.pixelsPerImage, helper: ChildProcess.Limits(helper: settings.limits))
         limits.maxImages = settings.limits.pagesPerDocument
         formatter.allGIFFrames = placement.gifFrames == .all
-        formatter.turnsToFitCells = settings.photosPerSheet != nil
+        formatter.turnsToFitCells = settings.info.sheets.photosPerSheet != nil
         try formatter.add(path: input.path, limits: limits, head: input.head.map { Array($0.prefix(4096)) })
         return formatter
     }
