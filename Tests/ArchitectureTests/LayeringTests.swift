@@ -58,7 +58,7 @@ import Testing
         "CCupsShim": ["CUPSLibrary"],
         "CPopplerGlibShim": ["PrintGraphics"],
         "CLcmsShim": ["PrintGraphics"],
-        "CXattr": ["SwiftPrintDocument"],
+        "CXattr": ["SwiftPrintDocument", "CUPSBackend"],
     ]
 
     /// Each library and executable target's folder, read from Package.swift (`path:`, else
@@ -179,6 +179,42 @@ import Testing
             }
         }
         #expect(read > 100, "read \(read) files")
+    }
+
+    /// Files a reader can hold (at most 400 lines) and functions with names for their steps (at
+    /// most 80 lines), but for a hot loop that says so above it (kept whole so that its state
+    /// lives in locals).
+    @Test func filesAndFunctionsStayShort() throws {
+        var functions = 0
+        for folder in ["Sources", "Plugins", "Fuzz"] {
+            guard let files = FileManager.default.enumerator(atPath: Self.packageRoot + "/" + folder) else { continue }
+            for case let file as String in files where file.hasSuffix(".swift") {
+                let lines = try String(contentsOfFile: Self.packageRoot + "/\(folder)/\(file)", encoding: .utf8)
+                    .split(separator: "\n", omittingEmptySubsequences: false)
+                #expect(lines.count <= 401, "\(folder)/\(file) has \(lines.count) lines")
+                for (n, line) in lines.enumerated() where line.contains(/^\s*(@\w+ )*((public|package|private|fileprivate|static|final|override|mutating|nonisolated) )*(func |init[?!]?[(<])/) {
+                    functions += 1
+                    let length = Self.bodyLength(lines, from: n)
+                    let above = lines[max(0, n - 4)..<n].joined(separator: " ")
+                    #expect(length <= 80 || above.contains("hot loop"), "\(folder)/\(file):\(n + 1) is \(length) lines: name its steps")
+                }
+            }
+        }
+        #expect(functions > 1000, "read \(functions) functions")
+    }
+
+    /// The lines from a declaration to the brace that closes its body (braces in strings and
+    /// comments left out).
+    static func bodyLength(_ lines: [Substring], from start: Int) -> Int {
+        var depth = 0, opened = false
+        for n in start..<lines.count {
+            let code = lines[n].replacing(/"(?:[^"\\]|\\.)*"/, with: "\"\"").replacing(/\/\/.*/, with: "")
+            for c in code {
+                if c == "{" { depth += 1; opened = true } else if c == "}" { depth -= 1 }
+            }
+            if opened && depth <= 0 { return n - start + 1 }
+        }
+        return lines.count - start
     }
 
     @Test func everyModuleHasALayer() throws {

@@ -134,7 +134,6 @@ public struct ElementPageMap: Sendable, Equatable {
 
     /// Reads the map from a plain print and a marked print of the same document.
     init(plain: PlainPrintText, marked: String, prefix: String, path: String?) throws {
-        let pattern = ElementPageMarks.tokenPattern(prefix: prefix), endPattern = ElementPageMarks.endTokenPattern(prefix: prefix)
         let markedPDF = try PDFRasterizer(path: marked)
         let compared = try plain.comparison()
         guard compared.words.count == markedPDF.pageCount else {
@@ -143,70 +142,100 @@ public struct ElementPageMap: Sendable, Equatable {
         }
         var found: [Int: Int] = [:], tops: [Int: Double] = [:]
         // Where each start mark begins and each end mark ends (page, point), and each
-        // page's characters that are not marks, with their boxes.
+        // page's characters that are not marks, with their boxes: each mark's first place counts.
         var starts: [Int: (page: Int, at: CGPoint)] = [:], ends: [Int: (page: Int, at: CGPoint)] = [:]
         var characters: [[(offset: Int, scalar: Unicode.Scalar, box: CGRect)]] = []
         for page in 0..<markedPDF.pageCount {
-            let (text, charBoxes) = markedPDF.pageTextLayout(page)
-            func offset(_ index: String.Index) -> Int { text.unicodeScalars.distance(from: text.unicodeScalars.startIndex, to: index) }
-            // Which characters are marks': those of a token drawn as a mark is, 1 px high (the
-            // document's own text that happens to read as a token is no mark).
-            var isMark = [Bool](repeating: false, count: charBoxes.count)
-            func take(_ range: Range<String.Index>) -> Bool {
-                let marked = offset(range.lowerBound)..<min(offset(range.upperBound), charBoxes.count)
-                guard !marked.isEmpty, charBoxes[marked.lowerBound].height < Self.largestMarkHeight else { return false }
-                for i in marked { isMark[i] = true }
-                return true
-            }
-            for match in text.matches(of: pattern) where take(match.range) {
-                guard let digits = match.output[1].substring, let index = Int(digits), found[index] == nil else { continue }
+            let marks = try Self.marks(onPage: page, of: markedPDF, prefix: prefix, compared: compared, path: path)
+            for (index, start) in marks.starts where found[index] == nil {
                 found[index] = page
-                // The mark is drawn a few px below where the element's first line starts, as
-                // far as its row says.
-                let row = match.output[2].substring.flatMap { Int($0) } ?? 0
-                let at = offset(match.range.lowerBound)
-                if at < charBoxes.count {
-                    tops[index] = max(0, charBoxes[at].minY - 0.75 * ElementPageMarks.offset(row: row))
-                    starts[index] = (page, CGPoint(x: charBoxes[at].minX, y: charBoxes[at].minY))
+                if let start {
+                    tops[index] = start.top
+                    starts[index] = (page, start.at)
                 }
             }
-            for match in text.matches(of: endPattern) where take(match.range) {
-                let at = offset(match.range.lowerBound), last = offset(match.range.upperBound) - 1
-                guard let digits = match.output[2].substring, let index = Int(digits), ends[index] == nil, last < charBoxes.count else { continue }
-                // An `E` mark ends where the element does; an `F` mark: the element ends where
-                // its last line does.
-                let toLineEnd = match.output[1].substring == "F"
-                ends[index] = (page, CGPoint(x: toLineEnd ? .infinity : charBoxes[last].maxX, y: charBoxes[at].minY))
-            }
-            var pageCharacters: [(offset: Int, scalar: Unicode.Scalar, box: CGRect)] = []
-            for (i, (scalar, box)) in zip(text.unicodeScalars, charBoxes).enumerated()
-            where !scalar.properties.isWhitespace && !(i < isMark.count && isMark[i]) && !Self.isMarkSized(box) {
-                pageCharacters.append((i, scalar, box))
-            }
-            characters.append(pageCharacters)
-            // The marks are mark-sized: they go with any other text that small.
-            let unmarked = Self.withoutMarkSizedText(text, charBoxes)
-            let markedWords = Self.words(unmarked)
-            // The page holds what the plain one does: the same words in the same order, or else
-            // the same characters at the same places (read in another order).
-            // (Words are compared joined: poppler may read "directories:" and "patch" as one word
-            // or two as a mark lies between them or not, where nothing moved.)
-            guard markedWords.joined() == compared.words[page].joined()
-                    || PlacedCharacter.samePlaces(pageCharacters.map({ PlacedCharacter($0.scalar, $0.box) }).sorted(), compared.characters[page]) else {
-                // The first word that differs, to say where.
-                let at = zip(markedWords, compared.words[page]).enumerated().first { $0.element.0 != $0.element.1 }?.offset
-                    ?? min(markedWords.count, compared.words[page].count)
-                let was = at < compared.words[page].count ? "\"\(compared.words[page][at])\"" : "the page's end"
-                let became = at < markedWords.count ? "\"\(markedWords[at])\"" : "the page's end"
-                throw PrintError(.renderingFailed, path: path,
-                                 "marking its elements moved the text of page \(page + 1) (\(was) became \(became)): no exact page map")
-            }
+            for (index, end) in marks.ends where ends[index] == nil { ends[index] = (page, end) }
+            characters.append(marks.characters)
         }
-        // A link's boxes: its text's lines between its two marks (poppler reads the tiny marks
-        // apart from the text, so they are found by where they are, not by the text's order):
-        // on its first line from its start mark on, on its last up to its end mark, the lines
-        // between whole; a box a line.
-        let lines = characters.map(Self.lines)
+        let textBoxes = Self.linkBoxes(starts: starts, ends: ends, lines: characters.map(Self.lines))
+        let count = (found.keys.max() ?? -1) + 1
+        self.init(pageCount: markedPDF.pageCount, pages: (0..<count).map { found[$0] }, tops: (0..<count).map { tops[$0] },
+                  contentTops: plain.contentTops, textBoxes: textBoxes)
+    }
+
+    /// What one page of the marked print holds: each element's start mark (the first on the
+    /// page; nil when its box is not read) with the element's top and where the mark begins,
+    /// where each end mark ends, and the characters that are not marks.
+    struct PageMarks {
+        var starts: [(index: Int, start: (top: Double, at: CGPoint)?)] = []
+        var ends: [(index: Int, at: CGPoint)] = []
+        var characters: [(offset: Int, scalar: Unicode.Scalar, box: CGRect)] = []
+    }
+
+    /// The marks of page `page` of the marked print, which must hold what the plain print's
+    /// page does (`compared`): else marking moved its text, and there is no exact map.
+    static func marks(onPage page: Int, of markedPDF: PDFRasterizer, prefix: String, compared: (words: [[String]], characters: [[PlacedCharacter]]),
+                      path: String?) throws -> PageMarks {
+        let pattern = ElementPageMarks.tokenPattern(prefix: prefix), endPattern = ElementPageMarks.endTokenPattern(prefix: prefix)
+        let (text, charBoxes) = markedPDF.pageTextLayout(page)
+        func offset(_ index: String.Index) -> Int { text.unicodeScalars.distance(from: text.unicodeScalars.startIndex, to: index) }
+        // Which characters are marks': those of a token drawn as a mark is, 1 px high (the
+        // document's own text that happens to read as a token is no mark).
+        var isMark = [Bool](repeating: false, count: charBoxes.count)
+        func take(_ range: Range<String.Index>) -> Bool {
+            let marked = offset(range.lowerBound)..<min(offset(range.upperBound), charBoxes.count)
+            guard !marked.isEmpty, charBoxes[marked.lowerBound].height < largestMarkHeight else { return false }
+            for i in marked { isMark[i] = true }
+            return true
+        }
+        var marks = PageMarks(), seen: Set<Int> = [], ended: Set<Int> = []
+        for match in text.matches(of: pattern) where take(match.range) {
+            guard let digits = match.output[1].substring, let index = Int(digits), seen.insert(index).inserted else { continue }
+            // The mark is drawn a few px below where the element's first line starts, as far
+            // as its row says.
+            let row = match.output[2].substring.flatMap { Int($0) } ?? 0
+            let at = offset(match.range.lowerBound)
+            marks.starts.append((index, at < charBoxes.count
+                ? (max(0, charBoxes[at].minY - 0.75 * ElementPageMarks.offset(row: row)), CGPoint(x: charBoxes[at].minX, y: charBoxes[at].minY)) : nil))
+        }
+        for match in text.matches(of: endPattern) where take(match.range) {
+            let at = offset(match.range.lowerBound), last = offset(match.range.upperBound) - 1
+            guard let digits = match.output[2].substring, let index = Int(digits), !ended.contains(index), last < charBoxes.count else { continue }
+            ended.insert(index)
+            // An `E` mark ends where the element does; an `F` mark: the element ends where its
+            // last line does.
+            let toLineEnd = match.output[1].substring == "F"
+            marks.ends.append((index, CGPoint(x: toLineEnd ? .infinity : charBoxes[last].maxX, y: charBoxes[at].minY)))
+        }
+        for (i, (scalar, box)) in zip(text.unicodeScalars, charBoxes).enumerated()
+        where !scalar.properties.isWhitespace && !(i < isMark.count && isMark[i]) && !isMarkSized(box) {
+            marks.characters.append((i, scalar, box))
+        }
+        // The marks are mark-sized: they go with any other text that small.
+        let markedWords = words(withoutMarkSizedText(text, charBoxes))
+        // The page holds what the plain one does: the same words in the same order, or else
+        // the same characters at the same places (read in another order).
+        // (Words are compared joined: poppler may read "directories:" and "patch" as one word
+        // or two as a mark lies between them or not, where nothing moved.)
+        guard markedWords.joined() == compared.words[page].joined()
+                || PlacedCharacter.samePlaces(marks.characters.map({ PlacedCharacter($0.scalar, $0.box) }).sorted(), compared.characters[page]) else {
+            // The first word that differs, to say where.
+            let at = zip(markedWords, compared.words[page]).enumerated().first { $0.element.0 != $0.element.1 }?.offset
+                ?? min(markedWords.count, compared.words[page].count)
+            let was = at < compared.words[page].count ? "\"\(compared.words[page][at])\"" : "the page's end"
+            let became = at < markedWords.count ? "\"\(markedWords[at])\"" : "the page's end"
+            throw PrintError(.renderingFailed, path: path,
+                             "marking its elements moved the text of page \(page + 1) (\(was) became \(became)): no exact page map")
+        }
+        return marks
+    }
+
+    /// A link's boxes: its text's lines between its two marks (poppler reads the tiny marks
+    /// apart from the text, so they are found by where they are, not by the text's order): on
+    /// its first line from its start mark on, on its last up to its end mark, the lines between
+    /// whole; a box a line.
+    static func linkBoxes(starts: [Int: (page: Int, at: CGPoint)], ends: [Int: (page: Int, at: CGPoint)],
+                          lines: [[(box: CGRect, characters: [CGRect])]]) -> [Int: [(page: Int, box: CGRect)]] {
         var textBoxes: [Int: [(page: Int, box: CGRect)]] = [:]
         for (index, end) in ends {
             guard let start = starts[index], start.page <= end.page else { continue }
@@ -237,9 +266,7 @@ public struct ElementPageMap: Sendable, Equatable {
             }
             if !boxes.isEmpty { textBoxes[index] = boxes }
         }
-        let count = (found.keys.max() ?? -1) + 1
-        self.init(pageCount: markedPDF.pageCount, pages: (0..<count).map { found[$0] }, tops: (0..<count).map { tops[$0] },
-                  contentTops: plain.contentTops, textBoxes: textBoxes)
+        return textBoxes
     }
 
     /// A mark's characters are 1 px (0.75 pt) text: poppler's boxes for them are under a point high.

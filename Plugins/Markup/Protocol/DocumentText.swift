@@ -45,11 +45,16 @@ package struct DocumentText: Codable, Sendable, Equatable {
     /// The script that answers a readText request for the elements `selector` matches, those
     /// `boxSelector` matches among them `boxed`.
     package static func script(selector: String, boxSelector: String?) -> String {
-        """
-        (() => {
+        "(\(readTextFunction))(\(scriptLiteral(selector)), \(scriptLiteral(boxSelector ?? "")))"
+    }
+
+    /// The function a readText request runs in the page: given the selectors, the document's
+    /// text and where each element starts and ends in it (JavaScript, kept as one text).
+    private static let readTextFunction = """
+        (selector, boxSelector) => {
           // A selector this browser cannot read: no answer here (the marked print says why).
           let elements;
-          try { elements = Array.from(document.querySelectorAll(\(scriptLiteral(selector)))); } catch (e) { return null; }
+          try { elements = Array.from(document.querySelectorAll(selector)); } catch (e) { return null; }
           const index = new Map();
           elements.forEach((e, i) => index.set(e, i));
           const n = elements.length;
@@ -133,10 +138,8 @@ package struct DocumentText: Codable, Sendable, Equatable {
             const shown = style.visibility === "visible";
             for (let c = e.lastChild; c; c = c.previousSibling) stack.push([c, shown]);
           }
-          const boxSelector = \(scriptLiteral(boxSelector ?? ""));
           const boxed = elements.map(e => boxSelector !== "" && e.matches(boxSelector));
           return {text: parts.join(""), starts, ends, gaps, gapTexts, displaced, touchesBefore, touchesAfter, boxed};
-        })()
+        }
         """
-    }
 }

@@ -129,18 +129,52 @@ extension MarkupTextPrintFormatter {
     /// print, none for a page without links) only when some element sets a string, needs a
     /// side, resets the page number, starts a named page, is a link's target, a heading or a link.
     func plan(for asked: RenderedDocument) throws -> PagePlan {
-        var rendered = asked, reprinted: RenderedDocument?
-        let count = rendered.document.pageCount
+        let count = asked.document.pageCount
         guard let described, !described.elements.isEmpty, !described.selector.isEmpty else {
             return unplanned(pageCount: count)
         }
+        guard let (printed, rendered, reprinted) = try elementMap(for: asked, described: described) else { return unplanned(pageCount: count) }
+        // Named pages of their own size take their pages from prints at that size: from here
+        // on, pages are the job's (`composed.pages`), not the main print's.
+        let composed = try composeNamedPages(rendered: rendered, map: printed, described: described)
+        let map = composed.map
+        let (slots, position, numbers) = Self.slots(map: map, described: described)
+        let links = Self.links(map: map, described: described, position: position, prefix: destinationPrefix)
+        var plan = PagePlan(slots: slots, pages: composed.pages, namedPrints: composed.prints, decorations: nil,
+                            generated: Self.generatedContent(map: map, described: described, position: position, numbers: numbers),
+                            headings: Self.outline(map: map, described: described, position: position),
+                            links: links.links, destinations: links.destinations, reprinted: reprinted)
+        if !pageSetupTakenByJob && (!composed.prints.isEmpty || slots.contains(nil)) {
+            // A page's margins are those of its side too, known now that blank pages are in.
+            plan.ownAreas = ownAreas(slots: slots, pages: composed.pages, prints: composed.prints, job: jobSheets(rendered: rendered))
+        }
+        guard pagedMedia.hasMarginBoxes else { return plan }
+        // Page names: that of the run the page starts in. A blank page has none: it holds no
+        // element to take one from (as in WeasyPrint, whose blank pages are unnamed).
+        let pageNames = Self.pageNames(pageCount: map.pageCount, map: map, described: described)
+        let names = slots.map { $0.flatMap { pageNames[$0] } }
+        let pages = map.pages.map { $0.flatMap { position[$0] } }
+        let assignments = PageDecorations.assignments(rules: described.stringSets, elements: described.elements, pages: pages, pageCount: slots.count,
+                                                      atTop: { map.isFirstOnItsPage($0) })
+        let blank = Set(slots.indices.filter { slots[$0] == nil })
+        plan.decorations = PageDecorations(rules: pagedMedia, pageCount: slots.count, assignments: assignments,
+                                           blankPages: blank, pageNumbers: numbers, pageNames: names)
+        return plan
+    }
+
+    /// Where the described elements are in WebKit's print of `asked` (and the print the map
+    /// holds for, when it had to be made again); nil when no exact map can be had, and the job
+    /// is printed as WebKit's pages are.
+    private func elementMap(for asked: RenderedDocument, described: Described) throws
+        -> (map: ElementPageMap, rendered: RenderedDocument, reprinted: RenderedDocument?)? {
+        var rendered = asked, reprinted: RenderedDocument?
         let elements = described.elements
         // On a one-page document every element shown is on that page: no print needed. (An
         // element hidden by print-only style counts as shown there.)
         let printed: ElementPageMap
         do {
             // Links need their boxes, which only a print tells, even on one page.
-            if count == 1 && !described.hasLinks {
+            if rendered.document.pageCount == 1 && !described.hasLinks {
                 printed = ElementPageMap(pageCount: 1, pages: elements.map { $0.shown == false ? nil : 0 })
             } else {
                 let placed = try elementPages(matching: described.selector, pageSize: rendered.pageSize, firstPageTopInset: rendered.firstPageTopInset,
@@ -156,25 +190,33 @@ extension MarkupTextPrintFormatter {
             // sides, page numbers set by elements, the outline), and the job says so.
             let sizes = namedPagesSettingTheirSheet.isEmpty ? "" : ", named pages' own sizes"
             Self.logger.warning("\(shownName): \(error.message); printed without running strings, recto/verso pages\(sizes) or bookmarks")
-            return unplanned(pageCount: count)
+            return nil
         }
         guard printed.pageCount == rendered.document.pageCount else {
             throw PrintError(.renderingFailed, path: errorPath,
                              "WebKit printed \(printed.pageCount) pages when placing its elements, \(rendered.document.pageCount) before")
         }
-        // Named pages of their own size take their pages from prints at that size: from here
-        // on, pages are the job's (`composed.pages`), not the main print's.
-        let composed = try composeNamedPages(rendered: rendered, map: printed, described: described)
-        let map = composed.map
-        func marked(_ rule: Int, _ attribute: String) -> [(page: Int, value: String)] {
-            elements.indices.compactMap { i in
-                guard elements[i].rules.contains(rule), i < map.pages.count, let page = map.pages[i] else { return nil }
-                return (page, elements[i].attributes[attribute] ?? "")
-            }
+        return (printed, rendered, reprinted)
+    }
+
+    /// The pages of the elements `rule` matches, each with its `attribute`.
+    private static func marked(_ rule: Int, _ attribute: String, map: ElementPageMap, described: Described) -> [(page: Int, value: String)] {
+        let elements = described.elements
+        return elements.indices.compactMap { i in
+            guard elements[i].rules.contains(rule), i < map.pages.count, let page = map.pages[i] else { return nil }
+            return (page, elements[i].attributes[attribute] ?? "")
         }
+    }
+
+    /// The job's pages: each of WebKit's pages (by index) or a blank one put in so that a page
+    /// starts on the side it asks for; where each of WebKit's pages went; each page's number
+    /// (one more each page, blank ones too; an element's reset gives its page N).
+    private static func slots(map: ElementPageMap, described: Described) -> (slots: [Int?], position: [Int: Int], numbers: [Int]) {
         // The side each of WebKit's pages must start on: that of the first element on it that asks.
         var sides: [Int: String] = [:]
-        for (page, side) in marked(described.sideRule, PageStyleReport.sideAttribute) where sides[page] == nil { sides[page] = side }
+        for (page, side) in marked(described.sideRule, PageStyleReport.sideAttribute, map: map, described: described) where sides[page] == nil {
+            sides[page] = side
+        }
         var slots: [Int?] = []
         for page in 0..<map.pageCount {
             // The first page is a right-hand one (left to right).
@@ -188,21 +230,25 @@ extension MarkupTextPrintFormatter {
         }
         var position: [Int: Int] = [:]
         for (index, slot) in slots.enumerated() { if let slot { position[slot] = index } }
-        // Page numbers: one more each page, blank ones too; an element's reset gives its page N.
         var resets: [Int: Int] = [:]
-        for (page, value) in marked(described.resetRule, PageStyleReport.pageResetAttribute) {
+        for (page, value) in marked(described.resetRule, PageStyleReport.pageResetAttribute, map: map, described: described) {
             if let at = position[page], let n = Int(value) { resets[at] = n }
         }
         var numbers: [Int] = [], n = 0
         for index in slots.indices { n = resets[index] ?? (n + 1); numbers.append(n) }
-        // target-counter(): each link's text with the number of the page its target starts on.
+        return (slots, position, numbers)
+    }
+
+    /// target-counter(): each link's text with the number of the page its target starts on.
+    private static func generatedContent(map: ElementPageMap, described: Described, position: [Int: Int], numbers: [Int]) -> [GeneratedContent] {
+        let elements = described.elements
         var targetNumbers: [String: Int] = [:]
         for i in elements.indices where elements[i].rules.contains(described.targetRule) {
             if i < map.pages.count, let page = map.pages[i], let at = position[page], let id = elements[i].attributes["id"], targetNumbers[id] == nil {
                 targetNumbers[id] = numbers[at]
             }
         }
-        let generated = described.targetCounters.enumerated().map { k, rule in
+        return described.targetCounters.enumerated().map { k, rule in
             // A leader swiftprint draws stands for itself and what comes before it.
             let leader = rule.drawnLeader
             let parts = leader == nil ? rule.parts : Array(rule.parts.drop { if case .leader = $0 { false } else { true } }.dropFirst())
@@ -219,46 +265,40 @@ extension MarkupTextPrintFormatter {
                 }.joined()
             }, leader: leader)
         }
-        // The outline: each heading on the page it starts on, at the level of its h1 … h6.
+    }
+
+    /// The outline: each heading on the page it starts on, at the level of its h1 … h6.
+    private static func outline(map: ElementPageMap, described: Described, position: [Int: Int]) -> [Int: [(title: String, level: Int, top: Double?)]] {
+        let elements = described.elements
         var headings: [Int: [(title: String, level: Int, top: Double?)]] = [:]
         for i in elements.indices where i < map.pages.count {
             guard let page = map.pages[i], let at = position[page], !elements[i].text.isEmpty,
                   let rule = elements[i].rules.first(where: { described.headingRules.contains($0) }) else { continue }
             headings[at, default: []].append((elements[i].text, rule - described.firstHeadingRule + 1, i < map.tops.count ? map.tops[i] : nil))
         }
-        // Links: each `a[href]` over its text, to a URI or to the element its fragment names.
+        return headings
+    }
+
+    /// Links: each `a[href]` over its text, to a URI or to the element its fragment names; and
+    /// the destinations, each link target by its id or (an `a`, as old pages name their
+    /// anchors) its name.
+    private static func links(map: ElementPageMap, described: Described, position: [Int: Int], prefix: String)
+        -> (links: [Int: [(box: CGRect, target: GraphicsContext.LinkTarget)]], destinations: [Int: [(name: String, top: Double)]]) {
+        let elements = described.elements
         var links: [Int: [(box: CGRect, target: GraphicsContext.LinkTarget)]] = [:]
         var destinations: [Int: [(name: String, top: Double)]] = [:]
         for i in elements.indices {
-            // A link's target by its id, or (an `a`, as old pages name their anchors) its name.
             if elements[i].rules.contains(described.targetRule), i < map.pages.count, let page = map.pages[i], let at = position[page] {
                 for id in Set([elements[i].attributes["id"], elements[i].attributes["name"]].compactMap { $0 }) where !id.isEmpty {
-                    destinations[at, default: []].append((Self.destinationName(id, document: destinationPrefix), i < map.tops.count ? map.tops[i] ?? 0 : 0))
+                    destinations[at, default: []].append((destinationName(id, document: prefix), i < map.tops.count ? map.tops[i] ?? 0 : 0))
                 }
             }
             guard elements[i].rules.contains(described.linkRule),
-                  let target = Self.linkTarget(elements[i].attributes["href"] ?? "", document: destinationPrefix) else { continue }
+                  let target = linkTarget(elements[i].attributes["href"] ?? "", document: prefix) else { continue }
             for (page, box) in map.textBoxes[i] ?? [] {
                 if let at = position[page] { links[at, default: []].append((box, target)) }
             }
         }
-        var plan = PagePlan(slots: slots, pages: composed.pages, namedPrints: composed.prints, decorations: nil, generated: generated,
-                            headings: headings, links: links, destinations: destinations, reprinted: reprinted)
-        if !pageSetupTakenByJob && (!composed.prints.isEmpty || slots.contains(nil)) {
-            // A page's margins are those of its side too, known now that blank pages are in.
-            plan.ownAreas = ownAreas(slots: slots, pages: composed.pages, prints: composed.prints, job: jobSheets(rendered: rendered))
-        }
-        guard pagedMedia.hasMarginBoxes else { return plan }
-        // Page names: that of the run the page starts in. A blank page has none: it holds no
-        // element to take one from (as in WeasyPrint, whose blank pages are unnamed).
-        let pageNames = Self.pageNames(pageCount: map.pageCount, map: map, described: described)
-        let names = slots.map { $0.flatMap { pageNames[$0] } }
-        let pages = map.pages.map { $0.flatMap { position[$0] } }
-        let assignments = PageDecorations.assignments(rules: described.stringSets, elements: elements, pages: pages, pageCount: slots.count,
-                                                      atTop: { map.isFirstOnItsPage($0) })
-        let blank = Set(slots.indices.filter { slots[$0] == nil })
-        plan.decorations = PageDecorations(rules: pagedMedia, pageCount: slots.count, assignments: assignments,
-                                           blankPages: blank, pageNumbers: numbers, pageNames: names)
-        return plan
+        return (links, destinations)
     }
 }

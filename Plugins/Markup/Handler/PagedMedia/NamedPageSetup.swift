@@ -109,11 +109,24 @@ extension MarkupTextPrintFormatter {
             Self.logger.warning("\(file): @page \(used.joined(separator: ", ")) sets its own size or margins, which the job's own paper, orientation or margins replace")
             return unchanged
         }
-        let job = jobSheets(rendered: rendered)
+        let (prints, maps, replaced) = try namedPrints(used, names: names, rendered: rendered, described: described, job: jobSheets(rendered: rendered))
+        guard !replaced.isEmpty else { return unchanged }
+        let composed = Self.composedMap(map, named: maps, replaced: replaced)
+        return (composed.pages, prints, composed.map)
+    }
 
+    /// One replaced run of the main print: its pages there, the named print instead (by index
+    /// into the prints) and its pages in that print.
+    typealias ReplacedRun = (main: ClosedRange<Int>, print: Int, pages: ClosedRange<Int>)
+
+    /// The prints of the named pages `used` at their own sizes, each with its page map, and the
+    /// runs of the main print they replace. A named page whose size leaves no room, whose print
+    /// has no exact map, or whose runs print differently at that size keeps the document's size.
+    private func namedPrints(_ used: [String], names: [String?], rendered: RenderedDocument, described: Described, job: JobSheets) throws
+        -> (prints: [NamedPrint], maps: [ElementPageMap], replaced: [ReplacedRun]) {
+        let file = shownName
         var prints: [NamedPrint] = [], maps: [ElementPageMap] = []
-        // Each replaced run of the main print: its pages there, and the named print's instead.
-        var replaced: [(main: ClosedRange<Int>, print: Int, pages: ClosedRange<Int>)] = []
+        var replaced: [ReplacedRun] = []
         for name in used {
             guard let own = namedPrintSheet(name, job: job) else { continue }
             let size = own.contentSize(less: job.taken)
@@ -146,8 +159,15 @@ extension MarkupTextPrintFormatter {
             maps.append(named)
             for (main, pages) in zip(mainRuns, namedRuns) { replaced.append((main, index, pages)) }
         }
-        guard !replaced.isEmpty else { return unchanged }
+        return (prints, maps, replaced)
+    }
 
+    /// The job's pages, the main print's with each replaced run's pages from its named print
+    /// instead, and the page map over them: each element where it starts (in a replaced run,
+    /// where the named print has it), each page's content top, each link's boxes.
+    private static func composedMap(_ map: ElementPageMap, named maps: [ElementPageMap], replaced: [ReplacedRun])
+        -> (pages: [PlanPage], map: ElementPageMap) {
+        let count = map.pageCount
         // The pages in order, and where each source page went.
         var pages: [PlanPage] = [], position: [PlanPage: Int] = [:]
         func add(_ p: PlanPage) { position[p] = pages.count; pages.append(p) }
@@ -162,7 +182,7 @@ extension MarkupTextPrintFormatter {
             }
         }
         // Each element where it starts among them: in a replaced run, where the named print has it.
-        func run(containing page: Int) -> (main: ClosedRange<Int>, print: Int, pages: ClosedRange<Int>)? {
+        func run(containing page: Int) -> ReplacedRun? {
             replaced.first { $0.main.contains(page) }
         }
         var elementPages: [Int?] = [], tops: [Double?] = []
@@ -200,7 +220,6 @@ extension MarkupTextPrintFormatter {
                 }
             }
         }
-        return (pages, prints, ElementPageMap(pageCount: pages.count, pages: elementPages, tops: tops, contentTops: contentTops,
-                                              textBoxes: textBoxes))
+        return (pages, ElementPageMap(pageCount: pages.count, pages: elementPages, tops: tops, contentTops: contentTops, textBoxes: textBoxes))
     }
 }
