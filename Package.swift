@@ -245,7 +245,7 @@ let package = Package(
             dependencies: ["SwiftPrint", "CUPSCommon", "CUPSLibrary", .product(name: "Logging", package: "swift-log")],
             path: "Sources/CUPS/Filter"
         ),
-        .target(name: "CUPSBackend", dependencies: ["CUPSCommon", "CUPSLibrary", "PrintSupport"], path: "Sources/CUPS/Backend"),
+        .target(name: "CUPSBackend", dependencies: ["CUPSCommon", "CUPSLibrary", "PrintSupport", "CXattr"], path: "Sources/CUPS/Backend"),
         .executableTarget(name: "swiftprint-filter", dependencies: ["CUPSFilter", "CUPSCommon"], path: "Sources/CUPS/FilterProgram"),
         .executableTarget(name: "swiftprint-backend", dependencies: ["CUPSBackend", "CUPSCommon"], path: "Sources/CUPS/BackendProgram"),
         .executableTarget(name: "swiftprint-relay", dependencies: ["CUPSBackend", "CUPSCommon"], path: "Sources/CUPS/RelayProgram"),

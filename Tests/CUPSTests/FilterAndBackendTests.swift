@@ -180,4 +180,24 @@ struct FilterAndBackendTests {
         #expect(cut.status == 1)
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir + "/nobody-here") == ["9-notes.txt.pdf"])
     }
+
+    /// cupsd killed after the backend saved a job but before it noted the job's end runs the job
+    /// again from the start: the second run replaces the first's file (the same `job-uuid`),
+    /// where another job of the same name and number (a cupsd that lost its state) gets a file
+    /// of its own.
+    @Test func aJobRunAgainIsSavedOnce() throws {
+        let backend = (Tool.swiftprint as NSString).deletingLastPathComponent + "/swiftprint-backend"
+        let dir = try temporaryDirectory()
+        let pdf = try Tool.run(Tool.swiftprint, ["convert", directory() + "/../../Examples/multilingual.txt", "-o", "-"]).stdout
+        let uri = "swiftprint:" + dir + "?guest=nobody"
+        func save(uuid: String) throws {
+            let r = try Tool.run(backend, ["12", "nobody-here", "report", "1", "job-uuid=\(uuid) number-up=1"], stdin: pdf, environment: ["DEVICE_URI": uri])
+            #expect(r.status == 0, "\(r.stderr)")
+        }
+        try save(uuid: "urn:uuid:5b7c1a9e-0000-4000-8000-000000000001")
+        try save(uuid: "urn:uuid:5b7c1a9e-0000-4000-8000-000000000001")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir + "/nobody-here") == ["12-report.pdf"])
+        try save(uuid: "urn:uuid:5b7c1a9e-0000-4000-8000-000000000002")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir + "/nobody-here").sorted() == ["12-report (2).pdf", "12-report.pdf"])
+    }
 }

@@ -1,3 +1,4 @@
+import CXattr
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -68,16 +69,24 @@ struct SpoolDocument {
     }
 
     /// Links the file into place as the first free one of `<name>.pdf` for `names`, then
-    /// `<last name> (2).pdf`…: an earlier file is never replaced, so two jobs of one name at
-    /// once get two files. Returns the final name.
-    func commit(trying names: [String]) -> Result<String, Errno> {
+    /// `<last name> (2).pdf`…: another job's file is never replaced, so two jobs of one name at
+    /// once get two files. A file this same job saved (`job`, its `job-uuid`, kept on the file
+    /// as an extended attribute) is replaced instead: cupsd killed between the backend's save and
+    /// its own note that the job ended runs the job again from the start, and the job is saved
+    /// once. Returns the final name.
+    func commit(trying names: [String], job: String? = nil) -> Result<String, Errno> {
         defer { close(fd); unlink(name); PartialFile.track(nil) }
         fchmod(fd, 0o600)
+        // A folder whose filesystem keeps no user attributes saves a job run again twice.
+        let job = job.flatMap { uuid in fsetxattr(fd, Self.jobAttribute, uuid, uuid.utf8.count, 0) == 0 ? uuid : nil }
         if fsync(fd) != 0 { return .failure(Errno(errno)) }
         let finals = names.map { "\($0).pdf" } + (2...1000).map { "\(names.last!) (\($0)).pdf" }
         for final in finals {
             if link(name, final) == 0 { return .success(final) }
-            if errno == EEXIST { continue }
+            if errno == EEXIST {
+                guard let job, Self.job(of: final) == job else { continue }
+                return rename(name, final) == 0 ? .success(final) : .failure(Errno(errno))
+            }
             // Filesystems without hard links: rename, after checking the name is free (a
             // race only with the owner's own next job, in the owner's own folder).
             if errno == EPERM || errno == ENOTSUP || errno == EOPNOTSUPP, access(final, F_OK) != 0 {
@@ -86,6 +95,16 @@ struct SpoolDocument {
             return .failure(Errno(errno))
         }
         return .failure(Errno(EEXIST))
+    }
+
+    /// The extended attribute that names the job a saved file is of.
+    static let jobAttribute = "user.swiftprint.job-uuid"
+
+    /// The job (its `job-uuid`) the saved file `path` is of, when it says.
+    static func job(of path: String) -> String? {
+        var value = [UInt8](repeating: 0, count: 128)
+        let n = lgetxattr(path, jobAttribute, &value, value.count)
+        return n > 0 ? String(decoding: value[0..<n], as: UTF8.self) : nil
     }
 
     func discard() {

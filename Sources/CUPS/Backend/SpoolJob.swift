@@ -13,6 +13,8 @@ struct SpoolJob {
     let spool: String
     /// The account that saves the jobs of senders with no account here (the URI's `guest=`).
     var guestAccount: String? = nil
+    /// cupsd's `job-uuid` for the job, which stays the same when the job is run again.
+    var uuid: String? = nil
 
     typealias Status = SpoolBackend.Status
 
@@ -73,7 +75,9 @@ struct SpoolJob {
                 + "(\(completeness.byteCount) bytes): its own message, or else cupsd's error log, says why")
             return .failed
         }
-        switch document.commit(trying: candidateNames) {
+        // A job of one document run again replaces its own earlier file; a job of several
+        // cannot tell its documents' files apart by the job, and may save one again.
+        switch document.commit(trying: candidateNames, job: documents.count > 1 ? nil : uuid) {
         case .success(let name):
             CUPSMessages.send("INFO", "Saved \(folder)/\(name)")
             return .ok
