@@ -39,7 +39,7 @@ package struct PrinterAddress: Sendable {
         let status = spcups_httpSeparateURI(HTTP_URI_CODING_ALL, target, &scheme, 32, &user, 256, &host, 256, &port, &resource, 1024)
         let s = String(filledBuffer: scheme)
         guard status.rawValue >= HTTP_URI_STATUS_OK.rawValue, s == "ipp" || s == "ipps", !String(filledBuffer: host).isEmpty else {
-            throw PrintError(.invalidOption, "--printer \(uri): not a printer address (ipp://host/ipp/print, ipps://…, or a dnssd:// name from lpinfo -v)")
+            throw PrintError(.invalidOption, "\(uri) is not a printer address (ipp://host/ipp/print, ipps://…, or a dnssd:// name from lpinfo -v)")
         }
         // Options for CUPS's ipp backend (`?contimeout=30&waitjob=false`) are not the printer's.
         self.uri = String(target.prefix { $0 != "?" })
