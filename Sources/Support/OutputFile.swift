@@ -3,6 +3,7 @@ import Foundation
 import Glibc
 import PrintModel
 #endif
+import Synchronization
 
 /// Where a document's bytes go.
 public enum OutputDestination: Hashable, Sendable {
@@ -11,9 +12,24 @@ public enum OutputDestination: Hashable, Sendable {
     case file(String)
     /// Standard output, as a CUPS filter writes.
     case standardOutput
+    /// Memory: the whole document in `WrittenBytes` once the job has written all of it, nothing
+    /// on disk (an app that shows or sends the PDF itself; tests of one layer).
+    case memory(WrittenBytes)
 
     /// `-` means standard output.
     public init(path: String) { self = path == "-" ? .standardOutput : .file(path) }
+}
+
+/// A document written to memory (`OutputDestination.memory`): empty until the job that writes
+/// it has written the whole of it, and left empty by a job that fails.
+public final class WrittenBytes: Hashable, Sendable {
+    private let stored = Mutex(Data())
+    public init() {}
+    /// The document's bytes.
+    public var data: Data { stored.withLock { $0 } }
+    func publish(_ bytes: Data) { stored.withLock { $0 = bytes } }
+    public static func == (a: WrittenBytes, b: WrittenBytes) -> Bool { a === b }
+    public func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }
 }
 
 /// A buffered byte sink over a file descriptor, committing files atomically.
@@ -29,6 +45,8 @@ package final class OutputFile {
     private var closed = false
     /// A scratch file is kept under its temporary name after commit, to be read back.
     private var isScratch = false
+    /// What a memory output holds so far, published whole on commit.
+    private var memory = Data()
 
     /// A scratch file in the temporary folder (TMPDIR): written like an output, kept after
     /// `commit()` so that it can be read back, deleted by `removeScratch()` or on a signal.
@@ -63,6 +81,8 @@ package final class OutputFile {
         self.destination = destination
         buffer.reserveCapacity(1 << 18)
         switch destination {
+        case .memory:
+            fd = -1
         case .standardOutput:
             fd = STDOUT_FILENO
         case .file(let given):
@@ -117,6 +137,12 @@ package final class OutputFile {
 
     private func flush() {
         guard failure == nil, !buffer.isEmpty else { return }
+        if case .memory = destination {
+            memory.append(contentsOf: buffer)
+            bytesWritten += buffer.count
+            buffer.removeAll(keepingCapacity: true)
+            return
+        }
         var offset = 0
         while offset < buffer.count {
             let n = buffer.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + offset, $0.count - offset) }
@@ -136,6 +162,7 @@ package final class OutputFile {
 
     private var pathForMessages: String {
         if case .file(let path) = destination { return path }
+        if case .memory = destination { return "memory" }
         return "standard output"
     }
 
@@ -144,6 +171,11 @@ package final class OutputFile {
         flush()
         if let failure { abandon(); throw failure }
         closed = true
+        if case .memory(let target) = destination {
+            target.publish(memory)
+            memory = Data()
+            return
+        }
         guard case .file(let path) = destination else { return }
         guard let temp = temporaryPath else {
             // Written in place (a device or pipe): only closed.
@@ -172,6 +204,7 @@ package final class OutputFile {
         guard !closed else { return }
         closed = true
         buffer.removeAll()
+        memory = Data()
         if let temp = temporaryPath {
             close(fd)
             unlink(temp)

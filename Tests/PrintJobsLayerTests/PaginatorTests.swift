@@ -11,7 +11,7 @@ import Testing
 /// and how many sheets they make.
 @Suite struct PaginatorTests {
     /// A renderer of `pages` pages that draws nothing and writes down each call.
-    final class RecordingRenderer: PrintPageRenderer {
+    class RecordingRenderer: PrintPageRenderer {
         let pages: Int
         var prepared: [Range<Int>] = []
         var drawn: [(page: Int, content: CGRect)] = []
@@ -26,13 +26,14 @@ import Testing
         override func drawFooterForPage(at pageIndex: Int, in footerRect: CGRect, context: GraphicsContext) { footers.append(pageIndex) }
     }
 
-    static func run(_ renderer: RecordingRenderer, _ info: PrintInfo, margins: EdgeInsets = EdgeInsets(all: 36)) throws -> JobReport {
-        let out = try #require(TemporaryFiles.make(in: NSTemporaryDirectory(), prefix: "paginator-"))
-        close(out.fd)
-        defer { unlink(out.path) }
+    /// The job's report, its PDF written to memory (`OutputDestination.memory`).
+    static func run(_ renderer: RecordingRenderer, _ info: PrintInfo, margins: EdgeInsets = EdgeInsets(all: 36),
+                    into bytes: WrittenBytes = WrittenBytes()) throws -> JobReport {
         let job = PrintJob(renderer: renderer, info: info, paper: PrintPaper(media: .a4, margins: margins),
                            metadata: DocumentMetadata(title: "t", creationDate: Date(timeIntervalSince1970: 0)))
-        return try job.writePDF(to: .file(out.path))
+        let report = try job.writePDF(to: .memory(bytes))
+        #expect(bytes.data.starts(with: Array("%PDF-".utf8)) && bytes.data.count == report.bytesWritten)
+        return report
     }
 
     @Test func everyPageOnceInOrderInsideTheMargins() throws {
@@ -55,6 +56,21 @@ import Testing
         let report = try Self.run(renderer, PrintInfo(pageRanges: PageRanges("2-3,5,9-")))
         #expect(renderer.drawn.map(\.page) == [1, 2, 4, 8, 9] && renderer.prepared.map(\.lowerBound) == [1])
         #expect(report.pagesDrawn == 5 && report.sheetsWritten == 5)
+    }
+
+    /// A job that fails half-way leaves its memory output empty, as it leaves no file.
+    @Test func aFailedJobWritesNothing() throws {
+        final class FailingRenderer: RecordingRenderer {
+            struct Stop: Error {}
+            override func drawPage(at pageIndex: Int, in printableRect: CGRect, context: GraphicsContext) throws {
+                if pageIndex == 2 { throw Stop() }
+                try super.drawPage(at: pageIndex, in: printableRect, context: context)
+            }
+        }
+        let renderer = FailingRenderer(pages: 4), bytes = WrittenBytes()
+        let job = PrintJob(renderer: renderer, info: PrintInfo(), paper: PrintPaper(media: .a4))
+        #expect(throws: FailingRenderer.Stop.self) { try job.writePDF(to: .memory(bytes)) }
+        #expect(renderer.drawn.map(\.page) == [0, 1] && bytes.data.isEmpty)
     }
 
     /// Copies and n-up are the assembler's: each page is drawn once, whatever the sheets.
