@@ -21,6 +21,20 @@ constexpr double smallImagePixels = 1 << 20;
 int lowerEdge(double x) { return int(std::floor(x)); }
 int upperEdge(double x) { return int(std::floor(x)) + 1; }
 
+// Splash's Bresenham steps: `large` rows or columns shared among `small` as evenly as whole
+// numbers allow, each taking large / small of them, or one more as the remainder builds up.
+struct BresenhamSteps {
+    int p, q, n, t = 0;
+    BresenhamSteps(int large, int small) : p(large / small), q(large % small), n(small) {}
+    int next() {
+        if ((t += q) >= n) {
+            t -= n;
+            return p + 1;
+        }
+        return p;
+    }
+};
+
 } // namespace
 
 // An image's rows, read in order, once; a stream that ends early gives rows of zeros, as
@@ -183,33 +197,22 @@ private:
         std::vector<unsigned int> sums(size_t(srcWidth) * comps);
         std::vector<unsigned char> out(size_t(scaledWidth) * comps);
         bool downAcross = scaledWidth < srcWidth;
-        int yp = srcHeight / scaledHeight, yq = srcHeight % scaledHeight, yt = 0;
-        int xp = downAcross ? srcWidth / scaledWidth : scaledWidth / srcWidth;
-        int xq = downAcross ? srcWidth % scaledWidth : scaledWidth % srcWidth;
+        BresenhamSteps vertical(srcHeight, scaledHeight);
         for (int y = 0; y < scaledHeight; y++) {
-            int yStep = yp;
-            if ((yt += yq) >= scaledHeight) {
-                yt -= scaledHeight;
-                yStep = yp + 1;
-            }
+            int yStep = vertical.next();
             std::fill(sums.begin(), sums.end(), 0u);
             for (int i = 0; i < yStep; i++) {
                 const unsigned char *row = rows.next();
                 for (size_t j = 0; j < sums.size(); j++) sums[j] += row[j];
             }
             unsigned char *q = out.data();
-            int xt = 0;
             if (downAcross) {
-                unsigned int d0 = (1u << 23) / unsigned(yStep * xp), d1 = (1u << 23) / unsigned(yStep * (xp + 1));
+                BresenhamSteps horizontal(srcWidth, scaledWidth);
+                unsigned int d0 = (1u << 23) / unsigned(yStep * horizontal.p), d1 = (1u << 23) / unsigned(yStep * (horizontal.p + 1));
                 size_t xx = 0;
                 for (int x = 0; x < scaledWidth; x++) {
-                    int xStep = xp;
-                    unsigned int d = d0;
-                    if ((xt += xq) >= scaledWidth) {
-                        xt -= scaledWidth;
-                        xStep = xp + 1;
-                        d = d1;
-                    }
+                    int xStep = horizontal.next();
+                    unsigned int d = xStep == horizontal.p ? d0 : d1;
                     for (int c = 0; c < comps; c++) {
                         unsigned int sum = 0;
                         for (int i = 0; i < xStep; i++) sum += sums[xx + size_t(i) * comps + c];
@@ -218,13 +221,10 @@ private:
                     xx += size_t(xStep) * comps;
                 }
             } else {
+                BresenhamSteps horizontal(scaledWidth, srcWidth);
                 unsigned int d = (1u << 23) / unsigned(yStep);
                 for (int x = 0; x < srcWidth; x++) {
-                    int xStep = xp;
-                    if ((xt += xq) >= srcWidth) {
-                        xt -= srcWidth;
-                        xStep = xp + 1;
-                    }
+                    int xStep = horizontal.next();
                     unsigned char pixel[4];
                     for (int c = 0; c < comps; c++) pixel[c] = (unsigned char)((sums[size_t(x) * comps + c] * d) >> 23);
                     for (int i = 0; i < xStep; i++) {
@@ -296,24 +296,15 @@ private:
         int comps = image.comps, scaledWidth = image.width, scaledHeight = image.height;
         SourceRows rows(str, srcWidth, comps);
         std::vector<unsigned char> out(size_t(scaledWidth) * comps);
-        int yp = scaledHeight / srcHeight, yq = scaledHeight % srcHeight, yt = 0;
-        int xp = scaledWidth / srcWidth, xq = scaledWidth % srcWidth;
+        BresenhamSteps vertical(scaledHeight, srcHeight);
         int y = 0;
         for (int sy = 0; sy < srcHeight; sy++) {
-            int yStep = yp;
-            if ((yt += yq) >= srcHeight) {
-                yt -= srcHeight;
-                yStep = yp + 1;
-            }
+            int yStep = vertical.next();
             const unsigned char *row = rows.next();
             unsigned char *q = out.data();
-            int xt = 0;
+            BresenhamSteps horizontal(scaledWidth, srcWidth);
             for (int x = 0; x < srcWidth; x++) {
-                int xStep = xp;
-                if ((xt += xq) >= srcWidth) {
-                    xt -= srcWidth;
-                    xStep = xp + 1;
-                }
+                int xStep = horizontal.next();
                 for (int i = 0; i < xStep; i++) {
                     for (int c = 0; c < comps; c++) *q++ = row[size_t(x) * comps + c];
                 }
