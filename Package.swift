@@ -282,6 +282,8 @@ let package = Package(
         .testTarget(name: "PDFObjectsTests", dependencies: ["SwiftPrint", "TestSupport"]),
         // Unit tests of one layer, without the umbrella: the sheet planner's arithmetic.
         .testTarget(name: "PDFOutputTests", dependencies: ["PDFOutput", "PDFObjects", "PrintModel"]),
+        // The printer-capabilities adapter: a PPD and IPP's lists into one typed form, raster settled from it.
+        .testTarget(name: "CUPSClientTests", dependencies: ["CUPSClient", "CUPSLibrary", "PrintModel"]),
         // The paginator's loop driven by a page renderer that records what it is asked.
         .testTarget(name: "PrintJobsLayerTests", dependencies: ["PrintJobs", "PageLayout", "PrintGraphics", "PrintModel", "PrintSupport"]),
         .testTarget(name: "PrintGraphicsTests", dependencies: ["SwiftPrint", "TestSupport"]),

@@ -77,8 +77,11 @@ struct PrinterTests {
         #expect(oc.media.contains("iso_a4_210x297mm") && oc.media.contains("na_letter_8.5x11in"))
         #expect(oc.documentFormats.contains("application/pdf"))
         #expect(oc.resolutions == ["600dpi"])
+        // pwg-raster-document-sheet-back, which libcups has no call to read: asked on its own.
+        #expect(oc.sheetBack == .normal)
         let lc = try #require(lobby.capabilities)
         #expect(lc.sides == ["one-sided"] && !lc.printsTwoSided)
+        #expect(lc.sheetBack == nil, "a one-sided printer turns no backs")
         #expect(lc.colorModes.contains("color"))
         // The text listing says the same for people.
         let text = try s.swiftprint(["printers"]).text

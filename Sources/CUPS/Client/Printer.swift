@@ -81,25 +81,33 @@ public struct PrinterCapabilities: Hashable, Codable, Sendable {
     public var margins: PrinterMargins
     /// IPP `media-source-supported`: `main`, `tray-1`, `main-roll`, …
     public var mediaSources: [String]
-    /// How the printer turns the backs of two-sided raster sheets, as its queue's PPD says
-    /// (`*cupsBackSide`, which CUPS writes from IPP's `pwg-raster-document-sheet-back`); nil:
-    /// it does not say. Apple raster's own is in `urfSupported` (`sheetBack(for:)` reads both).
+    /// How the printer turns the backs of two-sided PWG raster sheets: IPP's
+    /// `pwg-raster-document-sheet-back`, or a queue's PPD's `*cupsBackSide`; nil: it does not
+    /// say. Apple raster's own is in `urfSupported` (`sheetBack(for:)` reads both).
     public var sheetBack: SheetBack?
+    /// The resolution and type the printer's driver chooses for raster when the job does not:
+    /// a queue's PPD says them for the job's options (`Resolution`, `ColorModel`, read as CUPS's
+    /// raster filters read them); IPP lists choices instead and leaves these nil.
+    public var rasterDefaultResolution: PrinterResolution?
+    public var rasterDefaultType: RasterType?
 
     public init(media: [String] = [], readyMedia: [String] = [], defaultMedia: String? = nil, sides: [String] = [],
                 colorModes: [String] = [], resolutions: [String] = [], documentFormats: [String] = [], maximumCopies: Int? = nil,
                 pwgRasterResolutions: [String] = [], pwgRasterTypes: [String] = [], urfSupported: [String] = [],
-                margins: PrinterMargins = PrinterMargins(), mediaSources: [String] = [], sheetBack: SheetBack? = nil) {
+                margins: PrinterMargins = PrinterMargins(), mediaSources: [String] = [], sheetBack: SheetBack? = nil,
+                rasterDefaultResolution: PrinterResolution? = nil, rasterDefaultType: RasterType? = nil) {
         self.media = media; self.readyMedia = readyMedia; self.defaultMedia = defaultMedia; self.sides = sides
         self.colorModes = colorModes; self.resolutions = resolutions; self.documentFormats = documentFormats
         self.maximumCopies = maximumCopies
         self.pwgRasterResolutions = pwgRasterResolutions; self.pwgRasterTypes = pwgRasterTypes; self.urfSupported = urfSupported
         self.margins = margins; self.mediaSources = mediaSources; self.sheetBack = sheetBack
+        self.rasterDefaultResolution = rasterDefaultResolution; self.rasterDefaultType = rasterDefaultType
     }
 
     private enum CodingKeys: String, CodingKey {
         case media, readyMedia, defaultMedia, sides, colorModes, resolutions, documentFormats, maximumCopies
         case pwgRasterResolutions, pwgRasterTypes, urfSupported, margins, mediaSources, sheetBack
+        case rasterDefaultResolution, rasterDefaultType
     }
 
     /// Every key may be missing (capabilities saved before a key existed).
@@ -112,23 +120,12 @@ public struct PrinterCapabilities: Hashable, Codable, Sendable {
                   pwgRasterResolutions: try list(.pwgRasterResolutions), pwgRasterTypes: try list(.pwgRasterTypes),
                   urfSupported: try list(.urfSupported),
                   margins: try c.decodeIfPresent(PrinterMargins.self, forKey: .margins) ?? PrinterMargins(),
-                  mediaSources: try list(.mediaSources), sheetBack: try c.decodeIfPresent(SheetBack.self, forKey: .sheetBack))
+                  mediaSources: try list(.mediaSources), sheetBack: try c.decodeIfPresent(SheetBack.self, forKey: .sheetBack),
+                  rasterDefaultResolution: try c.decodeIfPresent(PrinterResolution.self, forKey: .rasterDefaultResolution),
+                  rasterDefaultType: try c.decodeIfPresent(RasterType.self, forKey: .rasterDefaultType))
     }
 
     public var printsTwoSided: Bool { sides.contains { $0.hasPrefix("two-sided") } }
-
-    /// How the printer turns the backs of two-sided sheets of raster `format`: Apple raster's
-    /// from `urf-supported` (DM1 normal, DM2 flipped, DM3 rotated, DM4 manual tumble), else
-    /// `sheetBack`; nil for PDF, which the printer turns itself.
-    public func sheetBack(for format: OutputFormat) -> SheetBack? {
-        switch format {
-        case .pdf: return nil
-        case .pwgRaster: return sheetBack
-        case .appleRaster:
-            let turns: [String: SheetBack] = ["DM1": .normal, "DM2": .flipped, "DM3": .rotated, "DM4": .manualTumble]
-            return urfSupported.lazy.compactMap { turns[$0] }.first ?? sheetBack
-        }
-    }
 
     /// The sizes the printer takes beyond its named ones: the lengths it cuts from a roll
     /// (`roll_min_`/`roll_max_`), else its custom sizes (`custom_min_`/`custom_max_`; a CUPS

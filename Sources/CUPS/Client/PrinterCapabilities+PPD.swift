@@ -9,8 +9,9 @@ import PrintOptions
 extension PrinterCapabilities {
     /// Read from `ppd`: its papers (by PWG name, as cupsd names them in `media-supported`), the
     /// default paper, the sides its `Duplex` option offers (cupsd's `sides-supported`), colour,
-    /// the resolutions of its `Resolution` option, and each paper's unprintable margins.
-    public init(ppd: PPDFile) {
+    /// the resolutions of its `Resolution` option, each paper's unprintable margins, and the
+    /// raster its code sets up for a job with `jobOptions` (marked on the PPD's defaults).
+    public init(ppd: PPDFile, jobOptions: [(name: String, value: String)] = []) {
         let choices = Dictionary(ppd.choices.map { ($0.option, $0.choices) }, uniquingKeysWith: { first, _ in first })
         // The Duplex choices as the sides option reads them (None, DuplexNoTumble, DuplexTumble).
         let sides = (choices["Duplex"] ?? []).compactMap { PrintInfo.Duplex(optionText: $0)?.ippSides }
@@ -28,6 +29,28 @@ extension PrinterCapabilities {
                   colorModes: ppd.isColorDevice ? ["monochrome", "color"] : ["monochrome"],
                   resolutions: choices["Resolution"] ?? [],
                   margins: ppd.margins, sheetBack: back)
+        if let raster = ppd.rasterSettings(options: jobOptions) {
+            rasterDefaultResolution = PrinterResolution(x: raster.resolution.x, y: raster.resolution.y)
+            rasterDefaultType = Self.rasterType(raster)
+        }
+    }
+
+    /// The PWG raster type of a PPD's colour space and depth; nil for one swiftprint does not
+    /// write unasked (CMYK needs the inks' profile).
+    static func rasterType(_ raster: PPDRasterSettings) -> RasterType? {
+        switch (raster.colorSpace, raster.bitsPerColor) {
+        case (.gray, 1): .sgray1
+        case (.gray, 16): .sgray16
+        case (.gray, _): .sgray8
+        case (.black, 1): .black1
+        case (.black, 16): .black16
+        case (.black, _): .black8
+        case (.rgb, 16): .srgb16
+        case (.rgb, _): .srgb8
+        case (.adobeRGB, 16): .adobeRGB16
+        case (.adobeRGB, _): .adobeRGB8
+        default: nil
+        }
     }
 
     /// What a job takes from the printer it prints on, the same whichever door it came through
@@ -37,11 +60,5 @@ extension PrinterCapabilities {
     public func applyPrinterFacts(to settings: inout JobSettings) {
         if settings.queueMedia == nil { settings.queueMedia = defaultMedia.flatMap(MediaSize.named) }
         settings.printerMargins = margins
-    }
-
-    /// What raster output in `format` takes from the printer, the same through every door:
-    /// how it turns the backs of two-sided sheets, unless the job chose.
-    public func applyRasterFacts(format: OutputFormat, to info: inout PrintInfo) {
-        if info.sheetBack == nil { info.sheetBack = sheetBack(for: format) }
     }
 }

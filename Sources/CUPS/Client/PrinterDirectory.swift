@@ -58,14 +58,17 @@ extension CUPSDestinationInfo {
         // media-ready is a list of names; some printers give only media-col-ready (collections).
         var margins = PrinterMargins()
         for (media, edges) in mediaMargins { margins.add(media: media, edges: edges) }
+        let pwgRasterTypes = supported("pwg-raster-document-type")
+        // How the backs of PWG raster sheets are turned: asked only of a printer that takes PWG raster.
+        let sheetBack = pwgRasterTypes.isEmpty ? nil : printerAttribute("pwg-raster-document-sheet-back").first.flatMap(SheetBack.init(rawValue:))
         return PrinterCapabilities(
             media: supported("media"), readyMedia: ready("media"), defaultMedia: defaultValue("media"),
             sides: supported("sides"), colorModes: supported("print-color-mode"),
             resolutions: supported("printer-resolution"), documentFormats: supported("document-format"),
             maximumCopies: maximumCopies,
             pwgRasterResolutions: supported("pwg-raster-document-resolution"),
-            pwgRasterTypes: supported("pwg-raster-document-type"), urfSupported: supported("urf"),
-            margins: margins, mediaSources: supported("media-source"))
+            pwgRasterTypes: pwgRasterTypes, urfSupported: supported("urf"),
+            margins: margins, mediaSources: supported("media-source"), sheetBack: sheetBack)
     }
 }
 

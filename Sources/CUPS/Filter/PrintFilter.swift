@@ -71,7 +71,7 @@ public enum PrintFilter {
         var settings = JobSettings()
         let ppd = try environment["PPD"].map { try PPDFile(path: $0) }
         // The queue's printer, read from its PPD as `swiftprint print` reads one over IPP.
-        ppd.map(PrinterCapabilities.init(ppd:))?.applyPrinterFacts(to: &settings)
+        ppd.map { PrinterCapabilities(ppd: $0) }?.applyPrinterFacts(to: &settings)
         for (name, value) in ppd?.defaults ?? [] {
             if let option = JobSettings.option(named: name), option.sources.contains(.queueDefaults) {
                 try option.apply(text: value, to: &settings)
@@ -94,7 +94,7 @@ public enum PrintFilter {
         if let copies = Int(arguments[4]), copies > 1 { try PaperOptions.copies.apply(text: arguments[4], to: &settings) }
         settings.resolve()
         if let format = environment["FINAL_CONTENT_TYPE"].flatMap(OutputFormat.init(name:)), format != .pdf {
-            try setRaster(format, in: &settings, ppd: ppd, jobOptions: jobOptions)
+            try setRaster(format, in: &settings, ppd: ppd, jobOptions: jobOptions, printer: environment["PRINTER"] ?? "the printer")
         }
         reportIgnored(jobOptions, ppd: ppd)
         settings.user = arguments[2]
@@ -111,38 +111,15 @@ public enum PrintFilter {
         return settings
     }
 
-    /// Raster for a printer queue (CUPS asks for it in FINAL_CONTENT_TYPE): the resolution,
-    /// colour and depth the queue's PPD gives for the job's options (print-quality,
+    /// Raster for a printer queue (CUPS asks for it in FINAL_CONTENT_TYPE), settled from the
+    /// queue's PPD as `swiftprint print` settles it from a printer's IPP attributes: the
+    /// resolution, colour and depth the PPD gives for the job's options (print-quality,
     /// print-color-mode, …), as CUPS's own raster filters read them, and the way the printer
     /// turns the backs of sheets (`*cupsBackSide`).
-    static func setRaster(_ format: OutputFormat, in settings: inout JobSettings, ppd: PPDFile?, jobOptions: [(name: String, value: String)]) throws {
-        settings.info.outputFormat = format
-        guard let ppd else { return }
-        if let raster = ppd.rasterSettings(options: jobOptions) {
-            if settings.info.printerResolution == nil {
-                settings.info.printerResolution = PrinterResolution(x: raster.resolution.x, y: format == .appleRaster ? raster.resolution.x : raster.resolution.y)
-            }
-            if settings.info.rasterType == nil { settings.info.rasterType = rasterType(raster) }
-        }
-        PrinterCapabilities(ppd: ppd).applyRasterFacts(format: format, to: &settings.info)
-    }
-
-    /// The PWG raster type of a PPD's colour space and depth; nil for one swiftprint does not
-    /// write unasked (CMYK needs the inks' profile).
-    static func rasterType(_ raster: PPDRasterSettings) -> RasterType? {
-        switch (raster.colorSpace, raster.bitsPerColor) {
-        case (.gray, 1): .sgray1
-        case (.gray, 16): .sgray16
-        case (.gray, _): .sgray8
-        case (.black, 1): .black1
-        case (.black, 16): .black16
-        case (.black, _): .black8
-        case (.rgb, 16): .srgb16
-        case (.rgb, _): .srgb8
-        case (.adobeRGB, 16): .adobeRGB16
-        case (.adobeRGB, _): .adobeRGB8
-        default: nil
-        }
+    static func setRaster(_ format: OutputFormat, in settings: inout JobSettings, ppd: PPDFile?, jobOptions: [(name: String, value: String)],
+                          printer: String) throws {
+        guard let ppd else { settings.info.outputFormat = format; return }
+        settings.info = try PrinterCapabilities(ppd: ppd, jobOptions: jobOptions).settleRaster(format, in: settings.info, printer: printer)
     }
 
     /// Refuses a job whose text options did not arrive as they were written, rather than print

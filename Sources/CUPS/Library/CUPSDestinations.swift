@@ -93,6 +93,20 @@ package final class CUPSDestinationInfo {
         spcups_cupsFindDestSupported(nil, destination, info, "copies").flatMap { IPPAttribute($0).range?.upperBound }
     }
 
+    /// The values of the printer attribute `name` itself (`pwg-raster-document-sheet-back`),
+    /// which libcups gives no call to read (`cupsFindDest…` read only `-supported`, `-default`
+    /// and `-ready` names): asked again, alone, of the server, at the destination's
+    /// `printer-uri-supported`. Empty when the destination has no such address or says nothing.
+    package func printerAttribute(_ name: String) -> [String] {
+        guard let uri = list.option("printer-uri-supported", at: index), let address = try? PrinterAddress(uri: uri) else { return [] }
+        let request = IPPRequest(IPP_OP_GET_PRINTER_ATTRIBUTES)
+        request.add(IPP_TAG_OPERATION, IPP_TAG_URI, "printer-uri", address.uri)
+        request.add(IPP_TAG_OPERATION, IPP_TAG_NAME, "requesting-user-name", LibCUPS.user)
+        request.add(IPP_TAG_OPERATION, IPP_TAG_KEYWORD, "requested-attributes", [name])
+        guard let answer = try? request.send(to: address.resource, doing: "cannot ask \(list.name(at: index)) for \(name)") else { return [] }
+        return answer.attribute(name)?.texts ?? []
+    }
+
     /// Each paper's unprintable edges in points, from libcups's media database (the printer's
     /// `media-col-database`, or the queue's PPD).
     package var mediaMargins: [(media: String, edges: EdgeInsets)] {
