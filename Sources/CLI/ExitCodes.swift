@@ -29,9 +29,13 @@ enum ExitCodes {
     }
 }
 
-/// Prints one line for a failed job, naming the file and the problem, and exits.
-func fail(_ error: PrintError) -> ExitCode {
-    let option = error.option.flatMap(JobSettings.option(named:)).map { " (--\($0.commandLineName))" } ?? ""
+/// Prints one line for a failed job, naming the file and the problem, and the flag that sets
+/// right the option the error names (`flag`: a job option's, unless a command has its own).
+func fail(_ error: PrintError, flag: (String) -> String? = jobFlag) -> ExitCode {
+    let option = error.option.flatMap(flag).map { " (\($0))" } ?? ""
     FileHandleStderr.write("swiftprint: \(error)\(option)\n")
     return ExitCode(ExitCodes.code(for: error))
 }
+
+/// The command line's flag for the job option `name` (`document-password` → `--password`).
+func jobFlag(_ name: String) -> String? { JobSettings.option(named: name).map { "--" + $0.commandLineName } }

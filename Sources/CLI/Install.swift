@@ -117,7 +117,16 @@ struct Install: ParsableCommand {
             } else {
                 try installer.install(definition: definition)
             }
-        } catch let e as PrintError { throw fail(e) }
+        } catch let e as PrintError { throw fail(e, flag: Self.flag) }
+    }
+
+    /// The flag for an installer setting an error names.
+    static func flag(_ setting: String) -> String? {
+        switch InstallSetting(rawValue: setting) {
+        case .queueName?: "--name"
+        case .guestAccount?: "--guest-account"
+        case nil: nil
+        }
     }
 }
 
@@ -132,6 +141,6 @@ struct Uninstall: ParsableCommand {
     func run() throws {
         do {
             if let name { try where_.installer().uninstallPrinter(name: name) } else { try where_.installer().uninstall() }
-        } catch let e as PrintError { throw fail(e) }
+        } catch let e as PrintError { throw fail(e, flag: Install.flag) }
     }
 }

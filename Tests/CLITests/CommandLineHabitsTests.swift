@@ -168,4 +168,15 @@ import Testing
             }
         }
     }
+
+    /// The installer's errors say what is wrong; the command adds its own flag, as a package's
+    /// scripts, sharing the installer, would word it their own way.
+    @Test func installsErrorsNameTheFlagOnlyAtTheCommandLine() throws {
+        let bad = try swiftprint(["install", "--dry-run", "--printer", "ipp://127.0.0.1:9/ipp/print", "--name", "Front Desk"])
+        #expect(bad.status == 64, "\(bad.stderr)")
+        #expect(bad.stderr == "swiftprint: Front Desk: a queue's name is 1 to 127 printable characters, without spaces, /, \\, #, ' or \" (--name)\n", "\(bad.stderr)")
+        let unknown = try swiftprint(["uninstall", "--dry-run", "--name", "NoSuchQueue"])
+        #expect(unknown.status == 69, "\(unknown.stderr)")
+        #expect(unknown.stderr.hasSuffix("NoSuchQueue: swiftprint made no printer queue of that name (swiftprint printers lists them) (--name)\n"), "\(unknown.stderr)")
+    }
 }

@@ -45,3 +45,12 @@ public struct PrinterQueueRequest: Sendable {
 }
 
 public enum SpoolFolder { public static let `default` = "/var/spool/swiftprint" }
+
+/// The installer's settings an error can name (`PrintError.option`), for each front end to word
+/// its own way: the `install` command's flags, or a package's own question.
+public enum InstallSetting: String, Sendable {
+    /// A printer queue's name (`lp -d NAME`).
+    case queueName = "queue-name"
+    /// The account that saves the jobs of senders with no account on this machine.
+    case guestAccount = "guest-account"
+}

@@ -79,7 +79,7 @@ public struct Installer {
         }
         let guest = guestAccount
         if let guest, !dryRun, getpwnam(guest) == nil {
-            throw PrintError(.invalidOption, "the guest account \(guest) does not exist on this machine (--guest-account)")
+            throw PrintError(.invalidOption, "the guest account \(guest) does not exist on this machine", option: InstallSetting.guestAccount.rawValue)
         }
         let device = SpoolDeviceURI(folder: l.spool, guestAccount: guest)
         try lpadmin(["-p", l.queue, "-E", "-v", device.uri, "-P", l.ppdFile,
@@ -106,7 +106,7 @@ public struct Installer {
         try PrinterQueueDefinition.checkName(request.name)
         // CUPS's queue names ignore case.
         guard request.name.lowercased() != layout.queue.lowercased() else {
-            throw PrintError(.invalidOption, "--name \(request.name) is the save-as-PDF queue's name (CUPS ignores case): choose another")
+            throw PrintError(.invalidOption, "\(request.name) is the save-as-PDF queue's name (CUPS ignores case): choose another", option: InstallSetting.queueName.rawValue)
         }
         // The address first: a URI that names no printer stops before anything is installed.
         let address = try PrinterAddress(uri: request.uri)
@@ -181,7 +181,7 @@ public struct Installer {
     public func uninstallPrinter(name: String) throws {
         var manifest = Manifest(path: layout.manifest)
         guard manifest.entries.contains(where: { $0.kind == "queue" && $0.path == name }), name != layout.queue else {
-            throw PrintError(.notAvailable, "--name \(name): swiftprint made no printer queue of that name (swiftprint printers lists them)")
+            throw PrintError(.notAvailable, "\(name): swiftprint made no printer queue of that name (swiftprint printers lists them)", option: InstallSetting.queueName.rawValue)
         }
         try lpadmin(["-x", name], allowFailure: true)
         for path in ["\(layout.printers)/\(name).ppd", "\(layout.printers)/\(name).ipp"] where manifest.contains(path) {

@@ -76,11 +76,12 @@ public struct PrinterQueueDefinition {
     }
 
     /// CUPS's rule for queue names: printable ASCII but space, `/`, `\`, `#`, `'` and `"`, at most
-    /// 127; an error naming `--name` otherwise.
+    /// 127; an error naming the queue-name setting otherwise.
     static func checkName(_ name: String) throws {
         guard !name.isEmpty, name.utf8.count <= 127,
               name.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value < 0x7f && !"/\\#'\"".unicodeScalars.contains($0) }) else {
-            throw PrintError(.invalidOption, "--name \(name): a queue's name is 1 to 127 printable characters, without spaces, /, \\, #, ' or \"")
+            throw PrintError(.invalidOption, "\(name): a queue's name is 1 to 127 printable characters, without spaces, /, \\, #, ' or \"",
+                             option: InstallSetting.queueName.rawValue)
         }
     }
 
