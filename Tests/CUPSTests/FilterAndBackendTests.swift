@@ -200,4 +200,33 @@ struct FilterAndBackendTests {
         try save(uuid: "urn:uuid:5b7c1a9e-0000-4000-8000-000000000002")
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir + "/nobody-here").sorted() == ["12-report (2).pdf", "12-report.pdf"])
     }
+
+    /// A job of two documents runs one backend per document; run again from the start (cupsd
+    /// restarted, with a new time-at-processing), each document replaces its own file, while a
+    /// job's documents of one run keep theirs, even when their names are the same.
+    @Test func aJobOfSeveralDocumentsRunAgainIsSavedOnce() throws {
+        let backend = (Tool.swiftprint as NSString).deletingLastPathComponent + "/swiftprint-backend"
+        let dir = try temporaryDirectory()
+        let pdf = try Tool.run(Tool.swiftprint, ["convert", directory() + "/../../Examples/multilingual.txt", "-o", "-"]).stdout
+        let uri = "swiftprint:" + dir + "?guest=nobody"
+        func run(_ started: Int, documents: [String], uuid: String = "urn:uuid:5b7c1a9e-0000-4000-8000-000000000003") throws {
+            let names = documents.map { "document-name-supplied=\($0)" }.joined(separator: " ")
+            for _ in documents {
+                let r = try Tool.run(backend, ["14", "nobody-here", "pair", "1", "job-uuid=\(uuid) time-at-processing=\(started) \(names)"],
+                                     stdin: pdf, environment: ["DEVICE_URI": uri])
+                #expect(r.status == 0, "\(r.stderr)")
+            }
+        }
+        func saved() throws -> [String] { try FileManager.default.contentsOfDirectory(atPath: dir + "/nobody-here").sorted() }
+        try run(1_764_400_000, documents: ["a.txt", "b.txt"])
+        #expect(try saved() == ["14-a.txt.pdf", "14-b.txt.pdf"])
+        try run(1_764_400_090, documents: ["a.txt", "b.txt"])
+        #expect(try saved() == ["14-a.txt.pdf", "14-b.txt.pdf"], "the second run replaced the first's files")
+        try run(1_764_400_000, documents: ["same.txt", "same.txt"], uuid: "urn:uuid:5b7c1a9e-0000-4000-8000-000000000004")
+        // The second document of one name takes the job's title, as it did before.
+        let both = ["14-a.txt.pdf", "14-b.txt.pdf", "14-pair.pdf", "14-same.txt.pdf"]
+        #expect(try saved() == both)
+        try run(1_764_400_500, documents: ["same.txt", "same.txt"], uuid: "urn:uuid:5b7c1a9e-0000-4000-8000-000000000004")
+        #expect(try saved() == both)
+    }
 }

@@ -41,7 +41,8 @@ public enum SpoolBackend {
         let documents = CUPSOptions.allValues(of: "document-name-supplied", in: arguments[5])
         let job = SpoolJob(id: SafeFileName.component(arguments[1], fallback: "0"),
                            user: arguments[2], title: arguments[3], documents: documents, spool: uri.folder,
-                           guestAccount: uri.guestAccount, uuid: CUPSOptions.allValues(of: "job-uuid", in: arguments[5]).first)
+                           guestAccount: uri.guestAccount, uuid: CUPSOptions.allValues(of: "job-uuid", in: arguments[5]).first,
+                           run: CUPSOptions.allValues(of: "time-at-processing", in: arguments[5]).first)
         if arguments.count == 7 {
             // cupsd hands the backend the file itself only when no filter ran: it could not
             // tell the type (it sends unknown files raw), so nothing turned it into PDF.

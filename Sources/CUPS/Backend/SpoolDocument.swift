@@ -70,21 +70,21 @@ struct SpoolDocument {
 
     /// Links the file into place as the first free one of `<name>.pdf` for `names`, then
     /// `<last name> (2).pdf`…: another job's file is never replaced, so two jobs of one name at
-    /// once get two files. A file this same job saved (`job`, its `job-uuid`, kept on the file
+    /// once get two files. A file this same job saved in an earlier run (`job`, kept on the file
     /// as an extended attribute) is replaced instead: cupsd killed between the backend's save and
     /// its own note that the job ended runs the job again from the start, and the job is saved
-    /// once. Returns the final name.
-    func commit(trying names: [String], job: String? = nil) -> Result<String, Errno> {
+    /// once. A file of this same run is a sibling document's, and kept. Returns the final name.
+    func commit(trying names: [String], job: JobMark? = nil) -> Result<String, Errno> {
         defer { close(fd); unlink(name); PartialFile.track(nil) }
         fchmod(fd, 0o600)
         // A folder whose filesystem keeps no user attributes saves a job run again twice.
-        let job = job.flatMap { uuid in fsetxattr(fd, Self.jobAttribute, uuid, uuid.utf8.count, 0) == 0 ? uuid : nil }
+        let job = job.flatMap { mark in fsetxattr(fd, Self.jobAttribute, mark.text, mark.text.utf8.count, 0) == 0 ? mark : nil }
         if fsync(fd) != 0 { return .failure(Errno(errno)) }
         let finals = names.map { "\($0).pdf" } + (2...1000).map { "\(names.last!) (\($0)).pdf" }
         for final in finals {
             if link(name, final) == 0 { return .success(final) }
             if errno == EEXIST {
-                guard let job, Self.job(of: final) == job else { continue }
+                guard let job, let theirs = Self.job(of: final), job.isEarlierRun(of: theirs) else { continue }
                 return rename(name, final) == 0 ? .success(final) : .failure(Errno(errno))
             }
             // Filesystems without hard links: rename, after checking the name is free (a
@@ -100,11 +100,35 @@ struct SpoolDocument {
     /// The extended attribute that names the job a saved file is of.
     static let jobAttribute = "user.swiftprint.job-uuid"
 
-    /// The job (its `job-uuid`) the saved file `path` is of, when it says.
-    static func job(of path: String) -> String? {
+    /// The job (its `job-uuid`, and for a job of several documents its run) the saved file
+    /// `path` is of, when it says.
+    static func job(of path: String) -> JobMark? {
         var value = [UInt8](repeating: 0, count: 128)
         let n = lgetxattr(path, jobAttribute, &value, value.count)
-        return n > 0 ? String(decoding: value[0..<n], as: UTF8.self) : nil
+        return n > 0 ? JobMark(text: String(decoding: value[0..<n], as: UTF8.self)) : nil
+    }
+
+    /// What a saved file says of the job that saved it: cupsd's `job-uuid`, the same in every
+    /// run of the job, and for a job of several documents the run (`SpoolJob.run`): a
+    /// file of the same job but another run is one this run replaces.
+    struct JobMark: Equatable {
+        var uuid: String
+        var run: String?
+
+        init(uuid: String, run: String?) { self.uuid = uuid; self.run = run }
+        /// `<uuid>` or `<uuid> <run>`.
+        init(text: String) {
+            let parts = text.split(separator: " ", maxSplits: 1)
+            uuid = String(parts.first ?? "")
+            run = parts.count > 1 ? String(parts[1]) : nil
+        }
+        var text: String { run.map { "\(uuid) \($0)" } ?? uuid }
+
+        /// Whether `saved` is this job's, saved by an earlier run (a document's file this run's
+        /// may replace); a sibling document of this same run is not.
+        func isEarlierRun(of saved: JobMark) -> Bool {
+            saved.uuid == uuid && (run == nil || saved.run != run)
+        }
     }
 
     func discard() {

@@ -15,6 +15,9 @@ struct SpoolJob {
     var guestAccount: String? = nil
     /// cupsd's `job-uuid` for the job, which stays the same when the job is run again.
     var uuid: String? = nil
+    /// This run of the job: cupsd's `time-at-processing`, set each time the job starts (again
+    /// after a restart), the same for each of its documents' backends.
+    var run: String? = nil
 
     typealias Status = SpoolBackend.Status
 
@@ -75,9 +78,11 @@ struct SpoolJob {
                 + "(\(completeness.byteCount) bytes): its own message, or else cupsd's error log, says why")
             return .failed
         }
-        // A job of one document run again replaces its own earlier file; a job of several
-        // cannot tell its documents' files apart by the job, and may save one again.
-        switch document.commit(trying: candidateNames, job: documents.count > 1 ? nil : uuid) {
+        // A job run again replaces its own earlier files. Its documents' backends run one after
+        // another, each taking the first name its siblings of this run left, so a job of several
+        // tells this run's files from an earlier run's by the run; without one, it saves anew.
+        let mark = uuid.flatMap { uuid in documents.count > 1 ? run.map { SpoolDocument.JobMark(uuid: uuid, run: $0) } : SpoolDocument.JobMark(uuid: uuid, run: nil) }
+        switch document.commit(trying: candidateNames, job: mark) {
         case .success(let name):
             CUPSMessages.send("INFO", "Saved \(folder)/\(name)")
             return .ok
