@@ -18,7 +18,8 @@ struct Cancel: ParsableCommand {
     @Flag(help: "Cancel all your unfinished jobs (on the printer given with -d, or on every printer).")
     var all = false
 
-    @Option(name: .short, help: ArgumentHelp("With --all: only jobs on this printer.", valueName: "printer"))
+    @Option(name: .short, help: ArgumentHelp("With --all: only jobs on this printer.", valueName: "printer"),
+            completion: .custom(Completion.printers))
     var destination: String?
 
     @OptionGroup var global: GlobalOptions

@@ -9,7 +9,8 @@ import SwiftPrint
 struct JobFlags: ParsableArguments {
     @Argument(parsing: .allUnrecognized,
               help: ArgumentHelp("The documents to print (- reads standard input), and the job's options (below).",
-                                 valueName: "file-or-option"))
+                                 valueName: "file-or-option"),
+              completion: .custom(Completion.jobArguments))
     var arguments: [String] = []
 
     @OptionGroup(title: "Presets") var presets: PresetFlags

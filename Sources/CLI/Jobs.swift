@@ -15,7 +15,8 @@ struct Jobs: ParsableCommand {
         """
     )
 
-    @Option(name: .short, help: ArgumentHelp("Only jobs on this printer.", valueName: "printer"))
+    @Option(name: .short, help: ArgumentHelp("Only jobs on this printer.", valueName: "printer"),
+            completion: .custom(Completion.printers))
     var destination: String?
 
     @Flag(help: "Finished jobs too (completed, cancelled, aborted), as far as CUPS keeps them.")

@@ -5,10 +5,10 @@ import SwiftPrint
 /// Presets: a job's settings saved as JSON (PrintInfo, the printer included) and used again.
 /// Both name files, so they are the command line's own, never a print job's options.
 struct PresetFlags: ParsableArguments {
-    @Option(help: ArgumentHelp("Start from the settings saved in this preset; options given here override them.", valueName: "file"))
+    @Option(help: ArgumentHelp("Start from the settings saved in this preset; options given here override them.", valueName: "file"), completion: .file())
     var preset: String?
 
-    @Option(name: .customLong("save-preset"), help: ArgumentHelp("Save this job's settings (and printer) to this preset file.", valueName: "file"))
+    @Option(name: .customLong("save-preset"), help: ArgumentHelp("Save this job's settings (and printer) to this preset file.", valueName: "file"), completion: .file())
     var savePreset: String?
 
     /// The preset's settings as the base the flags then override.

@@ -28,7 +28,8 @@ struct Print: ParsableCommand {
         """ + "\n\n" + JobFlagsHelp.text
     )
 
-    @Option(name: .short, help: ArgumentHelp("The printer (swiftprint printers lists them); the preset's or CUPS's default when not given.", valueName: "printer"))
+    @Option(name: .short, help: ArgumentHelp("The printer (swiftprint printers lists them); the preset's or CUPS's default when not given.", valueName: "printer"),
+            completion: .custom(Completion.printers))
     var destination: String?
 
     @Flag(name: .customLong("pick"), help: "Choose the printer from a list (arrows and typing on a terminal, else a number on standard input); the choice is remembered and listed first next time.")

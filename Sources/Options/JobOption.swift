@@ -78,6 +78,8 @@ public protocol DeclaredOption: Sendable {
     /// Whether its value is text that may hold spaces and braces (a title, a template, a font
     /// name): what libcups can split or turn into a collection on the way from `lp -o`.
     var takesFreeText: Bool { get }
+    /// The words its value may be, when they can be listed (`one-sided`, `A4`); empty otherwise.
+    var keywords: [String] { get }
     /// Sets the option from its written form; a value it does not take throws, naming it.
     func apply(text: String, to settings: inout JobSettings) throws
     /// Sets the option from its command-line text, naming it `--name` in an error.
@@ -125,6 +127,7 @@ public struct JobOption<Value: OptionValue>: DeclaredOption {
     }
 
     public var takesFreeText: Bool { Value.self == String.self || Value.self == Font.self || Value.self == EdgeInsets.self }
+    public var keywords: [String] { commandLineForm == .option ? Value.keywords : [] }
 
     /// Sets the option from its command-line text (a flag's is "true" or "false"), naming it
     /// `--name` in an error.

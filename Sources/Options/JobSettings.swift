@@ -232,6 +232,7 @@ public struct MapSettings: Sendable, Equatable, Codable {
     /// Lines of latitude and longitude.
     public enum Grid: Sendable, Equatable, Codable, OptionValue {
         case auto, off
+        public static var keywords: [String] { ["auto", "off"] }
         case degrees(Double)
         public init?(optionText: String) {
             switch optionText.lowercased() {

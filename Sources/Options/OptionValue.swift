@@ -7,6 +7,13 @@ import PrintModel
 /// thing wherever it is written.
 public protocol OptionValue: Sendable, Equatable {
     init?(optionText: String)
+    /// The words it takes, when they are few enough to list (keywords, paper names), for shell
+    /// completion and the manual; empty for numbers, lengths and free text.
+    static var keywords: [String] { get }
+}
+
+extension OptionValue {
+    public static var keywords: [String] { [] }
 }
 
 extension String: OptionValue {
@@ -36,6 +43,10 @@ extension Bool: OptionValue {
     }
 }
 
+extension OptionValue where Self: RawRepresentable & CaseIterable, RawValue == String {
+    public static var keywords: [String] { allCases.map(\.rawValue) }
+}
+
 extension OptionValue where Self: RawRepresentable, RawValue == String {
     /// A keyword, as written or in lower case (`single-thick`, `LRTB`).
     public init?(optionText: String) {
@@ -45,6 +56,9 @@ extension OptionValue where Self: RawRepresentable, RawValue == String {
 }
 
 extension MediaSize: OptionValue {
+    /// The catalogue's sizes by their short names (`A4`, `Letter`, `Env10`).
+    public static var keywords: [String] { catalogue.map(\.ppdName) }
+
     /// A size by name (`A4`, `iso_a5_148x210mm`) or dimensions (`210x297mm`); a media list
     /// (`A4,tray-1`) names the size first.
     public init?(optionText: String) {
@@ -91,6 +105,8 @@ extension TextAlignment: OptionValue {}
 extension LineBreakMode: OptionValue {}
 
 extension PrintInfo.Duplex: OptionValue {
+    public static var keywords: [String] { ["one-sided", "two-sided-long-edge", "two-sided-short-edge"] }
+
     /// IPP `sides` keywords and the PPD's `Duplex` choices.
     public init?(optionText: String) {
         switch optionText.lowercased() {

@@ -54,6 +54,16 @@ import Testing
     }
 
     /// `--help` lists every option the command line takes, from its declaration, and only those.
+    /// The keywords completion offers and the manual lists are values the option takes.
+    @Test(arguments: declared.filter { !$0.keywords.isEmpty }.map(\.name))
+    func everyKeywordIsAValueTheOptionTakes(name: String) throws {
+        let option = try #require(JobSettings.option(named: name))
+        for keyword in option.keywords {
+            var settings = JobSettings()
+            #expect(throws: Never.self, "\(keyword)") { try option.apply(commandLineText: keyword, to: &settings) }
+        }
+    }
+
     @Test func theHelpListsEveryDeclaredFlag() throws {
         let r = try swiftprint(["convert", "--help"])
         #expect(r.status == 0, "\(r.stderr)")
