@@ -18,7 +18,7 @@ struct SwiftPrintCommand: ParsableCommand {
         """,
         version: SwiftPrintVersion.current,
         subcommands: [Convert.self, Print.self, Printers.self, Jobs.self, Cancel.self, Preview.self, Detect.self, Types.self,
-                      Install.self, Uninstall.self]
+                      Install.self, Uninstall.self, Manual.self]
     )
 
     static func main() {

@@ -11,6 +11,15 @@ struct InstallTests {
         let other = try Tool.run("lpadmin", ["-h", cups.server, "-p", "other", "-E", "-v", "swiftprint:\(cups.root)/other", "-m", "raw"])
         #expect(other.status == 0, "\(other.stderr)")
 
+        // The manual and the completion scripts, where man and the shells look under the prefix.
+        let share = cups.root + "/prefix/share"
+        for made in ["/man/man1/swiftprint.1", "/man/man1/swiftprint-convert.1", "/man/man7/swiftprint-queue.7",
+                     "/bash-completion/completions/swiftprint", "/zsh/site-functions/_swiftprint", "/fish/vendor_completions.d/swiftprint.fish"] {
+            #expect(FileManager.default.fileExists(atPath: share + made), "\(made) was not installed")
+        }
+        let page = try Tool.run("man", ["-M", share + "/man", "swiftprint-convert"], environment: ["MANPAGER": "cat", "MANWIDTH": "80"])
+        #expect(page.status == 0 && page.text.contains("--number-up"), "\(page.stderr)")
+
         let again = try Tool.run(Tool.swiftprint, ["install"] + cups.installArguments)
         #expect(again.status == 0, "\(again.stderr)")
         #expect(!again.text.contains("write "), "a second install rewrote files:\n\(again.text)")

@@ -63,6 +63,7 @@ public struct Installer {
             try makeFolder(folder, mode: 0o755, &manifest)
             _ = try write(text, to: folder + "/" + SpareRendererUnits.name, mode: 0o644, &manifest)
         }
+        try installDocumentation(&manifest)
         try link(l.cupsServerBin + "/filter/swiftprint", to: l.libexec + "/swiftprint-filter", &manifest)
         try link(l.cupsServerBin + "/backend/swiftprint", to: l.libexec + "/swiftprint-backend", &manifest)
         for scheme in RelayDeviceURI.relayedSchemes {
@@ -237,7 +238,7 @@ public struct Installer {
 
     // MARK: Steps
 
-    private func makeFolder(_ path: String, mode: Int, _ manifest: inout Manifest) throws {
+    func makeFolder(_ path: String, mode: Int, _ manifest: inout Manifest) throws {
         guard !FileManager.default.fileExists(atPath: path), !(dryRun && manifest.contains(path)) else { return }
         // Parents first, so that each folder made is listed for uninstall.
         let parent = (path as NSString).deletingLastPathComponent
@@ -256,7 +257,7 @@ public struct Installer {
         return candidates.first { FileManager.default.fileExists(atPath: $0) } ?? candidates[0]
     }
 
-    private func copy(_ source: String, to target: String, mode: Int, _ manifest: inout Manifest) throws {
+    func copy(_ source: String, to target: String, mode: Int, _ manifest: inout Manifest) throws {
         guard let data = FileManager.default.contents(atPath: source) else {
             throw PrintError(.inputUnreadable, path: source, "is missing, and not installed beside this swiftprint either: build it (scripts/build-release)")
         }
