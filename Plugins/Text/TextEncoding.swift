@@ -4,7 +4,7 @@ import HandlerSupport
 
 /// The encoding of a text input, and how it was decided.
 ///
-/// Detection, in order (documented in README.md):
+/// Detection, in order (documented in swiftprint(1), docs/swiftprint.1.md):
 /// 1. a byte-order mark: UTF-8, UTF-16LE/BE, UTF-32LE/BE;
 /// 2. the whole input is valid UTF-8 (plain ASCII is too);
 /// 3. uchardet's guess, when it is one of Shift_JIS, EUC-JP, GB18030, Big5, EUC-KR (read as its

@@ -73,7 +73,7 @@ import Testing
     }
 
     /// A named page's own size is the document's, and the job's own paper wins over the
-    /// document's (README: the one precedence rule): with `--media`, its pages keep the job's
+    /// document's (swiftprint(1): the one precedence rule): with `--media`, its pages keep the job's
     /// paper, and the job says so. Without it, they are turned (PagedMediaTests compares them
     /// with WeasyPrint's).
     @Test func theJobsPaperWinsOverANamedPagesOwnSize() throws {

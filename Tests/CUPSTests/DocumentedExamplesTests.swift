@@ -2,7 +2,9 @@ import Foundation
 import Testing
 import TestSupport
 
-/// Every command the README shows (its `sh` blocks) and every example in `swiftprint … --help`,
+/// Every command the README and the man pages show (the `sh` blocks of README.md and of the
+/// pages' prose, docs/swiftprint-queue.7.md and docs/swiftprint.1.md; the pages' per-command
+/// EXAMPLES are `--help`'s) and every example in `swiftprint … --help`,
 /// run as written, in order, by bash, in a folder holding the files they name. What stands in
 /// for the machine: a private cupsd (CUPS_SERVER, LPDEST), an ippeveprinter for the printer they
 /// call office.local, `sudo` as the root the tests are, and `swiftprint install`/`uninstall`
@@ -28,10 +30,10 @@ struct DocumentedExamplesTests {
         "swiftprint cancel 42": 69,
     ]
 
-    /// The commands of the README's `sh` blocks.
-    static func readmeExamples() throws -> [String] {
+    /// The commands of a Markdown file's `sh` blocks (`README.md`, `docs/swiftprint.1.md`).
+    static func markdownExamples(_ file: String) throws -> [String] {
         var examples: [String] = [], inBlock = false
-        for line in try String(contentsOfFile: root + "/README.md", encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false) {
+        for line in try String(contentsOfFile: root + "/" + file, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false) {
             if line.hasPrefix("```") { inBlock = line == "```sh"; continue }
             if inBlock, !line.trimmingCharacters(in: .whitespaces).isEmpty { examples.append(String(line)) }
         }
@@ -113,20 +115,24 @@ struct DocumentedExamplesTests {
             "PATH": bin + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"),
             "CUPS_SERVER": cups.server, "LPDEST": "swiftprint",
         ]
-        // The README's examples in one folder, then --help's in another (each has a
-        // `swiftprint convert notes.txt` that writes notes.pdf beside it, which the second would
-        // refuse to replace); the preset the README saves is the one --help's example reads.
-        let readme = try temporaryDirectory(), help = try temporaryDirectory()
-        let examples = try Self.readmeExamples().map { ($0, readme) } + Self.helpExamples().map { ($0, help) }
+        // The README's examples in one folder, the man pages' prose's in another (the queue's
+        // page first: it installs the queues the user's page prints on), then --help's in a
+        // third (each has a `swiftprint convert notes.txt` that writes notes.pdf beside it,
+        // which the next would refuse to replace); the preset swiftprint(1) saves is the one
+        // --help's example reads.
+        let readme = try temporaryDirectory(), pages = try temporaryDirectory(), help = try temporaryDirectory()
+        let examples = try Self.markdownExamples("README.md").map { ($0, readme) }
+            + Self.markdownExamples("docs/swiftprint-queue.7.md").map { ($0, pages) } + Self.markdownExamples("docs/swiftprint.1.md").map { ($0, pages) }
+            + Self.helpExamples().map { ($0, help) }
         #expect(examples.count > 60, "\(examples.count) examples found")
-        for dir in [readme, help] {
+        for dir in [readme, pages, help] {
             chmod(dir, 0o755)
             try Self.makeFixtures(in: dir)
         }
         var ran = 0
         for (line, dir) in examples {
             if dir == help, !FileManager.default.fileExists(atPath: help + "/office.json") {
-                try? FileManager.default.copyItem(atPath: readme + "/office.json", toPath: help + "/office.json")
+                try? FileManager.default.copyItem(atPath: pages + "/office.json", toPath: help + "/office.json")
             }
             let command = Self.command(line)
             if Self.notRunHere[command] != nil { continue }
@@ -151,8 +157,9 @@ struct DocumentedExamplesTests {
             #expect(state == "completed" || state == "canceled", "job \(job["id"] ?? "?") \(job["title"] ?? ""): \(state) \(job["stateReasons"] ?? "")")
         }
         // What the examples say they make.
-        for (made, dir) in ["notes.pdf", "job.pdf", "a4.pdf", "log.pdf", "out.pdf", "page.pdf", "handout.pdf", "side2.png", "zine-print.pdf",
-                            "office.json"].map({ ($0, readme) }) + ["notes.pdf", "job.pdf", "sheet.pdf", "sheet2.png", "front.png"].map({ ($0, help) }) {
+        for (made, dir) in ["notes.pdf", "job.pdf", "page.pdf", "handout.pdf", "side2.png", "log.pdf"].map({ ($0, readme) })
+            + ["notes.pdf", "job.pdf", "a4.pdf", "log.pdf", "out.pdf", "page.pdf", "handout.pdf", "side2.png", "zine-print.pdf", "office.json"].map({ ($0, pages) })
+            + ["notes.pdf", "job.pdf", "sheet.pdf", "sheet2.png", "front.png"].map({ ($0, help) }) {
             #expect(FileManager.default.fileExists(atPath: dir + "/" + made), "\(made) was not made")
         }
     }

@@ -3,7 +3,7 @@ import SwiftPrint
 import TestSupport
 import Testing
 
-/// Every encoding the README promises to guess, made by iconv from UTF-8 text, printed and read
+/// Every encoding swiftprint(1) promises to guess, made by iconv from UTF-8 text, printed and read
 /// back; and the byte-order marks.
 @Suite struct EncodingTests {
     static let samples: [(iconv: String, detected: String, text: String)] = [

@@ -1,7 +1,7 @@
 import Foundation
 import HandlerSupport
 
-/// A map description (`trip.map.json`): what to print, as data. Its format is in the README.
+/// A map description (`trip.map.json`): what to print, as data. Its format is in swiftprint(1) (docs/swiftprint.1.md).
 ///
 ///     { "swiftprint-map": 1, "title": "Around the lake",
 ///       "center": { "lat": 46.5, "lon": 7.9 }, "scale": 25000,
