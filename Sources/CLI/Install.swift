@@ -21,16 +21,26 @@ struct InstallOptions: ParsableArguments {
     var queue = "swiftprint"
     @Flag(name: .customLong("dry-run"), help: "Say what would be done, and do nothing.")
     var dryRun = false
+    @Option(help: ArgumentHelp("Where install keeps the list of what it added and printers' answers (default: PREFIX/share/swiftprint; a package's: /var/lib/swiftprint).",
+                               valueName: "folder"))
+    var state: String?
+    @Option(help: ArgumentHelp("For packagers: only the files (staged under --destdir) or only the queue (the package's postinst), or everything.",
+                               valueName: "part"))
+    var part: InstallPart = .everything
+    @Option(help: ArgumentHelp("For packagers: write the files under this folder (DESTDIR), for the paths they will have.", valueName: "folder"))
+    var destdir: String?
 
     var layout: InstallLayout {
         var l = InstallLayout()
         l.prefix = prefix; l.cupsServerBin = cupsServerBin; l.cupsDataDir = cupsDataDir
         l.cupsServerRoot = cupsServerRoot; l.cupsServer = cupsServer; l.spool = spool; l.queue = queue
+        l.stateFolder = state
         return l
     }
 
     func validate() throws {
-        if !dryRun, geteuid() != 0 { throw ValidationError("this changes CUPS and system folders: run it as root (sudo), or add --dry-run") }
+        if !dryRun, destdir == nil, geteuid() != 0 { throw ValidationError("this changes CUPS and system folders: run it as root (sudo), or add --dry-run") }
+        if destdir != nil, part != .files { throw ValidationError("--destdir stages the files only: add --part files") }
         if !spool.hasPrefix("/") { throw ValidationError("the spool folder must be an absolute path") }
     }
 
@@ -40,9 +50,13 @@ struct InstallOptions: ParsableArguments {
         var installer = Installer(layout: layout, products: (exe as NSString).deletingLastPathComponent,
                                   config: ConfigFiles.directory ?? "Config")
         installer.dryRun = dryRun
+        installer.part = part
+        installer.destination = destdir.map { ($0 as NSString).standardizingPath } ?? ""
         return installer
     }
 }
+
+extension InstallPart: ExpressibleByArgument {}
 
 struct Install: ParsableCommand {
     static let configuration = CommandConfiguration(

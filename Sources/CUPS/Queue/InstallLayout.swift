@@ -13,6 +13,9 @@ public struct InstallLayout: Sendable {
     public var cupsServerBin = "/usr/lib/cups"
     public var cupsDataDir = "/usr/share/cups"
     public var cupsServerRoot = "/etc/cups"
+    /// cupsd's CacheDir, where it leaves a deleted queue's `NAME.strings` behind (CUPS 2.4
+    /// removes the queue's other cache files only).
+    public var cupsCacheDir = "/var/cache/cups"
     public var spool = SpoolFolder.default
     public var queue = "swiftprint"
     /// `host:port` of the cupsd to add the queue to; nil: the system's own, which install may restart.
@@ -23,12 +26,27 @@ public struct InstallLayout: Sendable {
     public var libexec: String { prefix + "/" + Installation.helperFolder }
     public var engines: String { prefix + "/" + Installation.engineFolder }
     public var share: String { prefix + "/" + Installation.dataFolder }
+    /// Where install keeps what it learns at run time (the manifest, printers' answers and
+    /// PPDs): `share/swiftprint` for a source build; a package's own under /var/lib, since its
+    /// /usr is dpkg's.
+    public var stateFolder: String?
+    public var state: String { stateFolder ?? share }
     /// What install added, one `kind path` line each, so that uninstall removes exactly that.
-    public var manifest: String { share + "/installed-files" }
+    public var manifest: String { state + "/installed-files" }
     public var typesFile: String { cupsDataDir + "/mime/swiftprint.types" }
     public var ppdFile: String { share + "/swiftprint.ppd" }
     /// A printer queue's PPD and the printer's last answer (`NAME.ppd`, `NAME.ipp`).
-    public var printers: String { share + "/printers" }
+    public var printers: String { state + "/printers" }
+}
+
+/// What `swiftprint install` does: all of it, or one half of what a Debian package splits it
+/// into (the files, staged when the package is built; the queue, made by its postinst).
+public enum InstallPart: String, Sendable, CaseIterable {
+    case everything
+    /// The programs, data, manual, completion scripts, CUPS's links, types file and the PPD.
+    case files
+    /// The spool folder, cupsd told of the types, the queue (and sharing).
+    case queue
 }
 
 /// A queue for a real printer, as `swiftprint install --printer URI --name NAME` asks for it.

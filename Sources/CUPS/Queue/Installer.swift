@@ -27,6 +27,14 @@ public struct Installer {
     /// quota. `install --share` sets `ShareQuota.defaults` unless told otherwise.
     public var quota: ShareQuota?
     public var say: (String) -> Void = { print($0) }
+    /// What install does: everything (a source build's `swiftprint install`), or one of the two
+    /// halves a Debian package splits it into: the files, staged under `destination` when the
+    /// package is built, and the queue, made by the package's postinst once dpkg has put the
+    /// files in place.
+    public var part = InstallPart.everything
+    /// The staging root the files are written under (`DESTDIR`); links still point at the final
+    /// paths. Empty: the paths themselves.
+    public var destination = ""
 
     public init(layout: InstallLayout, products: String, config: String) {
         self.layout = layout; self.products = products; self.config = config
@@ -34,6 +42,13 @@ public struct Installer {
 
     public func install(definition: QueueDefinition) throws {
         var manifest = Manifest(path: layout.manifest)
+        let typesChanged = part == .queue ? true : try installFiles(definition: definition, &manifest)
+        if part != .files { try installQueue(definition: definition, typesChanged: typesChanged, &manifest) }
+    }
+
+    /// The programs, data, manual, completion scripts, the filter's and backends' links, the
+    /// types file and the queue's PPD. Returns whether the types file changed.
+    private func installFiles(definition: QueueDefinition, _ manifest: inout Manifest) throws -> Bool {
         let l = layout
         for dir in [l.prefix + "/bin", l.libexec, l.engines, l.share + "/Config/cups", l.share + "/Config/basemap", l.cupsServerBin + "/filter",
                     l.cupsServerBin + "/backend", l.cupsDataDir + "/mime"] {
@@ -71,6 +86,13 @@ public struct Installer {
         }
         let typesChanged = try write(definition.typesFile, to: l.typesFile, mode: 0o644, &manifest)
         try write(definition.ppd, to: l.ppdFile, mode: 0o644, &manifest)
+        return typesChanged
+    }
+
+    /// The spool folder, cupsd told of the types, the queue made (and shared).
+    private func installQueue(definition: QueueDefinition, typesChanged: Bool, _ manifest: inout Manifest) throws {
+        let l = layout
+        try makeFolder(l.state, mode: 0o755, &manifest)
         try makeFolder(l.spool, mode: 0o755, &manifest)
         if !dryRun { try manifest.save() }
         if l.cupsServer == nil {
@@ -83,7 +105,7 @@ public struct Installer {
             throw PrintError(.invalidOption, "the guest account \(guest) does not exist on this machine", option: InstallSetting.guestAccount.rawValue)
         }
         let device = SpoolDeviceURI(folder: l.spool, guestAccount: guest)
-        try lpadmin(["-p", l.queue, "-E", "-v", device.uri, "-P", l.ppdFile,
+        try lpadmin(["-p", l.queue, "-E", "-v", device.uri, "-P", l.ppdFile] + keptChoices(of: l.queue, manifest) + [
                      "-D", "Save as PDF (swiftprint)", "-L", l.spool + "/USER",
                      "-o", "printer-error-policy=abort-job", "-o", "printer-is-shared=\(share && !sharingPrinterQueue)"]
                     + (share && !sharingPrinterQueue ? quota?.lpadminOptions ?? [] : []))
@@ -126,7 +148,7 @@ public struct Installer {
         try write(printer.ppd, to: ppd, mode: 0o644, &manifest)
         if !dryRun { try manifest.save() }
         let deviceURI = RelayDeviceURI(relaying: request.uri)?.uri ?? request.uri
-        try lpadmin(["-p", request.name, "-E", "-v", deviceURI, "-P", ppd, "-D", "\(printer.makeAndModel) (swiftprint)",
+        try lpadmin(["-p", request.name, "-E", "-v", deviceURI, "-P", ppd] + keptChoices(of: request.name, manifest) + ["-D", "\(printer.makeAndModel) (swiftprint)",
                      "-o", "printer-error-policy=retry-job", "-o", "printer-is-shared=\(share)"] + (share ? quota?.lpadminOptions ?? [] : []))
         manifest.add("queue", request.name)
         if !dryRun { try manifest.save() }
@@ -184,7 +206,7 @@ public struct Installer {
         guard manifest.entries.contains(where: { $0.kind == "queue" && $0.path == name }), name != layout.queue else {
             throw PrintError(.notAvailable, "\(name): swiftprint made no printer queue of that name (swiftprint printers lists them)", option: InstallSetting.queueName.rawValue)
         }
-        try lpadmin(["-x", name], allowFailure: true)
+        try removeQueue(name)
         for path in ["\(layout.printers)/\(name).ppd", "\(layout.printers)/\(name).ipp"] where manifest.contains(path) {
             say("remove \(path)")
             if !dryRun { try? FileManager.default.removeItem(atPath: path) }
@@ -202,9 +224,7 @@ public struct Installer {
             say("nothing to remove: \(layout.manifest) lists nothing (swiftprint is not installed there)")
             return
         }
-        for (kind, path) in manifest.entries where kind == "queue" {
-            try lpadmin(["-x", path], allowFailure: true)
-        }
+        for (kind, path) in manifest.entries where kind == "queue" { try removeQueue(path) }
         if manifest.entries.contains(where: { $0.kind == "setting" && $0.path == "share-printers" }) {
             say("cupsctl \((serverArguments + ["--no-share-printers"]).joined(separator: " "))")
             if !dryRun { _ = try? ChildProcess.run("/usr/sbin/cupsctl", serverArguments + ["--no-share-printers"], timeout: 60) }
@@ -236,82 +256,6 @@ public struct Installer {
         if typesRemoved, layout.cupsServer == nil { try restartSystemCUPS(reason: "to forget swiftprint's types") }
     }
 
-    // MARK: Steps
-
-    func makeFolder(_ path: String, mode: Int, _ manifest: inout Manifest) throws {
-        guard !FileManager.default.fileExists(atPath: path), !(dryRun && manifest.contains(path)) else { return }
-        // Parents first, so that each folder made is listed for uninstall.
-        let parent = (path as NSString).deletingLastPathComponent
-        if parent != path, !parent.isEmpty { try makeFolder(parent, mode: mode, &manifest) }
-        manifest.add("folder", path)
-        say("create \(path)/")
-        if !dryRun { try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true, attributes: [.posixPermissions: mode]) }
-    }
-
-    /// Where the program or engine `name` is: beside the running swiftprint (the build folder),
-    /// or where an installation of it put it (`bin/../libexec/swiftprint`, `bin/../lib/swiftprint`):
-    /// install runs from the source tree and from an installed copy alike.
-    func product(_ name: String) -> String {
-        let candidates = [products, products + "/../" + Installation.helperFolder, products + "/../" + Installation.engineFolder]
-            .map { (($0 as NSString).standardizingPath as NSString).appendingPathComponent(name) }
-        return candidates.first { FileManager.default.fileExists(atPath: $0) } ?? candidates[0]
-    }
-
-    func copy(_ source: String, to target: String, mode: Int, _ manifest: inout Manifest) throws {
-        guard let data = FileManager.default.contents(atPath: source) else {
-            throw PrintError(.inputUnreadable, path: source, "is missing, and not installed beside this swiftprint either: build it (scripts/build-release)")
-        }
-        try write(data, to: target, mode: mode, &manifest)
-    }
-
-    @discardableResult
-    private func write(_ text: String, to target: String, mode: Int, _ manifest: inout Manifest) throws -> Bool {
-        try write(Data(text.utf8), to: target, mode: mode, &manifest)
-    }
-
-    /// Writes `data` to `target` through a temporary file and a rename (a running filter keeps
-    /// its old file); unchanged files are left alone. Returns whether anything changed.
-    @discardableResult
-    private func write(_ data: Data, to target: String, mode: Int, _ manifest: inout Manifest) throws -> Bool {
-        let fm = FileManager.default
-        if fm.fileExists(atPath: target), !manifest.contains(target) {
-            throw PrintError(.outputFailed, path: target, "exists and was not installed by swiftprint; remove it first")
-        }
-        manifest.add("file", target)
-        if fm.contents(atPath: target) == data,
-           let perms = try? fm.attributesOfItem(atPath: target)[.posixPermissions] as? Int, perms == mode { return false }
-        say("write \(target)")
-        guard !dryRun else { return true }
-        let temporary = target + ".swiftprint-new"
-        // Written plainly, then renamed: FileManager.createFile writes atomically by itself, and on
-        // Linux that leaves an empty TemporaryDirectory.* folder in /tmp every time.
-        do { try data.write(to: URL(fileURLWithPath: temporary)) } catch {
-            throw PrintError(.outputFailed, path: target, "cannot be written (are you root?)")
-        }
-        try fm.setAttributes([.posixPermissions: mode, .ownerAccountID: 0, .groupOwnerAccountID: 0], ofItemAtPath: temporary)
-        guard rename(temporary, target) == 0 else {
-            let reason = String(cString: strerror(errno))
-            try? fm.removeItem(atPath: temporary)
-            throw PrintError(.outputFailed, path: target, "cannot be written: \(reason)")
-        }
-        return true
-    }
-
-    private func link(_ path: String, to target: String, _ manifest: inout Manifest) throws {
-        let fm = FileManager.default
-        let current = try? fm.destinationOfSymbolicLink(atPath: path)
-        if current == target { manifest.add("link", path); return }
-        if fm.fileExists(atPath: path) || current != nil {
-            guard manifest.contains(path) else {
-                throw PrintError(.outputFailed, path: path, "exists and was not installed by swiftprint; remove it first")
-            }
-            if !dryRun { try fm.removeItem(atPath: path) }
-        }
-        say("link \(path) → \(target)")
-        manifest.add("link", path)
-        if !dryRun { try fm.createSymbolicLink(atPath: path, withDestinationPath: target) }
-    }
-
     /// Restarts (or starts) the system's cupsd so that it reads new types: systemd where it
     /// runs, else the init script (containers).
     private func restartSystemCUPS(reason: String?) throws {
@@ -336,6 +280,31 @@ public struct Installer {
             usleep(100_000)
         }
         throw PrintError(.notAvailable, "cupsd did not come up after \(command.joined(separator: " "))")
+    }
+
+    /// Deletes the queue `name`, and, on the system's cupsd, the strings file it leaves in its cache.
+    private func removeQueue(_ name: String) throws {
+        try lpadmin(["-x", name], allowFailure: true)
+        let strings = layout.cupsCacheDir + "/" + name + ".strings"
+        if layout.cupsServer == nil, !dryRun, FileManager.default.fileExists(atPath: strings) {
+            say("remove \(strings)")
+            try? FileManager.default.removeItem(atPath: strings)
+        }
+    }
+
+    /// The choices an administrator set on an existing queue (`lpadmin -p QUEUE -o name=value`,
+    /// marked in `lpoptions -l`), as `-o` arguments, so that installing again (a package's
+    /// upgrade) gives the new PPD the same defaults; none for a queue install has not made
+    /// before (`lpoptions` also answers for printers found on the network).
+    private func keptChoices(of queue: String, _ manifest: Manifest) -> [String] {
+        guard !dryRun, manifest.entries.contains(where: { $0.kind == "queue" && $0.path == queue }),
+              let listed = try? ChildProcess.run("/usr/bin/lpoptions", serverArguments + ["-p", queue, "-l"], timeout: 60),
+              listed.status == 0 else { return [] }
+        // `swiftprint-line-numbers/Line numbers (text): False *True`
+        return String(decoding: listed.output, as: UTF8.self).split(separator: "\n").flatMap { line -> [String] in
+            guard let slash = line.firstIndex(of: "/"), let chosen = line.split(separator: " ").first(where: { $0.hasPrefix("*") }) else { return [] }
+            return ["-o", "\(line[..<slash])=\(chosen.dropFirst())"]
+        }
     }
 
     /// `-h host:port` for CUPS's tools, when install works on a cupsd other than the system's.
