@@ -49,7 +49,7 @@ import Testing
     @Test func documentsCompleteByPrintableType() throws {
         let dir = try temporaryDirectory()
         for name in ["report.pdf", "photo.JPG", "notes.md", "archive.xyz", "core"] {
-            FileManager.default.createFile(atPath: dir + "/" + name, contents: Data("x".utf8))
+            #expect(FileManager.default.createFile(atPath: dir + "/" + name, contents: Data("x".utf8)))
         }
         try FileManager.default.createDirectory(atPath: dir + "/scans", withIntermediateDirectories: true)
         let all = try Self.complete(["convert", ""], in: dir)

@@ -272,6 +272,17 @@ struct PrinterTests {
         #expect(try count() == before, "no job may reach CUPS")
     }
 
+    /// Tab after `-d` offers the printers CUPS knows, as the completion scripts ask for them
+    /// (`swiftprint ---completion print -- -d CWORD CURSOR WORDS…`).
+    @Test func printerNamesCompleteAfterDashD() throws {
+        let s = try Setup.shared()
+        let r = try s.swiftprint(["---completion", "print", "--", "-d", "3", "2", "swiftprint", "print", "-d", "Of"])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.text.split(separator: "\n") == ["Office"], "\(r.text)")
+        let all = try s.swiftprint(["---completion", "jobs", "--", "-d", "3", "0", "swiftprint", "jobs", "-d", ""]).text.split(separator: "\n")
+        #expect(Set(all).isSuperset(of: ["Office", "Lobby", "Till"]), "\(all)")
+    }
+
     @Test func anUnknownPrinterIsNamedWithTheOnesThatExist() throws {
         let s = try Setup.shared()
         let r = try s.swiftprint(["print", "-d", "Attic", try threePages()])
