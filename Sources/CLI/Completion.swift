@@ -13,6 +13,10 @@ enum Completion {
     /// `-`, every job flag; else the documents swiftprint prints, and folders.
     @Sendable static func jobArguments(_ words: [String], _ index: Int, _ prefix: String) -> [String] {
         let previous = index > 0 && index - 1 < words.count ? words[index - 1] : ""
+        // bash splits `--sides=two` into `--sides`, `=` and `two` (`=` is in COMP_WORDBREAKS):
+        // the value after the `=`, or, on the `=` itself, the value with it.
+        if previous == "=", index >= 2, let option = valueOption(words[index - 2]) { return matching(option.keywords, prefix) }
+        if prefix == "=", let option = valueOption(previous) { return option.keywords.map { "=" + $0 } }
         if let option = valueOption(previous), !prefix.hasPrefix("-") {
             return option.keywords.isEmpty ? files(prefix, printableOnly: false) : matching(option.keywords, prefix)
         }

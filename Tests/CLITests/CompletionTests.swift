@@ -43,6 +43,9 @@ import Testing
         let media = try Self.complete(["convert", "--media", "a"])
         #expect(media.contains("a4") && media.contains("a5"), "\(media)")
         #expect(try Self.complete(["convert", "--media", "Let"]).contains("Letter"))
+        // `--sides=two` as bash splits it at the `=`; and Tab right after the `=`.
+        #expect(try Self.complete(["convert", "--sides", "=", "two"]) == ["two-sided-long-edge", "two-sided-short-edge"])
+        #expect(try Self.complete(["convert", "--sides", "="]) == ["=one-sided", "=two-sided-long-edge", "=two-sided-short-edge"])
     }
 
     /// Documents complete by the types swiftprint prints; folders always.
