@@ -169,10 +169,18 @@ struct ManualPages {
         }
     }
 
+    /// The values an option takes, and which is its default, as a line of its entry; empty when
+    /// they cannot be listed.
+    static func values(_ option: any DeclaredOption) -> String {
+        guard !option.keywords.isEmpty else { return "" }
+        return "\n.br\nValues: " + Roff.escape(option.keywords.joined(separator: ", "))
+            + (option.defaultKeyword.map { " (default " + Roff.escape($0) + ")" } ?? "") + "."
+    }
+
     /// The help, its values, and the names it has elsewhere.
     static func description(_ option: any DeclaredOption) -> String {
         var text = Roff.escape(option.discussion.isEmpty ? option.help : option.help + " " + option.discussion)
-        if !option.keywords.isEmpty { text += "\n.br\nValues: " + Roff.escape(option.keywords.joined(separator: ", ")) + "." }
+        text += values(option)
         var elsewhere: [String] = []
         if option.sources.contains(.printJob) { elsewhere.append("a print job as \\fB\\-o " + Roff.escape(option.name) + "\\fR") }
         if option.sources.contains(.queueDefaults), let ppd = option.ppd {

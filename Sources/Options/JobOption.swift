@@ -94,6 +94,19 @@ extension DeclaredOption {
     }
 }
 
+extension DeclaredOption {
+    /// The keyword that is the option's default: the one that, applied to fresh settings,
+    /// changes nothing. Nil when none does (a setting left unset, for the document, the queue
+    /// or the printer to decide) or when its values cannot be listed.
+    public var defaultKeyword: String? {
+        keywords.first { keyword in
+            var settings = JobSettings()
+            guard (try? apply(text: keyword, to: &settings)) != nil else { return false }
+            return settings == JobSettings()
+        }
+    }
+}
+
 /// One option, declared once: its names, its value's type, the values it takes, its help text,
 /// where it may come from, how the PPD offers it, and what it sets in `JobSettings`.
 public struct JobOption<Value: OptionValue>: DeclaredOption {

@@ -49,6 +49,9 @@ import Testing
             let name = try Tool.run("lexgrog", [page])
             #expect(name.status == 0 && name.text.contains(" - "), "\(page): \(name.text)")
         }
+        // A default the declarations give is said: a keyword that changes nothing in fresh settings.
+        let convert = try Self.render(dir + "/man1/swiftprint-convert.1").text
+        #expect(convert.contains("Values: page, sheet (default page)."), "the header placement's default")
         // The administrator's page lists every option a print job may set, by its CUPS name.
         let queue = try Self.render(dir + "/man7/swiftprint-queue.7").text
         for name in ["number-up", "document-password", "swiftprint-footer", "print-color-mode"] {
