@@ -10,8 +10,9 @@ extension PrinterCapabilities {
     /// Read from `ppd`: its papers (by PWG name, as cupsd names them in `media-supported`), the
     /// default paper, the sides its `Duplex` option offers (cupsd's `sides-supported`), colour,
     /// the resolutions of its `Resolution` option, each paper's unprintable margins, and the
-    /// raster its code sets up for a job with `jobOptions` (marked on the PPD's defaults).
-    public init(ppd: PPDFile, jobOptions: [(name: String, value: String)] = []) {
+    /// raster its code sets up for a job with `jobOptions` (marked on the PPD's defaults; nil:
+    /// the job is not raster, and the PPD's raster is not read).
+    public init(ppd: PPDFile, jobOptions: [(name: String, value: String)]? = []) {
         let choices = Dictionary(ppd.choices.map { ($0.option, $0.choices) }, uniquingKeysWith: { first, _ in first })
         // The Duplex choices as the sides option reads them (None, DuplexNoTumble, DuplexTumble).
         let sides = (choices["Duplex"] ?? []).compactMap { PrintInfo.Duplex(optionText: $0)?.ippSides }
@@ -29,7 +30,7 @@ extension PrinterCapabilities {
                   colorModes: ppd.isColorDevice ? ["monochrome", "color"] : ["monochrome"],
                   resolutions: choices["Resolution"] ?? [],
                   margins: ppd.margins, sheetBack: back)
-        if let raster = ppd.rasterSettings(options: jobOptions) {
+        if let jobOptions, let raster = ppd.rasterSettings(options: jobOptions) {
             rasterDefaultResolution = PrinterResolution(x: raster.resolution.x, y: raster.resolution.y)
             rasterDefaultType = Self.rasterType(raster)
         }

@@ -70,14 +70,17 @@ public enum PrintFilter {
     public static func settings(arguments: [String], environment: [String: String]) throws -> JobSettings {
         var settings = JobSettings()
         let ppd = try environment["PPD"].map { try PPDFile(path: $0) }
-        // The queue's printer, read from its PPD as `swiftprint print` reads one over IPP.
-        ppd.map { PrinterCapabilities(ppd: $0) }?.applyPrinterFacts(to: &settings)
+        let jobOptions = try CUPSOptions.parse(arguments[5])
+        let raster = environment["FINAL_CONTENT_TYPE"].flatMap(OutputFormat.init(name:)).flatMap { $0 == .pdf ? nil : $0 }
+        // The queue's printer, read once from its PPD as `swiftprint print` reads one over IPP;
+        // its raster for this job's options only when CUPS asks for raster.
+        let printer = ppd.map { PrinterCapabilities(ppd: $0, jobOptions: raster == nil ? nil : jobOptions) }
+        printer?.applyPrinterFacts(to: &settings)
         for (name, value) in ppd?.defaults ?? [] {
             if let option = JobSettings.option(named: name), option.sources.contains(.queueDefaults) {
                 try option.apply(text: value, to: &settings)
             }
         }
-        let jobOptions = try CUPSOptions.parse(arguments[5])
         try checkArrivedWhole(jobOptions, ppd: ppd)
         // Only under cupsd (which names the queue in PRINTER) is there a job to ask about.
         if environment["PRINTER"] != nil, let job = Int(arguments[1]) { try checkNoCollections(job: job, given: jobOptions) }
@@ -93,8 +96,8 @@ public enum PrintFilter {
         }
         if let copies = Int(arguments[4]), copies > 1 { try PaperOptions.copies.apply(text: arguments[4], to: &settings) }
         settings.resolve()
-        if let format = environment["FINAL_CONTENT_TYPE"].flatMap(OutputFormat.init(name:)), format != .pdf {
-            try setRaster(format, in: &settings, ppd: ppd, jobOptions: jobOptions, printer: environment["PRINTER"] ?? "the printer")
+        if let raster {
+            try setRaster(raster, in: &settings, printer: printer, named: environment["PRINTER"] ?? "the printer")
         }
         reportIgnored(jobOptions, ppd: ppd)
         settings.user = arguments[2]
@@ -116,10 +119,9 @@ public enum PrintFilter {
     /// resolution, colour and depth the PPD gives for the job's options (print-quality,
     /// print-color-mode, …), as CUPS's own raster filters read them, and the way the printer
     /// turns the backs of sheets (`*cupsBackSide`).
-    static func setRaster(_ format: OutputFormat, in settings: inout JobSettings, ppd: PPDFile?, jobOptions: [(name: String, value: String)],
-                          printer: String) throws {
-        guard let ppd else { settings.info.outputFormat = format; return }
-        settings.info = try PrinterCapabilities(ppd: ppd, jobOptions: jobOptions).settleRaster(format, in: settings.info, printer: printer)
+    static func setRaster(_ format: OutputFormat, in settings: inout JobSettings, printer: PrinterCapabilities?, named name: String) throws {
+        guard let printer else { settings.info.outputFormat = format; return }
+        settings.info = try printer.settleRaster(format, in: settings.info, printer: name)
     }
 
     /// Refuses a job whose text options did not arrive as they were written, rather than print
