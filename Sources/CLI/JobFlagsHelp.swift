@@ -14,6 +14,16 @@ enum JobFlagsHelp {
         return group.title.uppercased() + ":\n" + lines.joined(separator: "\n")
     }.joined(separator: "\n\n")
 
+    /// The option's default when a few words say it (a value, `1 (one page a side)`); longer
+    /// ones (who decides the paper) are for the manual.
+    static func shortDefault(_ option: any DeclaredOption) -> String? {
+        switch option.defaultValue {
+        case .value(let text)? where option.commandLineForm == .option: text
+        case .unset(let text)? where option.commandLineForm == .option && text.count <= 32: text
+        default: nil
+        }
+    }
+
     /// `  --name <value>   help`, the help wrapped under its column within 79 columns (ArgumentParser rewraps longer lines).
     private static func entry(_ option: any DeclaredOption) -> String {
         let flag: String = switch option.commandLineForm {
@@ -21,7 +31,8 @@ enum JobFlagsHelp {
         case .flag: "--\(option.commandLineName)"
         case .invertedFlag: "--[no-]\(option.commandLineName)"
         }
-        let help = option.discussion.isEmpty ? option.help : option.help + " " + option.discussion
+        var help = option.discussion.isEmpty ? option.help : option.help + " " + option.discussion
+        if let shown = shortDefault(option) { help += " (default \(shown))" }
         let column = 30, width = 79
         var lines: [String] = [], line = "  " + flag
         line += flag.count + 2 < column - 1 ? String(repeating: " ", count: column - 2 - flag.count) : "\n" + String(repeating: " ", count: column)

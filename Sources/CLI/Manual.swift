@@ -169,12 +169,16 @@ struct ManualPages {
         }
     }
 
-    /// The values an option takes, and which is its default, as a line of its entry; empty when
-    /// they cannot be listed.
+    /// The values an option takes, when they can be listed, and its default, as lines of its entry.
     static func values(_ option: any DeclaredOption) -> String {
-        guard !option.keywords.isEmpty else { return "" }
-        return "\n.br\nValues: " + Roff.escape(option.keywords.joined(separator: ", "))
-            + (option.defaultKeyword.map { " (default " + Roff.escape($0) + ")" } ?? "") + "."
+        var text = ""
+        if !option.keywords.isEmpty { text += "\n.br\nValues: " + Roff.escape(option.keywords.joined(separator: ", ")) + "." }
+        switch option.defaultValue {
+        case .value(let value)?: text += "\n.br\nDefault: \\fB" + Roff.escape(value) + "\\fR."
+        case .unset(let what)?: text += "\n.br\nDefault: " + Roff.escape(what) + "."
+        case nil: break
+        }
+        return text
     }
 
     /// The help, its values, and the names it has elsewhere.

@@ -46,6 +46,16 @@ public struct PPDPresentation: Sendable {
     }
 }
 
+/// What an option is when nobody gives it, as the manual says it.
+public enum OptionDefault: Sendable, Equatable {
+    /// A value fresh settings already hold, written as the option takes it (`lrtb`, `off`, a
+    /// limit): given, it changes nothing.
+    case value(String)
+    /// Fresh settings hold none, so a later source or the handler decides; the text says what
+    /// happens then (`one page a side`, `the queue's paper, else A4 or Letter by the locale`).
+    case unset(String)
+}
+
 /// How an option is written at the command line.
 public enum CommandLineForm: Sendable, Equatable {
     /// `--name VALUE`.
@@ -80,6 +90,8 @@ public protocol DeclaredOption: Sendable {
     var takesFreeText: Bool { get }
     /// The words its value may be, when they can be listed (`one-sided`, `A4`); empty otherwise.
     var keywords: [String] { get }
+    /// Its default as declared; nil when it is found from the keywords (see `defaultValue`).
+    var declaredDefault: OptionDefault? { get }
     /// Sets the option from its written form; a value it does not take throws, naming it.
     func apply(text: String, to settings: inout JobSettings) throws
     /// Sets the option from its command-line text, naming it `--name` in an error.
@@ -95,15 +107,26 @@ extension DeclaredOption {
 }
 
 extension DeclaredOption {
-    /// The keyword that is the option's default: the one that, applied to fresh settings,
-    /// changes nothing. Nil when none does (a setting left unset, for the document, the queue
-    /// or the printer to decide) or when its values cannot be listed.
-    public var defaultKeyword: String? {
-        keywords.first { keyword in
-            var settings = JobSettings()
-            guard (try? apply(text: keyword, to: &settings)) != nil else { return false }
-            return settings == JobSettings()
-        }
+    /// What the option is when nobody gives it: the declared default, or else the keyword (or
+    /// for a flag, `on` or `off`) that, applied to fresh settings, changes nothing. Nil when
+    /// neither says; a test holds that none is nil and that a declared value changes nothing.
+    public var defaultValue: OptionDefault? {
+        if let declaredDefault { return declaredDefault }
+        let candidates = commandLineForm == .option && !keywords.isEmpty ? keywords : (isOnOff ? ["off", "on"] : [])
+        return candidates.first { leavesFreshSettings($0) }.map(OptionDefault.value)
+    }
+
+    /// Whether applying `text` to fresh settings leaves them as they were.
+    public func leavesFreshSettings(_ text: String) -> Bool {
+        var settings = JobSettings()
+        guard (try? apply(text: text, to: &settings)) != nil else { return false }
+        return settings == JobSettings()
+    }
+
+    /// Whether it takes `on` and `off` (a flag, or a yes-or-no option).
+    var isOnOff: Bool {
+        var on = JobSettings(), off = JobSettings()
+        return (try? apply(text: "on", to: &on)) != nil && (try? apply(text: "off", to: &off)) != nil && on != off
     }
 }
 
@@ -120,6 +143,7 @@ public struct JobOption<Value: OptionValue>: DeclaredOption {
     public let sources: OptionSources
     public let ppd: PPDPresentation?
     public let example: String
+    public let declaredDefault: OptionDefault?
     /// The values it takes, said in an error (`1 to 999`).
     let expects: String
     let parse: @Sendable (String) -> Value?
@@ -128,13 +152,14 @@ public struct JobOption<Value: OptionValue>: DeclaredOption {
 
     public init(_ name: String, aliases: [String] = [], commandLine: String? = nil, form: CommandLineForm = .option,
                 sources: OptionSources = .everywhere, help: String, discussion: String = "", valueName: String? = nil,
-                ppd: PPDPresentation? = nil, expects: String, example: String,
+                ppd: PPDPresentation? = nil, expects: String, example: String, default declaredDefault: OptionDefault? = nil,
                 parse: (@Sendable (String) -> Value?)? = nil, valid isValid: @escaping @Sendable (Value) -> Bool = { _ in true },
                 set store: @escaping @Sendable (inout JobSettings, Value) -> Void) {
         self.name = name; self.aliases = aliases
         commandLineName = commandLine ?? (name.hasPrefix("swiftprint-") ? String(name.dropFirst(11)) : name)
         commandLineForm = form; self.sources = ppd == nil ? sources : sources.union(.queueDefaults); self.help = help; self.discussion = discussion
         self.valueName = valueName; self.ppd = ppd; self.expects = expects; self.example = example
+        self.declaredDefault = declaredDefault
         self.parse = parse ?? { Value(optionText: $0) }
         self.isValid = isValid; self.store = store
     }

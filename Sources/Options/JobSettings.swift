@@ -68,6 +68,10 @@ public struct JobSettings: Sendable, Equatable, Codable {
 
     public init() {}
 
+    /// Points of margin on each edge when neither the job nor the document sets them (photo
+    /// output has none).
+    public static let defaultMargin = 36.0
+
     /// Settings from options given as `name=value` pairs from `source`, in order (a later value
     /// for the same setting wins). Names no declaration answers to are ignored (CUPS passes many,
     /// such as `job-uuid`); a declared one that `source` may not set, or a bad value, throws.
@@ -116,7 +120,7 @@ public struct JobSettings: Sendable, Equatable, Codable {
         let documentOrientation = document?.size.map { $0.width > $0.height ? PrintInfo.Orientation.landscape : .portrait }
             ?? document?.orientation
         let orientation = OptionPrecedence.resolve(job: info.orientation, document: documentOrientation, locale: .portrait)
-        let defaultMargins = EdgeInsets(all: isPhoto ? 0 : 36)
+        let defaultMargins = EdgeInsets(all: isPhoto ? 0 : Self.defaultMargin)
         let m = margins ?? document?.margins(over: defaultMargins) ?? defaultMargins
         let u = printerMargins.edges(for: media.pwgName, borderless: isPhoto)
         return PrintPaper(media: media, orientation: orientation,

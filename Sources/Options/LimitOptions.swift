@@ -60,65 +60,73 @@ public struct JobLimits: Sendable, Equatable, Codable {
 /// The options that set `JobLimits`.
 public enum LimitOptions {
     public static let maxPixels = count(
-        "swiftprint-max-pixels", aliases: ["max-pixels"], help: "Refuse images declaring more pixels than this (default 200000000).",
-        example: "1000000") { $0.limits.pixelsPerImage = $1 }
+        "swiftprint-max-pixels", aliases: ["max-pixels"], help: "Refuse images declaring more pixels than this.",
+        example: "1000000", default: JobLimits.defaults.pixelsPerImage) { $0.limits.pixelsPerImage = $1 }
 
     public static let maxPages = count(
-        "swiftprint-max-pages", aliases: ["max-pages"], help: "Refuse documents of more pages than this (default 20000).",
-        example: "50") { $0.limits.pagesPerDocument = $1 }
+        "swiftprint-max-pages", aliases: ["max-pages"], help: "Refuse documents of more pages than this.",
+        example: "50", default: JobLimits.defaults.pagesPerDocument) { $0.limits.pagesPerDocument = $1 }
 
     public static let maxInputSize = count(
-        "swiftprint-max-input-size", aliases: ["max-input-size"], help: "Refuse input files larger than this many megabytes (default 2048).",
-        valueName: "MB", example: "10") { $0.limits.megabytesPerInput = $1 }
+        "swiftprint-max-input-size", aliases: ["max-input-size"], help: "Refuse input files larger than this many megabytes.",
+        valueName: "MB", example: "10", default: JobLimits.defaults.megabytesPerInput
+    ) { $0.limits.megabytesPerInput = $1 }
 
     public static let maxPoints = count(
         "swiftprint-map-max-points", aliases: ["map-max-points"], commandLine: "map-max-points",
-        help: "Refuse map files of more points than this (default 1000000).", example: "5000") { $0.limits.pointsPerMap = $1 }
+        help: "Refuse map files of more points than this.", example: "5000",
+        default: JobLimits.defaults.pointsPerMap) { $0.limits.pointsPerMap = $1 }
 
     public static let maxTiles = count(
         "swiftprint-map-max-tiles", aliases: ["map-max-tiles"], commandLine: "map-max-tiles",
-        help: "Refuse maps needing more tiles than this, over all their sheets (default 2000).", example: "100") { $0.limits.tilesPerJob = $1 }
+        help: "Refuse maps needing more tiles than this, over all their sheets.", example: "100",
+        default: JobLimits.defaults.tilesPerJob) { $0.limits.tilesPerJob = $1 }
 
     public static let maxSheets = count(
         "swiftprint-map-max-sheets", aliases: ["map-max-sheets"], commandLine: "map-max-sheets",
-        help: "Refuse posters of more sheets than this (default 64).", example: "4") { $0.limits.sheetsPerPoster = $1 }
+        help: "Refuse posters of more sheets than this.", example: "4",
+        default: JobLimits.defaults.sheetsPerPoster) { $0.limits.sheetsPerPoster = $1 }
 
     public static let maxNesting = count(
         "swiftprint-max-nesting", aliases: ["max-nesting"],
-        help: "Refuse JSON documents (GeoJSON, map descriptions) nested deeper than this (default 256).", example: "32") { $0.limits.nestingDepth = $1 }
+        help: "Refuse JSON documents (GeoJSON, map descriptions) nested deeper than this.", example: "32",
+        default: JobLimits.defaults.nestingDepth) { $0.limits.nestingDepth = $1 }
 
     public static let helperTimeout = seconds(
         "swiftprint-helper-timeout", aliases: ["helper-timeout"],
-        help: "Seconds a helper (images, maps) may take for one document (default 300).", example: "30") { $0.limits.helperSeconds = $1 }
+        help: "Seconds a helper (images, maps) may take for one document.", example: "30",
+        default: JobLimits.defaults.helperSeconds) { $0.limits.helperSeconds = $1 }
 
     public static let helperMemory = count(
         "swiftprint-helper-memory", aliases: ["helper-memory"],
-        help: "Megabytes of memory each helper process may use, WebKit's included (default 4096).",
-        valueName: "MB", example: "1024") { $0.limits.helperMegabytes = $1 }
+        help: "Megabytes of memory each helper process may use, WebKit's included.",
+        valueName: "MB", example: "1024", default: JobLimits.defaults.helperMegabytes) { $0.limits.helperMegabytes = $1 }
 
     public static let converterTimeout = seconds(
         "swiftprint-converter-timeout", aliases: ["converter-timeout"],
-        help: "Seconds a converter named in types.tsv may run (default 120).", example: "30") { $0.limits.converterSeconds = $1 }
+        help: "Seconds a converter named in types.tsv may run.", example: "30",
+        default: JobLimits.defaults.converterSeconds) { $0.limits.converterSeconds = $1 }
 
     public static let markupTimeout = seconds(
         "swiftprint-markup-timeout", aliases: ["markup-timeout"],
-        help: "Seconds an HTML or Markdown document may take to load, and to lay out (default 60).", example: "30",
-        atMost: 3600) { $0.limits.markupSeconds = $1 }
+        help: "Seconds an HTML or Markdown document may take to load, and to lay out.", example: "30",
+        default: JobLimits.defaults.markupSeconds, atMost: 3600) { $0.limits.markupSeconds = $1 }
 
     public static let all: [any DeclaredOption] =
         [maxPixels, maxPages, maxInputSize, maxPoints, maxTiles, maxSheets, maxNesting, helperTimeout, helperMemory,
          converterTimeout, markupTimeout]
 
+    /// A limit's option: its default is the limit's value in fresh settings.
     private static func count(_ name: String, aliases: [String], commandLine: String? = nil, help: String, valueName: String = "n",
-                              example: String, set: @escaping @Sendable (inout JobSettings, Int) -> Void) -> JobOption<Int> {
+                              example: String, default limit: Int, set: @escaping @Sendable (inout JobSettings, Int) -> Void) -> JobOption<Int> {
         JobOption<Int>(name, aliases: aliases, commandLine: commandLine, help: help, valueName: valueName,
-                       expects: "a whole number above 0", example: example, valid: { $0 > 0 }, set: set)
+                       expects: "a whole number above 0", example: example, default: .value(String(limit)), valid: { $0 > 0 }, set: set)
     }
 
-    private static func seconds(_ name: String, aliases: [String], help: String, example: String, atMost: Double = 86_400,
-                                set: @escaping @Sendable (inout JobSettings, Double) -> Void) -> JobOption<Double> {
+    private static func seconds(_ name: String, aliases: [String], help: String, example: String, default limit: Double,
+                                atMost: Double = 86_400, set: @escaping @Sendable (inout JobSettings, Double) -> Void) -> JobOption<Double> {
         JobOption<Double>(name, aliases: aliases, help: help, valueName: "seconds",
-                          expects: "seconds, more than 0, at most \(Int(atMost))", example: example,
+                          expects: "seconds, more than 0, at most \(Int(atMost))", example: example, default: .value(limit.writtenAsOption),
                           valid: { $0 > 0 && $0 <= atMost }, set: set)
     }
 }

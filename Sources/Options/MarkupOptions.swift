@@ -10,8 +10,8 @@ public enum MarkupOptions {
     /// A folder, so the command line's only: a print job's page reads no local file at all.
     public static let allowFiles = JobOption<String>(
         "swiftprint-allow-files", aliases: ["allow-files"], sources: .commandLine,
-        help: "Let an HTML or Markdown document read files anywhere under this folder (default: its own folder only), as a manual whose style sheet sits in the folder above needs.",
-        valueName: "folder", expects: "a folder", example: "/usr/share/doc",
+        help: "Let an HTML or Markdown document read files anywhere under this folder, as a manual whose style sheet sits in the folder above needs.",
+        valueName: "folder", expects: "a folder", example: "/usr/share/doc", default: .unset("the document's own folder only"),
         valid: { var folder: ObjCBool = false; return FileManager.default.fileExists(atPath: $0, isDirectory: &folder) && folder.boolValue }) {
         $0.markup.allowedFolder = URL(fileURLWithPath: $1).standardizedFileURL.path
     }

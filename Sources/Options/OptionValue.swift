@@ -29,6 +29,9 @@ extension Double: OptionValue {
         guard let v = Double(optionText.trimmingCharacters(in: .whitespaces)), v.isFinite else { return nil }
         self = v
     }
+
+    /// As people write it in an option: `300`, not `300.0`.
+    var writtenAsOption: String { rounded() == self && abs(self) < 1e15 ? String(Int(self)) : String(self) }
 }
 
 extension Bool: OptionValue {

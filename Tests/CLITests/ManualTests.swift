@@ -49,9 +49,16 @@ import Testing
             let name = try Tool.run("lexgrog", [page])
             #expect(name.status == 0 && name.text.contains(" - "), "\(page): \(name.text)")
         }
-        // A default the declarations give is said: a keyword that changes nothing in fresh settings.
+        // Every job option says its default, as its declaration gives it: a value fresh settings
+        // hold (a keyword, a limit), or what happens when nobody sets it.
         let convert = try Self.render(dir + "/man1/swiftprint-convert.1").text
-        #expect(convert.contains("Values: page, sheet (default page)."), "the header placement's default")
+        let flat = convert.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        for phrase in ["Values: page, sheet. Default: page.", "Default: 1 (one page a side).", "Default: 200000000.",
+                       "Default: lrtb.", "Default: off."] {
+            #expect(flat.contains(phrase), "swiftprint-convert(1) lacks \(phrase)")
+        }
+        let entries = flat.components(separatedBy: "Also set by").count - 1
+        #expect(flat.components(separatedBy: ". Default: ").count - 1 >= entries, "an option without its default")
         // The administrator's page lists every option a print job may set, by its CUPS name.
         let queue = try Self.render(dir + "/man7/swiftprint-queue.7").text
         for name in ["number-up", "document-password", "swiftprint-footer", "print-color-mode"] {

@@ -64,6 +64,21 @@ import Testing
         }
     }
 
+    /// Every option says its default, so the manual can: a value fresh settings hold (given, it
+    /// changes nothing), or, for an option fresh settings leave unset, what happens then.
+    @Test(arguments: declared.map(\.name))
+    func everyOptionSaysItsDefault(name: String) throws {
+        let option = try #require(JobSettings.option(named: name))
+        switch option.defaultValue {
+        case .value(let text)?: #expect(option.leavesFreshSettings(text), "\(name)'s default \(text) changes fresh settings")
+        case .unset(let what)?:
+            #expect(!what.isEmpty)
+            #expect(!option.leavesFreshSettings(option.example), "\(name)'s example changes nothing")
+            for keyword in option.keywords { #expect(!option.leavesFreshSettings(keyword), "\(name) \(keyword) is its default: say .value") }
+        case nil: Issue.record("\(name) says no default")
+        }
+    }
+
     @Test func theHelpListsEveryDeclaredFlag() throws {
         let r = try swiftprint(["convert", "--help"])
         #expect(r.status == 0, "\(r.stderr)")
