@@ -68,6 +68,12 @@ let imageTargets = [
     FuzzTarget("image", reaches: "giflib, libtiff, libwebp, libheif, BMP, librsvg through ImageDecoding.convert (the swiftprint-image helper's work), in process") { data, scratch in
         _ = try ImageDecoding.convert(path: scratch.file("input", data), allGIFFrames: true, limits: fuzzImageLimits, output: scratch.path("output.pdf"))
     },
+    FuzzTarget("jxl", reaches: "libjxl (CJxlShim: header, colour encoding, ICC, frames of an animation), the profile made from the encoding, HDR tone mapping, 16-bit samples into a PDF image") { data, scratch in
+        _ = try ImageDecoding.convert(path: scratch.file("input.jxl", data), allGIFFrames: true, limits: fuzzImageLimits, output: scratch.path("output.pdf"))
+    },
+    FuzzTarget("avif", reaches: "libheif's AVIF path (ISO media boxes, AV1 through dav1d or aom), nclx and ICC colour, 10- and 12-bit samples, alpha, HDR tone mapping") { data, scratch in
+        _ = try ImageDecoding.convert(path: scratch.file("input.avif", data), allGIFFrames: true, limits: fuzzImageLimits, output: scratch.path("output.pdf"))
+    },
 ]
 
 let rasterTargets = [

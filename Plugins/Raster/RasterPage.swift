@@ -44,7 +44,7 @@ enum RasterPage {
                 if bits == 16 { swapToBigEndian(&row) }
                 // Black is ink: 0 is white, the opposite of PDF's grey.
                 if header.colorSpace == .black { for i in row.indices { row[i] = ~row[i] } }
-                upFilter(row, above: above, into: &filtered)
+                PNGRowFilter.up(row, above: above, into: &filtered)
                 try filtered.withUnsafeBytes { try sink.writeColor($0) }
                 swap(&row, &above)
             }
@@ -65,20 +65,6 @@ enum RasterPage {
         // Writers that do not know the count say 0 (or, in Apple raster, all ones).
         if declared > read, declared < Int(Int32.max) {
             throw PrintError(.invalidInput, path: reader.path, "the raster stream ends after page \(read) of the \(declared) it declares")
-        }
-    }
-
-    /// PNG's "Up" filter (type 2): each byte less the byte above it, after the filter's type
-    /// byte. Raster pages repeat their rows (white margins, lines of text, flat colour), which
-    /// this turns into runs of zeros: smaller and faster to compress than the rows themselves.
-    static func upFilter(_ row: [UInt8], above: [UInt8], into out: inout [UInt8]) {
-        out.withUnsafeMutableBufferPointer { o in
-            row.withUnsafeBufferPointer { r in
-                above.withUnsafeBufferPointer { a in
-                    o[0] = 2
-                    for i in 0..<r.count { o[i + 1] = r[i] &- a[i] }
-                }
-            }
         }
     }
 

@@ -11,7 +11,7 @@ package final class ColorTransform {
     private let transform: UnsafeMutableRawPointer
 
     /// `profile`: the ICC profile's bytes; `name` says which profile in errors (a file's path).
-    package init(toProfile profile: Data, named name: String, output: Output) throws {
+    package init(toProfile profile: Data, named name: String, output: Output, intent: RenderingIntent = .auto) throws {
         var loadError: UnsafePointer<CChar>?
         guard splcms_load(&loadError) == 0 else {
             throw PrintError(.notAvailable, loadError.map { String(cString: $0) } ?? "cannot load Little CMS")
@@ -24,7 +24,9 @@ package final class ColorTransform {
         case .cmyk16: kind = SPLCMS_CMYK_16
         }
         var error: UnsafeMutablePointer<CChar>?
-        let made = profile.withUnsafeBytes { splcms_transform_from_srgb($0.baseAddress, $0.count, kind, &error) }
+        let made = profile.withUnsafeBytes {
+            splcms_transform_from_srgb($0.baseAddress, $0.count, kind, intent.iccIntent, intent.blackPointCompensation ? 1 : 0, &error)
+        }
         guard let made else {
             let reason = error.map { String(cString: $0) } ?? "Little CMS failed"
             free(error)
@@ -39,4 +41,29 @@ package final class ColorTransform {
     package func apply(_ pixels: UnsafePointer<UInt32>, count: Int, into output: UnsafeMutableRawPointer) {
         splcms_apply(transform, pixels, output, UInt32(count))
     }
+}
+
+/// How colours outside the printer's gamut are brought into it: IPP's `print-rendering-intent`
+/// keywords, as ICC's four intents, with or without black point compensation.
+public enum RenderingIntent: String, Sendable, Codable, CaseIterable {
+    /// The printer's choice: relative colorimetric with black point compensation (what most
+    /// printers and cups-filters use for photos and documents alike).
+    case auto
+    case perceptual
+    case relative
+    case relativeBPC = "relative-bpc"
+    case saturation
+    case absolute
+
+    /// ICC's number for it (lcms2's INTENT_*).
+    var iccIntent: Int32 {
+        switch self {
+        case .perceptual: 0
+        case .auto, .relative, .relativeBPC: 1
+        case .saturation: 2
+        case .absolute: 3
+        }
+    }
+
+    var blackPointCompensation: Bool { self == .auto || self == .relativeBPC }
 }

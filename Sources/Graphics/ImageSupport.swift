@@ -90,7 +90,8 @@ package func readFile(_ path: String) throws -> Data {
 
 /// The image formats swiftprint reads, told apart by their first bytes.
 package enum ImageFormat {
-    case jpeg, png, gif, tiff, webp, heif, bmp, svg
+    /// `heif` is every ISO-media image: HEIC, and AVIF, which libheif decodes too.
+    case jpeg, png, gif, tiff, webp, heif, jxl, bmp, svg
 
     /// The format of a file starting with `head` (its first few kilobytes), or nil.
     package init?(head: [UInt8]) {
@@ -100,6 +101,8 @@ package enum ImageFormat {
         else if head.starts(with: [0x49, 0x49, 0x2A, 0x00]) || head.starts(with: [0x4D, 0x4D, 0x00, 0x2A]) { self = .tiff }
         else if head.count >= 12, head.starts(with: Array("RIFF".utf8)), Array(head[8..<12]) == Array("WEBP".utf8) { self = .webp }
         else if head.count >= 12, Array(head[4..<8]) == Array("ftyp".utf8) { self = .heif }
+        // A bare codestream, or the ISO-media container with its signature box.
+        else if head.starts(with: [0xFF, 0x0A]) || head.starts(with: [0, 0, 0, 0x0C, 0x4A, 0x58, 0x4C, 0x20, 0x0D, 0x0A, 0x87, 0x0A]) { self = .jxl }
         else if head.starts(with: Array("BM".utf8)) { self = .bmp }
         else if String(decoding: head, as: UTF8.self).contains("<svg") { self = .svg }
         else { return nil }
@@ -111,5 +114,5 @@ package enum ImageFormat {
     }
 
     /// What to say when a file is none of them.
-    package static let unknownMessage = "not an image format swiftprint reads (JPEG, PNG, GIF, TIFF, WebP, BMP, HEIF, SVG)"
+    package static let unknownMessage = "not an image format swiftprint reads (JPEG, PNG, GIF, TIFF, WebP, BMP, HEIF, AVIF, JPEG XL, SVG)"
 }

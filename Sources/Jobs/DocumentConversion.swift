@@ -63,7 +63,8 @@ public struct DocumentConversion {
         var settings = self.settings
         // Options that do not go together, and raster settings, are refused before any document is read.
         try settings.checkCombinations()
-        let raster = try settings.info.outputFormat.flatMap { $0 == .pdf ? nil : try RasterDocumentWriter(info: settings.info, cmykProfile: settings.cmykProfile) }
+        let raster = try settings.info.outputFormat.flatMap { $0 == .pdf ? nil : try RasterDocumentWriter(info: settings.info, cmykProfile: settings.cmykProfile,
+                                                                                                              intent: settings.renderingIntent ?? .auto) }
         let (spools, formatters) = try open(inputs, settings: settings)
         // The first document's own page setup (HTML's @page) decides what the job leaves open.
         let setup: DocumentPageSetup?

@@ -25,6 +25,8 @@ public struct JobSettings: Sendable, Equatable, Codable {
     public var limits = JobLimits()
     /// The ICC profile of the printer's inks, for CMYK raster output (a file).
     public var cmykProfile: String?
+    /// How raster output in Adobe RGB or CMYK maps colours the printer cannot make; nil: auto.
+    public var renderingIntent: RenderingIntent?
     /// The documents' type as the user names it (IPP `document-format`, a MIME type), over what
     /// detection would find: standard input has no name to go by.
     public var documentFormat: String?

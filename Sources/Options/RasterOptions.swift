@@ -1,4 +1,5 @@
 import Foundation
+import PrintGraphics
 import PrintModel
 
 /// Raster output for printers that take no PDF, by IPP's names. The format is the command
@@ -40,8 +41,17 @@ public enum RasterOptions {
         default: .unset("none")
     ) { $0.cmykProfile = $1 }
 
-    public static let all: [any DeclaredOption] = [outputFormat, resolution, rasterType, sheetBack, cmykProfile]
+    public static let renderingIntent = JobOption<RenderingIntent>(
+        "print-rendering-intent", commandLine: "rendering-intent", sources: .everywhere,
+        help: "How raster output in adobe-rgb or cmyk brings colours the printer cannot make into its gamut: auto, perceptual, relative, relative-bpc (black point compensation), saturation or absolute (IPP print-rendering-intent).",
+        valueName: "intent", expects: RenderingIntent.allCases.map(\.rawValue).joined(separator: ", "), example: "perceptual",
+        default: .unset("auto: relative-bpc")
+    ) { $0.renderingIntent = $1 }
+
+    public static let all: [any DeclaredOption] = [outputFormat, resolution, rasterType, sheetBack, cmykProfile, renderingIntent]
 }
+
+extension RenderingIntent: OptionValue {}
 
 extension OutputFormat: OptionValue {
     public init?(optionText: String) { self.init(name: optionText) }

@@ -21,13 +21,14 @@ package struct RasterDocumentWriter {
     /// `sides`, for the header and to know the backs (every second page when two-sided).
     package var duplex: PrintInfo.Duplex
     package var sheetBack: SheetBack
-    /// Adobe RGB and CMYK output: Little CMS's transform from the canvas's sRGB.
+    /// Adobe RGB and CMYK output: Little CMS's transform from the canvas's sRGB, with the job's
+    /// rendering intent.
     private var transform: ColorTransform?
 
     /// The raster settings of `info`: its format (PWG or Apple raster), and the type, resolution
     /// and back-side turn asked or their defaults. Combinations a format has no room for are
     /// refused before, with the option to change (`JobSettings.checkCombinations`).
-    package init(info: PrintInfo, cmykProfile: String? = nil) throws {
+    package init(info: PrintInfo, cmykProfile: String? = nil, intent: RenderingIntent = .auto) throws {
         let format: RasterWriter.Format = info.outputFormat == .appleRaster ? .apple : .pwg
         let gray = info.outputType == .grayscale || info.outputType == .photoGrayscale
         self.format = format
@@ -35,15 +36,15 @@ package struct RasterDocumentWriter {
         resolution = info.printerResolution ?? .standard
         duplex = info.duplex ?? .none
         sheetBack = info.sheetBack ?? .normal
-        transform = try Self.transform(for: type, cmykProfile: cmykProfile)
+        transform = try Self.transform(for: type, cmykProfile: cmykProfile, intent: intent)
     }
 
     /// Little CMS's transform for the colour-managed types: to Adobe RGB, or to the inks of
     /// `cmykProfile`, which CMYK output must name.
-    private static func transform(for type: RasterType, cmykProfile: String?) throws -> ColorTransform? {
+    private static func transform(for type: RasterType, cmykProfile: String?, intent: RenderingIntent) throws -> ColorTransform? {
         switch type {
         case .adobeRGB8, .adobeRGB16:
-            return try ColorTransform(toProfile: AdobeRGB.profile, named: "Adobe RGB", output: type == .adobeRGB8 ? .rgb8 : .rgb16)
+            return try ColorTransform(toProfile: AdobeRGB.profile, named: "Adobe RGB", output: type == .adobeRGB8 ? .rgb8 : .rgb16, intent: intent)
         case .cmyk8, .cmyk16:
             guard let cmykProfile else {
                 throw PrintError(.invalidOption, "\(type.rawValue) raster output needs the ICC profile of the printer's inks")
@@ -52,7 +53,7 @@ package struct RasterDocumentWriter {
             do { bytes = try Data(contentsOf: URL(fileURLWithPath: cmykProfile)) } catch {
                 throw PrintError(.inputUnreadable, path: cmykProfile, "cannot read the CMYK profile")
             }
-            return try ColorTransform(toProfile: bytes, named: cmykProfile, output: type == .cmyk8 ? .cmyk8 : .cmyk16)
+            return try ColorTransform(toProfile: bytes, named: cmykProfile, output: type == .cmyk8 ? .cmyk8 : .cmyk16, intent: intent)
         default:
             return nil
         }

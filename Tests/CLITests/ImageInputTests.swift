@@ -143,6 +143,23 @@ import Testing
         #expect(size.width < size.height)
     }
 
+    /// An HDR photo with a gain map (Ultra HDR, Apple's and Adobe's: a Multi-Picture JPEG whose
+    /// second image is the map) prints its first, SDR image, stored without the map after it.
+    @Test func aGainMapJPEGPrintsItsSDRImage() throws {
+        let dir = try temporaryDirectory()
+        var base = try Data(contentsOf: URL(fileURLWithPath: try makeImage("base.jpg")))
+        // An APP2 `MPF` segment after the start of image (an index the printer needs not read).
+        let mpf = Array("MPF\0".utf8) + [0x4D, 0x4D, 0x00, 0x2A, 0, 0, 0, 8, 0, 0]
+        base.insert(contentsOf: [0xFF, 0xE2, UInt8((mpf.count + 2) >> 8), UInt8((mpf.count + 2) & 0xFF)] + mpf, at: 2)
+        _ = try Tool.run("convert", ["-size", "600x400", "xc:black", dir + "/map.jpg"])
+        let file = dir + "/hdr.jpg"
+        try (base + Data(contentsOf: URL(fileURLWithPath: dir + "/map.jpg"))).write(to: URL(fileURLWithPath: file))
+        let out = try convert([file])
+        _ = try Tool.run("pdfimages", ["-j", out, dir + "/x"])
+        #expect(try Data(contentsOf: URL(fileURLWithPath: dir + "/x-000.jpg")) == base, "the SDR image, byte for byte, without the map")
+        #expect(try brightness(out, x: 0.2...0.3, y: 0.5...0.6) > 40, "the photo, not the black map")
+    }
+
     @Test func adobeCMYKJPEGsPrintPositive() throws {
         let jpeg = try makeImage("cmyk.jpg", ["-colorspace", "CMYK"])
         let out = try convert([jpeg], ["--margins", "0", "--print-scaling", "fill", "--media", "A4"])

@@ -115,6 +115,26 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: dir + "/m.pwg"))
     }
 
+    /// `print-rendering-intent` reaches Little CMS: CMYK raster of a colourful page differs by
+    /// intent, and without one is relative colorimetric with black point compensation.
+    @Test func theRenderingIntentChoosesHowColoursReachTheInks() throws {
+        let dir = try temporaryDirectory()
+        let input = examples + "/poster.svg"
+        var outputs: [String: Data] = [:]
+        for intent in ["", "relative-bpc", "perceptual", "relative", "absolute"] {
+            let out = dir + "/\(intent.isEmpty ? "default" : intent).pwg"
+            try Self.convert([input, "--output-format", "pwg-raster", "--printer-resolution", "50", "--pwg-raster-document-type", "cmyk_8",
+                              "--cmyk-profile", "/usr/share/color/icc/ghostscript/default_cmyk.icc", "-o", out]
+                             + (intent.isEmpty ? [] : ["--rendering-intent", intent]))
+            outputs[intent] = try Data(contentsOf: URL(fileURLWithPath: out))
+        }
+        #expect(outputs[""] == outputs["relative-bpc"], "auto is relative colorimetric with black point compensation")
+        #expect(outputs["perceptual"] != outputs["relative-bpc"])
+        #expect(outputs["absolute"] != outputs["relative"])
+        let bad = try swiftprint(["convert", input, "--output-format", "pwg-raster", "--rendering-intent", "vivid", "-o", dir + "/bad.pwg"])
+        #expect(bad.status == 64 && bad.stderr.contains("vivid"), "\(bad.stderr)")
+    }
+
     /// 2 × 2 blocks of a rendering averaged.
     static func average(_ image: (width: Int, height: Int, pixels: [UInt8])) -> (width: Int, height: Int, pixels: [UInt8]) {
         let w = image.width / 2, h = image.height / 2

@@ -250,6 +250,25 @@ struct JobDoorTests {
         #expect(try PDF.pageCount(saved) == 1)
     }
 
+    /// AVIF and JPEG XL, which stock CUPS does not know, are accepted by the swiftprint queue
+    /// (its swiftprint.types names them) and print with their colour.
+    @Test(arguments: ["avif", "jxl"])
+    func todaysPhotoFormatsPrintThroughTheQueue(format: String) throws {
+        let cups = try PrivateCUPS.shared()
+        let dir = try temporaryDirectory()
+        chmod(dir, 0o755)
+        let png = dir + "/photo.png", file = dir + "/photo." + format
+        #expect(try Tool.run("convert", ["-size", "300x200", "gradient:red-blue", "-profile", "/usr/share/color/icc/colord/AdobeRGB1998.icc", png]).status == 0)
+        let made = format == "avif" ? try Tool.run("avifenc", ["-s", "8", png, file]) : try Tool.run("cjxl", ["-d", "1", png, file])
+        #expect(made.status == 0, "\(made.stderr)")
+        chmod(file, 0o644)
+        let id = try lp(cups, file, [], title: "photo." + format)
+        let saved = cups.saved + "/root/\(id)-photo.\(format).pdf"
+        #expect(FileManager.default.fileExists(atPath: saved), "\((try? cups.finishedJobReport(id)) ?? "")")
+        let images = try Tool.run("pdfimages", ["-list", saved]).text
+        #expect(images.contains(" icc "), "\(images)")
+    }
+
     /// What an iPhone sends, on a cupsd with every converter of this machine (cups-filters'
     /// rastertopdf among them, which ties at cost 0 with a route through PDF): swiftprint's own
     /// route is taken, and no other converter runs.

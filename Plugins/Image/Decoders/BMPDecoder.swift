@@ -22,7 +22,7 @@ package enum BMPDecoder {
                     for c in 0..<channels { pixels[(y * width + x) * 4 + c] = source[y * stride + x * channels + c] }
                 }
             }
-            return RGBAImage(width: width, height: height, pixels: pixels)
+            return DecodedPixels(width: width, height: height, rgba: pixels)
         }
     }
 }

@@ -46,7 +46,7 @@ package final class GIFFile {
     package var frameCount: Int { Int(file.pointee.ImageCount) }
 
     /// The canvas after frames 0…`last` are drawn (transparent where nothing is).
-    package func compose(upTo last: Int) throws -> RGBAImage {
+    package func compose(upTo last: Int) throws -> DecodedPixels {
         var canvas = [UInt8](repeating: 0, count: width * height * 4)
         for index in 0...last {
             let saved = file.pointee.SavedImages[index]
@@ -87,7 +87,7 @@ package final class GIFFile {
                 } else if let before { canvas = before }
             }
         }
-        return RGBAImage(width: width, height: height, pixels: canvas)
+        return DecodedPixels(width: width, height: height, rgba: canvas)
     }
 
     static func error(_ path: String, _ code: Int32) -> PrintError {

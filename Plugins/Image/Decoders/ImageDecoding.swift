@@ -1,7 +1,8 @@
 import Foundation
 import HandlerSupport
 
-/// Turns an image file of a format that must be decoded (GIF, TIFF, WebP, HEIF, BMP) or drawn
+/// Turns an image file of a format that must be decoded (GIF, TIFF, WebP, HEIF, AVIF, JPEG XL,
+/// BMP) or drawn
 /// (SVG) into a PDF of one page per image: the image object filling a page one point per pixel,
 /// or the SVG drawn as vectors at its size. `swiftprint-image` runs it in its own process, so
 /// that these libraries load only for jobs that need them, and untrusted files are parsed
@@ -16,6 +17,7 @@ package enum ImageDecoding {
         case .tiff: images = try TIFFDecoder.open(path: path, limits: limits)
         case .webp: images = [try WebPDecoder.open(path: path, limits: limits)]
         case .heif: images = [try HEIFDecoder.open(path: path, limits: limits)]
+        case .jxl: return try convertJXL(path: path, allFrames: allGIFFrames, limits: limits, output: output)
         case .bmp: images = [try BMPDecoder.open(path: path, limits: limits)]
         case .svg:
             let svg = try SVGDocument(path: path)
@@ -31,14 +33,37 @@ package enum ImageDecoding {
             throw PrintError(.unknownFormat, path: path, ImageFormat.unknownMessage)
         }
         let document = try QPDFDocument()
-        for image in images {
-            let id = try image.addObject(to: document)
-            let size = CGSize(width: image.width, height: image.height)
-            try document.appendSheet(size: size, placements: [(object: id, transform: PDFMatrix(scaleX: size.width, y: size.height), clip: nil)])
+        for image in images { try add(image, to: document) }
+        try write(document, to: output)
+        return images.map(\.ppi)
+    }
+
+    /// A JPEG XL's first frame, or every frame of an animation when asked (as GIF's), decoded
+    /// one at a time as they are written: libjxl says how many only by decoding them.
+    static func convertJXL(path: String, allFrames: Bool, limits: ImageLimits, output: String) throws -> [Double?] {
+        let file = try JXLFile(path: path, limits: limits)
+        let document = try QPDFDocument()
+        var count = 0
+        while count == 0 || (allFrames && file.isAnimated), let pixels = try file.nextFrame() {
+            count += 1
+            try limits.check(images: count, kind: "JPEG XL animation", path: path)
+            try add(DecodedImage(width: pixels.width, height: pixels.height) { pixels }, to: document)
         }
+        guard count > 0 else { throw PrintError(.invalidInput, path: path, "the JPEG XL image has no frames") }
+        try write(document, to: output)
+        return Array(repeating: nil, count: count)
+    }
+
+    /// `image` as a page of its own, one point a pixel.
+    static func add(_ image: DecodedImage, to document: QPDFDocument) throws {
+        let id = try image.addObject(to: document)
+        let size = CGSize(width: image.width, height: image.height)
+        try document.appendSheet(size: size, placements: [(object: id, transform: PDFMatrix(scaleX: size.width, y: size.height), clip: nil)])
+    }
+
+    static func write(_ document: QPDFDocument, to output: String) throws {
         let out = try OutputFile(.file(output))
         try document.write(to: out)
         try out.commit()
-        return images.map(\.ppi)
     }
 }

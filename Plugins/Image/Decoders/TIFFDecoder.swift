@@ -16,7 +16,7 @@ package enum TIFFDecoder {
                 let info = try reader.info(page: page)
                 var pixels = [UInt8](repeating: 0, count: info.width * info.height * 4)
                 try reader.readRGBA(page: page, into: &pixels)
-                return RGBAImage(width: info.width, height: info.height, pixels: pixels, iccProfile: info.icc)
+                return DecodedPixels(width: info.width, height: info.height, rgba: pixels, iccProfile: info.icc)
             })
         }
         guard !pages.isEmpty else { throw PrintError(.invalidInput, path: path, "the TIFF has no pages") }

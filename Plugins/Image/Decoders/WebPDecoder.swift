@@ -2,7 +2,7 @@ import CWebP
 import Foundation
 import HandlerSupport
 
-/// WebP through libwebp.
+/// WebP through libwebp, with its ICC profile (the `ICCP` chunk, found by libwebpdemux).
 package enum WebPDecoder {
     package static func open(path: String, limits: ImageLimits) throws -> DecodedImage {
         let data = try readFile(path)
@@ -17,7 +17,22 @@ package enum WebPDecoder {
                 throw PrintError(.invalidInput, path: path, "not a valid WebP image (it cannot be decoded)")
             }
             defer { WebPFree(rgba) }
-            return RGBAImage(width: Int(w), height: Int(h), pixels: Array(UnsafeBufferPointer(start: rgba, count: Int(w) * Int(h) * 4)))
+            return DecodedPixels(width: Int(w), height: Int(h), rgba: Array(UnsafeBufferPointer(start: rgba, count: Int(w) * Int(h) * 4)),
+                                 iccProfile: iccProfile(data))
+        }
+    }
+
+    /// The profile in an extended WebP's `ICCP` chunk, if it has one.
+    static func iccProfile(_ data: Data) -> Data? {
+        data.withUnsafeBytes { raw -> Data? in
+            var bytes = WebPData(bytes: raw.bindMemory(to: UInt8.self).baseAddress, size: raw.count)
+            guard let demux = WebPDemux(&bytes) else { return nil }
+            defer { WebPDemuxDelete(demux) }
+            var chunk = WebPChunkIterator()
+            guard WebPDemuxGetChunk(demux, "ICCP", 1, &chunk) != 0 else { return nil }
+            defer { WebPDemuxReleaseChunkIterator(&chunk) }
+            guard let start = chunk.chunk.bytes, chunk.chunk.size > 0 else { return nil }
+            return Data(bytes: start, count: chunk.chunk.size)
         }
     }
 }

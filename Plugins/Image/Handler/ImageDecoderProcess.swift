@@ -2,7 +2,7 @@ import Foundation
 import HandlerSupport
 import ImageProtocol
 
-/// Runs `swiftprint-image`, which decodes GIF, TIFF, WebP, HEIF and BMP files and draws SVG into
+/// Runs `swiftprint-image`, which decodes GIF, TIFF, WebP, HEIF, AVIF, JPEG XL and BMP files and draws SVG into
 /// a PDF of one page per image. In a process of its own, the decoders' libraries (librsvg,
 /// libheif, libtiff, gdk-pixbuf …) load only for jobs that need them — a one-line text job
 /// starts in half the time — and untrusted files are parsed outside the job's process.

@@ -11,7 +11,7 @@ import HandlerSupport
 public struct ImageHandler: ContentHandler {
     public let name = "image"
     public let contentTypes = ["public.jpeg", "public.png", "com.compuserve.gif", "public.tiff", "org.webmproject.webp",
-                               "com.microsoft.bmp", "public.heif", "public.heic", "public.svg-image"]
+                               "com.microsoft.bmp", "public.heif", "public.heic", "public.avif", "public.jpeg-xl", "public.svg-image"]
 
     public init() {}
 
@@ -89,7 +89,7 @@ public final class ImagePrintFormatter: PrintFormatter {
             let png = try PNGImage(path: path, limits: limits)
             let pixels = CGSize(width: png.width, height: png.height)
             items.append(Item(content: PlacedContent(image: png, naturalSize: pixels), filePPI: png.ppi, pixels: pixels))
-        case .gif, .tiff, .webp, .heif, .bmp, .svg:
+        case .gif, .tiff, .webp, .heif, .jxl, .bmp, .svg:
             // Formats whose decoders are big libraries: decoded in a process of their own.
             let (document, ppi) = try ImageDecoderProcess.run(path: path, allGIFFrames: allGIFFrames, limits: limits)
             for page in 0..<document.pageCount {

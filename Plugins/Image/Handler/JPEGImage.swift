@@ -17,6 +17,10 @@ struct JPEGHeader {
     var hasAdobeMarker = false
     /// Pixels per inch from JFIF, when it says.
     var ppi: Double?
+    /// The bytes of the first image, when more follow it: a Multi-Picture file (APP2 `MPF`), as an
+    /// HDR photo with a gain map is (Ultra HDR, Apple's and Adobe's): its first image is the SDR
+    /// one to print, the gain map after it is for HDR screens and is left out. Nil: the whole file.
+    var primaryLength: Int?
 
     /// Reads the markers of `data`; throws for anything that is not a complete JPEG.
     init(data: Data, path: String) throws {
@@ -26,6 +30,7 @@ struct JPEGHeader {
         var i = 2
         var iccChunks: [Int: Data] = [:]
         var sawFrame = false
+        var multiPicture = false, scanStart = 0
         scan: while i + 4 <= bytes.count {
             guard bytes[i] == 0xFF else { throw bad("garbage between markers") }
             let marker = bytes[i + 1]
@@ -50,9 +55,12 @@ struct JPEGHeader {
                 orientation = Self.exifOrientation(Array(body.dropFirst(6))) ?? orientation
             case 0xE2 where body.starts(with: Array("ICC_PROFILE\0".utf8)) && body.count > 14:
                 iccChunks[Int(body[12])] = Data(body[14...])
+            case 0xE2 where body.starts(with: Array("MPF\0".utf8)):
+                multiPicture = true
             case 0xEE where body.starts(with: Array("Adobe".utf8)):
                 hasAdobeMarker = true
             case 0xDA:
+                scanStart = i
                 break scan
             case 0xD9:
                 throw bad("it ends before any image data")
@@ -70,6 +78,13 @@ struct JPEGHeader {
         while end > 2, data[data.startIndex + end - 1] == 0x00 { end -= 1 }
         guard end >= 2, data[data.startIndex + end - 2] == 0xFF, data[data.startIndex + end - 1] == 0xD9 else {
             throw PrintError(.invalidInput, path: path, "the JPEG is truncated (no end-of-image marker)")
+        }
+        // A 0xFF in the scan's data is followed by 0x00 or a restart marker, so the first FF D9
+        // after the scan starts ends the first image.
+        if multiPicture, scanStart > 0,
+           let eoi = data.range(of: Data([0xFF, 0xD9]), in: (data.startIndex + scanStart)..<(data.startIndex + end)),
+           eoi.upperBound < data.startIndex + end {
+            primaryLength = eoi.upperBound - data.startIndex
         }
         if !iccChunks.isEmpty {
             iccProfile = iccChunks.keys.sorted().reduce(into: Data()) { $0.append(iccChunks[$1]!) }
@@ -124,20 +139,21 @@ final class JPEGImage: PlaceableObject {
         if let icc = header.iccProfile, ICCProfile.matches(icc, components: header.components) { info.iccProfile = icc }
         info.invertedCMYK = header.components == 4 && header.hasAdobeMarker
         let (path, version) = (path, version)
-        return try document.addJPEG(info: info, length: version.size,
-                                    supplier: StreamSupplier { write in try Self.copy(path, version: version, to: write) })
+        let length = header.primaryLength.map(Int64.init) ?? version.size
+        return try document.addJPEG(info: info, length: length,
+                                    supplier: StreamSupplier { write in try Self.copy(path, version: version, count: length, to: write) })
     }
 
     /// Gives the bytes of the file at `path` to `write`, when it is still `version` of it (a file
     /// changed since its header was read would not be the image described).
-    static func copy(_ path: String, version: FileVersion, to write: (UnsafeRawBufferPointer) -> Bool) throws {
+    static func copy(_ path: String, version: FileVersion, count: Int64, to write: (UnsafeRawBufferPointer) -> Bool) throws {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw PrintError.system(.inputUnreadable, path: path, "cannot read the file again to store it", errno: errno) }
         defer { close(fd) }
         guard FileVersion.of(descriptor: fd) == version else {
             throw PrintError(.inputUnreadable, path: path, "the file changed while the job was being made; print it again")
         }
-        switch FileBytes.copy(fd, from: 0, count: version.size, to: write) {
+        switch FileBytes.copy(fd, from: 0, count: count, to: write) {
         case nil: return
         case 0: throw PrintError(.inputUnreadable, path: path, "the file changed while the job was being made; print it again")
         case let failure?: throw PrintError.system(.inputUnreadable, path: path, "cannot read the file again to store it", errno: failure)

@@ -1,4 +1,4 @@
-// swiftprint-image: decodes one image file (GIF, TIFF, WebP, HEIF, BMP, SVG) into a PDF of one
+// swiftprint-image: decodes one image file (GIF, TIFF, WebP, HEIF, AVIF, JPEG XL, BMP, SVG) into a PDF of one
 // page per image, for the image handler, which runs it in its own process: the decoders'
 // libraries load only for jobs that need them, and untrusted files are parsed outside the job.
 //

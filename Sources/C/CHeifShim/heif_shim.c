@@ -15,7 +15,8 @@ static pthread_once_t once = PTHREAD_ONCE_INIT;
     X(heif_image_handle_get_width) X(heif_image_handle_get_height) \
     X(heif_image_handle_get_raw_color_profile_size) X(heif_image_handle_get_raw_color_profile) \
     X(heif_decode_image) X(heif_image_release) X(heif_image_get_width) X(heif_image_get_height) \
-    X(heif_image_get_plane_readonly)
+    X(heif_image_get_plane_readonly) X(heif_image_handle_has_alpha_channel) X(heif_image_handle_get_luma_bits_per_pixel) \
+    X(heif_image_handle_get_nclx_color_profile) X(heif_nclx_color_profile_free)
 
 #define SP_HEIF_POINTER(name) static __typeof__(&name) p_##name;
 SP_HEIF_FUNCTIONS(SP_HEIF_POINTER)
@@ -60,3 +61,11 @@ int sp_heif_image_get_height(const struct heif_image *i, enum heif_channel c) { 
 const uint8_t *sp_heif_image_get_plane_readonly(const struct heif_image *i, enum heif_channel c, int *stride) {
     return p_heif_image_get_plane_readonly(i, c, stride);
 }
+int sp_heif_image_handle_has_alpha_channel(const struct heif_image_handle *h) { return p_heif_image_handle_has_alpha_channel(h); }
+int sp_heif_image_handle_get_luma_bits_per_pixel(const struct heif_image_handle *h) {
+    return p_heif_image_handle_get_luma_bits_per_pixel(h);
+}
+struct heif_error sp_heif_image_handle_get_nclx_color_profile(const struct heif_image_handle *h, struct heif_color_profile_nclx **out) {
+    return p_heif_image_handle_get_nclx_color_profile(h, out);
+}
+void sp_heif_nclx_color_profile_free(struct heif_color_profile_nclx *p) { p_heif_nclx_color_profile_free(p); }

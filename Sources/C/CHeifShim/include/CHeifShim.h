@@ -28,5 +28,9 @@ void sp_heif_image_release(const struct heif_image *);
 int sp_heif_image_get_width(const struct heif_image *, enum heif_channel);
 int sp_heif_image_get_height(const struct heif_image *, enum heif_channel);
 const uint8_t *sp_heif_image_get_plane_readonly(const struct heif_image *, enum heif_channel, int *);
+int sp_heif_image_handle_has_alpha_channel(const struct heif_image_handle *);
+int sp_heif_image_handle_get_luma_bits_per_pixel(const struct heif_image_handle *);
+struct heif_error sp_heif_image_handle_get_nclx_color_profile(const struct heif_image_handle *, struct heif_color_profile_nclx **);
+void sp_heif_nclx_color_profile_free(struct heif_color_profile_nclx *);
 
 #endif

@@ -1,0 +1,73 @@
+import CJxlShim
+import Foundation
+import HandlerSupport
+
+/// The one owner of a libjxl decoder reading one JPEG XL file: its header, checked against the
+/// limits before any pixel is decoded, then its frames in order (an animation's as shown), each
+/// at its own depth with its colour — the file's ICC profile, or one made from its colour
+/// encoding; HDR (PQ, HLG) tone-mapped for paper.
+package final class JXLFile {
+    package let path: String
+    package let width: Int, height: Int
+    package let isAnimated: Bool
+    private let data: Data
+    private let decoder: OpaquePointer
+    private let info: sp_jxl_info
+
+    package init(path: String, limits: ImageLimits) throws {
+        self.path = path
+        var message = [CChar](repeating: 0, count: 256)
+        guard sp_jxl_load(&message, message.count) == 0 else {
+            throw PrintError(.notAvailable, path: path, "cannot print JPEG XL images: libjxl cannot be loaded (\(Self.text(message))); install libjxl0.7")
+        }
+        data = try readFile(path)
+        var info = sp_jxl_info()
+        let opened = data.withUnsafeBytes { sp_jxl_open($0.bindMemory(to: UInt8.self).baseAddress, $0.count, &info, &message, message.count) }
+        guard let opened else { throw PrintError(.invalidInput, path: path, "not a valid JPEG XL image (\(Self.text(message)))") }
+        decoder = opened
+        self.info = info
+        width = Int(info.width); height = Int(info.height); isAnimated = info.animated != 0
+        try limits.check(width: width, height: height, path: path)
+    }
+
+    deinit { sp_jxl_close(decoder) }
+
+    /// The next frame's pixels, or nil after the last.
+    package func nextFrame() throws -> DecodedPixels? {
+        var message = [CChar](repeating: 0, count: 256)
+        var pixels: UnsafeMutablePointer<UInt8>?, icc: UnsafeMutablePointer<UInt8>?
+        var size = 0, iccSize = 0
+        var bits: Int32 = 8
+        let status = sp_jxl_next_frame(decoder, &pixels, &size, &bits, &icc, &iccSize, &message, message.count)
+        defer { free(pixels); free(icc) }
+        guard status >= 0 else { throw PrintError(.invalidInput, path: path, "not a valid JPEG XL image (\(Self.text(message)))") }
+        guard status == 1, let pixels else { return nil }
+        let colorChannels = Int(info.color_channels), hasAlpha = info.alpha != 0
+        var samples = Array(UnsafeBufferPointer(start: pixels, count: size))
+        var profile = icc.map { Data(bytes: $0, count: iccSize) }
+        if let encoding = encoding, encoding.transfer.isHDR {
+            // libjxl wrote the file's own HDR samples (16 bits, full range): made fit for paper,
+            // then described with sRGB's curve over the same primaries.
+            HDRToneMapping.apply(&samples, channels: colorChannels + (hasAlpha ? 1 : 0), colorChannels: colorChannels, bits: 16,
+                                 transfer: encoding.transfer)
+            profile = try encoding.iccProfile(channels: colorChannels)
+        }
+        return DecodedPixels(width: width, height: height, colorChannels: colorChannels, hasAlpha: hasAlpha, bitsPerComponent: Int(bits),
+                             samples: samples, iccProfile: profile)
+    }
+
+    /// The colour encoding the file states, when it states one as numbers.
+    var encoding: ColorEncoding? {
+        guard info.has_encoding != 0 else { return nil }
+        let transfer: ColorEncoding.Transfer = switch info.transfer {
+        case 65535: .gamma(info.gamma > 0 ? 1 / info.gamma : 2.2)
+        default: ColorEncoding.transfer(h273: Int(info.transfer)) ?? .sRGB
+        }
+        let p = info.primaries, w = info.white
+        return ColorEncoding(primaries: [p.0, p.1, p.2, p.3, p.4, p.5], white: [w.0, w.1], transfer: transfer)
+    }
+
+    static func text(_ message: [CChar]) -> String {
+        message.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+    }
+}

@@ -1,0 +1,199 @@
+import Foundation
+import PrintGraphics
+import TestSupport
+import Testing
+
+/// Colour that survives to paper, in every photo format: a chart of 24 patches, tagged with a
+/// profile (sRGB, Adobe RGB, Display P3, grey) and saved by each format's own encoder, is printed
+/// to PDF (drawn by poppler, which manages colour) and to PWG raster (read back), and every
+/// patch is measured against the chart converted to sRGB by Little CMS: mean ΔE2000 ≤ 2, max ≤ 5.
+@Suite(.serialized) struct PhotoColourTests {
+    /// The colours of a photographer's chart (X-Rite's ColorChecker Classic, as its sRGB values
+    /// are published): skin, sky, foliage, flowers, primaries and a grey scale; 6 × 4 patches of
+    /// 40 px.
+    static let patches: [[UInt8]] = [
+        [115, 82, 68], [194, 150, 130], [98, 122, 157], [87, 108, 67], [133, 128, 177], [103, 189, 170],
+        [214, 126, 44], [80, 91, 166], [193, 90, 99], [94, 60, 108], [157, 188, 64], [224, 163, 46],
+        [56, 61, 150], [70, 148, 73], [175, 54, 60], [231, 199, 31], [187, 86, 149], [8, 133, 161],
+        [243, 243, 242], [200, 200, 200], [160, 160, 160], [122, 122, 121], [85, 85, 85], [52, 52, 52],
+    ]
+    static let patch = 40, columns = 6, rows = 4
+
+    static let formats = ["jpg", "png", "tif", "webp", "heic", "avif", "jxl"]
+    static let profiles = ["srgb", "adobe-rgb", "display-p3", "grey"]
+
+    /// Each format with each profile; WebP has no grey images (its encoder makes grey RGB).
+    static let cases: [(String, String)] = profiles.flatMap { p in formats.filter { p != "grey" || $0 != "webp" }.map { ($0, p) } }
+
+    /// The profile's bytes: colord's for sRGB and Adobe RGB; Display P3, and grey of gamma 1.8
+    /// (the old Macintosh grey: far enough from sRGB's curve that a lost profile shows), made by
+    /// Little CMS from their numbers.
+    static func profile(_ name: String) throws -> Data {
+        switch name {
+        case "srgb": return try Data(contentsOf: URL(fileURLWithPath: "/usr/share/color/icc/colord/sRGB.icc"))
+        case "adobe-rgb": return try Data(contentsOf: URL(fileURLWithPath: "/usr/share/color/icc/colord/AdobeRGB1998.icc"))
+        case "display-p3": return try displayP3.iccProfile(channels: 3)
+        default: return try ColorEncoding(primaries: ColorEncoding.bt709Primaries, white: ColorEncoding.d65, transfer: .gamma(1.8)).iccProfile(channels: 1)
+        }
+    }
+
+    static let displayP3 = ColorEncoding(primaries: [0.680, 0.320, 0.265, 0.690, 0.150, 0.060], white: ColorEncoding.d65, transfer: .sRGB)
+
+    /// The chart's samples, one patch a pixel: RGB, or for grey each patch's mean.
+    static func samples(grey: Bool) -> [UInt8] {
+        grey ? patches.map { UInt8((Int($0[0]) + Int($0[1]) + Int($0[2])) / 3) } : patches.flatMap { $0 }
+    }
+
+    /// The chart as a PNG tagged with `profile` (`-profile` on an untagged image assigns it).
+    static func chart(profile: String, in dir: String) throws -> String {
+        let grey = profile == "grey"
+        let values = samples(grey: grey)
+        var draw: [String] = []
+        for i in 0..<patches.count {
+            let x = (i % columns) * patch, y = (i / columns) * patch
+            let c = grey ? [values[i], values[i], values[i]] : patches[i]
+            draw += ["-fill", "rgb(\(c[0]),\(c[1]),\(c[2]))", "-draw", "rectangle \(x),\(y) \(x + patch - 1),\(y + patch - 1)"]
+        }
+        let icc = dir + "/\(profile).icc"
+        try Self.profile(profile).write(to: URL(fileURLWithPath: icc))
+        let path = dir + "/chart-\(profile).png"
+        _ = try Tool.run("convert", ["-size", "\(columns * patch)x\(rows * patch)", "xc:white"] + draw
+                         + (grey ? ["-colorspace", "Gray", "-type", "Grayscale"] : ["-type", "TrueColor"])
+                         + ["-depth", "8", "-profile", icc, path])
+        return path
+    }
+
+    /// The tagged chart in `format`, by that format's encoder (lossy where the format mostly is).
+    static func encode(_ png: String, as format: String, in dir: String) throws -> String {
+        let out = dir + "/chart." + format
+        switch format {
+        case "jpg": _ = try Tool.run("convert", [png, "-quality", "95", out])
+        case "png": return png
+        case "tif": _ = try Tool.run("convert", [png, out])
+        case "webp": _ = try Tool.run("cwebp", ["-quiet", "-q", "95", "-metadata", "icc", png, "-o", out])
+        case "heic": _ = try Tool.run("heif-enc", ["-q", "95", png, "-o", out])
+        case "avif": _ = try Tool.run("avifenc", ["-s", "8", "--min", "0", "--max", "4", png, out])
+        default: _ = try Tool.run("cjxl", ["-q", "95", png, out])
+        }
+        return out
+    }
+
+    /// L*a*b* of each patch's middle (20 × 20 px, averaged) in a page drawn at one pixel a point.
+    static func measure(_ pdf: String) throws -> [[Double]] {
+        let ppm = try PPM.decode(try Tool.run("pdftoppm", ["-r", "72", "-f", "1", "-l", "1", pdf]).stdout)
+        #expect(ppm.width == columns * patch && ppm.height == rows * patch, "page \(ppm.width)×\(ppm.height)")
+        var rgb: [UInt8] = []
+        for i in 0..<patches.count {
+            let x0 = (i % columns) * patch + 10, y0 = (i / columns) * patch + 10
+            var sum = [0, 0, 0]
+            for y in y0..<(y0 + 20) { for x in x0..<(x0 + 20) { for c in 0..<3 { sum[c] += Int(ppm.pixels[(y * ppm.width + x) * 3 + c]) } } }
+            rgb += sum.map { UInt8(($0 + 200) / 400) }
+        }
+        return try CIELab.of(rgb, channels: 3, profile: nil)
+    }
+
+    /// The chart's patches as Little CMS shows them in sRGB, in L*a*b*.
+    static func expected(profile: String) throws -> [[Double]] {
+        let grey = profile == "grey"
+        let srgb = try CIELab.sRGB(of: samples(grey: grey), channels: grey ? 1 : 3, profile: try Self.profile(profile))
+        return try CIELab.of(srgb, channels: 3, profile: nil)
+    }
+
+    /// Mean and largest ΔE2000 over the patches.
+    static func difference(_ measured: [[Double]], _ expected: [[Double]]) -> (mean: Double, worst: Double, at: Int) {
+        let differences = zip(measured, expected).map { CIELab.deltaE2000($0, $1) }
+        let worst = differences.max() ?? 0
+        return (differences.reduce(0, +) / Double(differences.count), worst, differences.firstIndex(of: worst) ?? -1)
+    }
+
+    static func check(_ measured: [[Double]], against expected: [[Double]], _ what: String) {
+        let (mean, worst, at) = difference(measured, expected)
+        #expect(mean <= 2 && worst <= 5, "\(what): mean ΔE2000 \(mean), max \(worst) (patch \(at))")
+    }
+
+    static let page = ["--media", "240x160pt", "--margins", "0", "--print-scaling", "fill"]
+
+    @Test(arguments: cases)
+    func aTaggedChartPrintsInItsColours(format: String, profile: String) throws {
+        let dir = try temporaryDirectory()
+        let file = try Self.encode(try Self.chart(profile: profile, in: dir), as: format, in: dir)
+        let expected = try Self.expected(profile: profile)
+
+        let pdf = dir + "/out.pdf"
+        let r = try swiftprint(["convert", file, "-o", pdf] + Self.page)
+        #expect(r.status == 0, "\(r.stderr)")
+        Self.check(try Self.measure(pdf), against: expected, "\(format) \(profile), PDF")
+
+        let pwg = dir + "/out.pwg", back = dir + "/back.pdf"
+        let raster = try swiftprint(["convert", file, "-o", pwg, "--output-format", "pwg-raster", "--printer-resolution", "72",
+                                     "--pwg-raster-document-type", "srgb_8"] + Self.page)
+        #expect(raster.status == 0, "\(raster.stderr)")
+        #expect(try swiftprint(["convert", pwg, "-o", back] + Self.page).status == 0)
+        Self.check(try Self.measure(back), against: expected, "\(format) \(profile), PWG raster")
+    }
+
+    /// The measure tells a profile lost: Adobe RGB samples printed as if sRGB (the chart with its
+    /// profile taken off) are far from the chart's colours.
+    @Test func aLostProfileIsSeen() throws {
+        let dir = try temporaryDirectory()
+        let png = try Self.chart(profile: "adobe-rgb", in: dir)
+        _ = try Tool.run("convert", [png, "+profile", "icc", dir + "/bare.png"])
+        let pdf = dir + "/out.pdf"
+        #expect(try swiftprint(["convert", dir + "/bare.png", "-o", pdf] + Self.page).status == 0)
+        let (mean, worst, _) = Self.difference(try Self.measure(pdf), try Self.expected(profile: "adobe-rgb"))
+        #expect(mean > 2 && worst > 5, "mean \(mean), max \(worst)")
+    }
+
+    /// AVIF says its colour by numbers (nclx: primaries, transfer, matrix) more often than by a
+    /// profile: Display P3 by numbers prints as Display P3 by profile does.
+    @Test func anAVIFInDisplayP3ByNumbersPrintsInItsColours() throws {
+        let dir = try temporaryDirectory()
+        let png = try Self.chart(profile: "srgb", in: dir)
+        let avif = dir + "/p3.avif"
+        _ = try Tool.run("avifenc", ["-s", "8", "--min", "0", "--max", "4", "--ignore-icc", "--cicp", "12/13/6", png, avif])
+        let pdf = dir + "/out.pdf"
+        let r = try swiftprint(["convert", avif, "-o", pdf] + Self.page)
+        #expect(r.status == 0, "\(r.stderr)")
+        Self.check(try Self.measure(pdf), against: try Self.expected(profile: "display-p3"), "AVIF nclx 12/13/6")
+    }
+
+    /// HDR photos (PQ and HLG, as phones save them in AVIF and JPEG XL) printed on paper, which
+    /// has no light brighter than white: a chart of black, BT.2408's mid-grey (18 % of reference
+    /// white), reference white (203 cd/m²) and a highlight five times as bright. Mid-grey prints
+    /// at L* 50 ± 8, reference white near paper white (L* ≥ 90), the highlight at paper white;
+    /// none is clipped or crushed. Code values: ST 2084's and BT.2100's for those light levels.
+    @Test(arguments: [("avif", "pq"), ("avif", "hlg"), ("jxl", "pq"), ("jxl", "hlg")])
+    func anHDRPhotoIsToneMappedForPaper(format: String, transfer: String) throws {
+        let dir = try temporaryDirectory()
+        let codes = transfer == "pq" ? [0, 41.30, 58.07, 75.18] : [0, 44.06, 75, 100]
+        var draw: [String] = []
+        for (i, code) in codes.enumerated() {
+            draw += ["-fill", "rgb(\(code)%,\(code)%,\(code)%)", "-draw", "rectangle \(i * 40),0 \(i * 40 + 39),39"]
+        }
+        let ppm = dir + "/hdr.ppm", file = dir + "/hdr." + format
+        _ = try Tool.run("convert", ["-size", "160x40", "xc:black", "-depth", "16"] + draw + ["-type", "TrueColor", "-depth", "16", ppm])
+        if format == "avif" {
+            let png = dir + "/hdr.png"
+            _ = try Tool.run("convert", [ppm, png])
+            let r = try Tool.run("avifenc", ["-d", "10", "-s", "8", "--min", "0", "--max", "4", "--ignore-icc", "--cicp", transfer == "pq" ? "9/16/9" : "9/18/9", png, file])
+            #expect(r.status == 0, "\(r.stderr)")
+        } else {
+            let r = try Tool.run("cjxl", ["-x", "color_space=RGB_D65_202_Rel_" + (transfer == "pq" ? "PeQ" : "HLG"), "-d", "1", ppm, file])
+            #expect(r.status == 0, "\(r.stderr)")
+        }
+        let page = ["--media", "160x40pt", "--margins", "0", "--print-scaling", "fill"]
+        let pdf = dir + "/out.pdf", pwg = dir + "/out.pwg", back = dir + "/back.pdf"
+        #expect(try swiftprint(["convert", file, "-o", pdf] + page).status == 0)
+        #expect(try swiftprint(["convert", file, "-o", pwg, "--output-format", "pwg-raster", "--printer-resolution", "72"] + page).status == 0)
+        #expect(try swiftprint(["convert", pwg, "-o", back] + page).status == 0)
+        for (what, output) in [("PDF", pdf), ("PWG raster", back)] {
+            let image = try PPM.decode(try Tool.run("pdftoppm", ["-r", "72", output]).stdout)
+            let rgb = (0..<4).flatMap { i in (0..<3).map { image.pixels[(20 * image.width + i * 40 + 20) * 3 + $0] } }
+            let lightness = try CIELab.of(rgb, channels: 3, profile: nil).map { $0[0] }
+            #expect(lightness[0] < 5, "\(format) \(transfer) \(what): black at L* \(lightness[0])")
+            #expect(abs(lightness[1] - 50) <= 8, "\(format) \(transfer) \(what): mid-grey at L* \(lightness[1])")
+            #expect(lightness[2] >= 90 && lightness[2] < lightness[3], "\(format) \(transfer) \(what): reference white at L* \(lightness[2])")
+            #expect(lightness[3] >= 98, "\(format) \(transfer) \(what): the highlight at L* \(lightness[3])")
+        }
+    }
+}
