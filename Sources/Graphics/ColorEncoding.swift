@@ -62,10 +62,7 @@ package struct ColorEncoding: Sendable, Equatable {
     /// 1. An HDR transfer has no ICC curve: its samples are tone-mapped first (`HDRToneMapping`)
     /// and described with sRGB's curve over the same primaries.
     package func iccProfile(channels: Int) throws -> Data {
-        var loadError: UnsafePointer<CChar>?
-        guard splcms_load(&loadError) == 0 else {
-            throw PrintError(.notAvailable, loadError.map { String(cString: $0) } ?? "cannot load Little CMS")
-        }
+        try LittleCMS.load()
         let (curve, gamma): (splcms_curve, Double) = switch transfer {
         case .sRGB, .pq, .hlg: (SPLCMS_CURVE_SRGB, 0)
         case .bt709: (SPLCMS_CURVE_BT709, 0)
@@ -78,9 +75,7 @@ package struct ColorEncoding: Sendable, Equatable {
             ? splcms_gray_profile(white, curve, gamma, &length, &error)
             : splcms_rgb_profile(white, primaries, curve, gamma, &length, &error)
         guard let bytes else {
-            let reason = error.map { String(cString: $0) } ?? "Little CMS failed"
-            free(error)
-            throw PrintError(.renderingFailed, "cannot describe the image's colour as an ICC profile: \(reason)")
+            throw PrintError(.renderingFailed, "cannot describe the image's colour as an ICC profile: \(LittleCMS.message(error))")
         }
         defer { free(bytes) }
         return Data(bytes: bytes, count: length)
@@ -104,10 +99,7 @@ package enum CIELab {
     }
 
     private static func convert<T>(_ pixels: [UInt8], channels: Int, profile: Data?, to target: splcms_target, into out: inout [T]) throws {
-        var loadError: UnsafePointer<CChar>?
-        guard splcms_load(&loadError) == 0 else {
-            throw PrintError(.notAvailable, loadError.map { String(cString: $0) } ?? "cannot load Little CMS")
-        }
+        try LittleCMS.load()
         var error: UnsafeMutablePointer<CChar>?
         let count = UInt32(pixels.count / channels)
         let status = out.withUnsafeMutableBytes { out in
@@ -118,11 +110,7 @@ package enum CIELab {
                 }
             }
         }
-        guard status == 0 else {
-            let reason = error.map { String(cString: $0) } ?? "Little CMS failed"
-            free(error)
-            throw PrintError(.renderingFailed, reason)
-        }
+        guard status == 0 else { throw PrintError(.renderingFailed, LittleCMS.message(error)) }
     }
 
     package static func deltaE2000(_ a: [Double], _ b: [Double]) -> Double {

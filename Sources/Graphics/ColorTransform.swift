@@ -12,10 +12,7 @@ package final class ColorTransform {
 
     /// `profile`: the ICC profile's bytes; `name` says which profile in errors (a file's path).
     package init(toProfile profile: Data, named name: String, output: Output, intent: RenderingIntent = .auto) throws {
-        var loadError: UnsafePointer<CChar>?
-        guard splcms_load(&loadError) == 0 else {
-            throw PrintError(.notAvailable, loadError.map { String(cString: $0) } ?? "cannot load Little CMS")
-        }
+        try LittleCMS.load()
         let kind: splcms_output
         switch output {
         case .rgb8: kind = SPLCMS_RGB_8
@@ -27,11 +24,7 @@ package final class ColorTransform {
         let made = profile.withUnsafeBytes {
             splcms_transform_from_srgb($0.baseAddress, $0.count, kind, intent.iccIntent, intent.blackPointCompensation ? 1 : 0, &error)
         }
-        guard let made else {
-            let reason = error.map { String(cString: $0) } ?? "Little CMS failed"
-            free(error)
-            throw PrintError(.invalidOption, path: name, reason)
-        }
+        guard let made else { throw PrintError(.invalidOption, path: name, LittleCMS.message(error)) }
         transform = made
     }
 
@@ -40,6 +33,22 @@ package final class ColorTransform {
     /// `count` canvas pixels (cairo's 0x00RRGGBB words) into `output`, in the output's samples.
     package func apply(_ pixels: UnsafePointer<UInt32>, count: Int, into output: UnsafeMutableRawPointer) {
         splcms_apply(transform, pixels, output, UInt32(count))
+    }
+}
+
+/// Little CMS, opened on first use (CLcmsShim says why): what every caller of the shim needs.
+enum LittleCMS {
+    static func load() throws {
+        var loadError: UnsafePointer<CChar>?
+        guard splcms_load(&loadError) == 0 else {
+            throw PrintError(.notAvailable, loadError.map { String(cString: $0) } ?? "cannot load Little CMS")
+        }
+    }
+
+    /// The message a shim call left in `error`, which is freed.
+    static func message(_ error: UnsafeMutablePointer<CChar>?) -> String {
+        defer { free(error) }
+        return error.map { String(cString: $0) } ?? "Little CMS failed"
     }
 }
 

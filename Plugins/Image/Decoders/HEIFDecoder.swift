@@ -71,11 +71,12 @@ package final class HEIFFile {
         }
         let channels = alpha ? 4 : 3
         let rowBytes = w * channels * (deep ? 2 : 1)
-        var icc = rawProfile()
-        let encoding = icc == nil ? nclx() : nil
+        // Its ICC profile, else one made from its nclx numbers (for HDR, of the tone-mapped samples).
+        let own = rawProfile()
+        let encoding = own == nil ? nclx() : nil
+        let icc = try own ?? encoding.flatMap { $0.isSRGB ? nil : try $0.iccProfile(channels: 3) }
         if !deep {
             // 8 bits, as libheif made them: read in place.
-            if let encoding, !encoding.isSRGB { icc = try encoding.iccProfile(channels: 3) }
             var pixels = DecodedPixels(width: w, height: h, colorChannels: 3, hasAlpha: alpha, bitsPerComponent: 8, samples: [], iccProfile: icc)
             pixels.borrowed = BorrowedRows(base: plane, stride: Int(stride), owner: image)
             return pixels
@@ -90,7 +91,6 @@ package final class HEIFFile {
         } else {
             Self.widen(&samples, bits: bits, every: 1, from: 0)
         }
-        if let encoding, !encoding.isSRGB { icc = try encoding.iccProfile(channels: 3) }
         return DecodedPixels(width: w, height: h, colorChannels: 3, hasAlpha: alpha, bitsPerComponent: 16, samples: samples, iccProfile: icc)
     }
 
