@@ -4,7 +4,8 @@ import Testing
 
 /// Shell completion as a user meets it: bash, with the script `swiftprint
 /// --generate-completion-script bash` writes (what the package and `install` put in
-/// bash-completion's folder), asked for the candidates of a line as bash asks when Tab is pressed.
+/// bash-completion's folder), asked for the candidates of a line as bash asks when Tab is pressed;
+/// zsh and fish, each an interactive shell on a terminal, with a line typed and Tab pressed.
 @Suite struct CompletionTests {
     /// The candidates bash offers for the last of `words` (after `swiftprint`), run in `folder`.
     static func complete(_ words: [String], in folder: String? = nil) throws -> [String] {
@@ -58,5 +59,77 @@ import Testing
         let all = try Self.complete(["convert", ""], in: dir)
         #expect(all == ["notes.md", "photo.JPG", "report.pdf", "scans/"], "\(all)")
         #expect(try Self.complete(["print", "-d", "Office", "sc"], in: dir) == ["scans/"])
+    }
+
+    /// The interactive shells whose completion is driven by typing (bash's is driven above).
+    enum Shell: String, CaseIterable, CustomTestStringConvertible {
+        case zsh, fish
+        var testDescription: String { rawValue }
+        static var installed: Bool { allCases.allSatisfy { FileManager.default.isExecutableFile(atPath: "/usr/bin/" + $0.rawValue) } }
+    }
+
+    /// `shell`, started without startup files on a terminal, in `folder`, with swiftprint's
+    /// completion script loaded as its completion system loads it, and ready for a line.
+    static func session(_ shell: Shell, in folder: String? = nil) throws -> TerminalSession {
+        let dir = try temporaryDirectory()
+        let script = dir + "/" + (shell == .zsh ? "_swiftprint" : "swiftprint.fish")
+        let generated = try Tool.run(Tool.swiftprint, ["--generate-completion-script", shell.rawValue])
+        #expect(generated.status == 0, "\(generated.stderr)")
+        try generated.stdout.write(to: URL(fileURLWithPath: script))
+        // The scripts run `swiftprint` by name, as a user's PATH finds it; fish keeps its
+        // history and settings under the XDG folders.
+        let bin = (Tool.swiftprint as NSString).deletingLastPathComponent
+        let environment = ["PATH": bin + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"),
+                           "HOME": dir, "XDG_CONFIG_HOME": dir + "/config", "XDG_DATA_HOME": dir + "/data"]
+        let session = switch shell {
+        case .zsh: try TerminalSession("/usr/bin/zsh", ["-f", "-i"], environment: environment, in: folder)
+        case .fish: try TerminalSession("/usr/bin/fish", ["--no-config", "-i"], environment: environment, in: folder)
+        }
+        // The shell says it is ready with what it computes, not what was typed (which it shows).
+        switch shell {
+        // zsh lists the candidates at the first Tab even when they share a beginning it puts in
+        // (no_list_ambiguous), as fish does.
+        case .zsh: session.type("stty cols 160 rows 40; unsetopt list_ambiguous; autoload -Uz compinit && compinit -u -D; source \(script); echo sp-ready-$((40+2))\r")
+        case .fish: session.type("stty cols 160 rows 40; source \(script); echo sp-ready-(math 40+2)\r")
+        }
+        let ready = session.wait { $0.contains("sp-ready-42") }
+        #expect(ready.contains("sp-ready-42"), "\(shell) did not start: \(ready)")
+        session.forget()
+        return session
+    }
+
+    /// What the terminal shows after `line` and Tab, once it shows every one of `expected`
+    /// (or after the wait, for the test to report).
+    static func tab(_ shell: Shell, _ line: String, showing expected: [String], in folder: String? = nil) throws -> String {
+        let session = try session(shell, in: folder)
+        session.type(line + "\t")
+        let screen = session.wait { screen in expected.allSatisfy { screen.contains($0) } }
+        #expect(expected.allSatisfy { screen.contains($0) }, "\(shell) showed, after '\(line)' and Tab: \(screen)")
+        return screen
+    }
+
+    @Test(.enabled(if: Shell.installed, "zsh and fish are not installed (scripts/setup installs them)"), arguments: Shell.allCases)
+    func zshAndFishCompleteSubcommandsAndJobFlags(_ shell: Shell) throws {
+        try Self.tab(shell, "swiftprint conv", showing: ["swiftprint convert"])
+        try Self.tab(shell, "swiftprint convert --si", showing: ["--sides"])
+    }
+
+    /// The values come from the options' declarations, through `swiftprint ---completion`: the
+    /// scripts themselves know no paper names or sides.
+    @Test(.enabled(if: Shell.installed, "zsh and fish are not installed (scripts/setup installs them)"), arguments: Shell.allCases)
+    func zshAndFishCompleteValuesFromTheDeclarations(_ shell: Shell) throws {
+        try Self.tab(shell, "swiftprint convert --sides two", showing: ["sided-long-edge", "sided-short-edge"])
+        try Self.tab(shell, "swiftprint print --media Let", showing: ["Letter"])
+    }
+
+    @Test(.enabled(if: Shell.installed, "zsh and fish are not installed (scripts/setup installs them)"), arguments: Shell.allCases)
+    func zshAndFishCompleteDocumentsByPrintableType(_ shell: Shell) throws {
+        let dir = try temporaryDirectory()
+        for name in ["report.pdf", "notes.md", "archive.xyz"] {
+            #expect(FileManager.default.createFile(atPath: dir + "/" + name, contents: Data("x".utf8)))
+        }
+        try FileManager.default.createDirectory(atPath: dir + "/scans", withIntermediateDirectories: true)
+        let screen = try Self.tab(shell, "swiftprint convert ", showing: ["report.pdf", "notes.md", "scans/"], in: dir)
+        #expect(!screen.contains("archive.xyz"), "\(shell) offered a file swiftprint does not print: \(screen)")
     }
 }
