@@ -132,4 +132,24 @@ import Testing
         let screen = try Self.tab(shell, "swiftprint convert ", showing: ["report.pdf", "notes.md", "scans/"], in: dir)
         #expect(!screen.contains("archive.xyz"), "\(shell) offered a file swiftprint does not print: \(screen)")
     }
+
+    /// Where install puts zsh's and fish's scripts, for the package (/usr) and for a source
+    /// build (/usr/local), is where each shell looks outside a desktop session (no XDG_DATA_DIRS:
+    /// ssh, a console). fish reads /usr/local/share only when XDG_DATA_DIRS names it.
+    @Test(.enabled(if: Shell.installed, "zsh and fish are not installed (scripts/setup installs them)"), arguments: ["/usr", "/usr/local"])
+    func installPutsTheScriptsWhereEachShellLooks(prefix: String) throws {
+        let stage = try temporaryDirectory()
+        let staged = try Tool.run(Tool.swiftprint, ["install", "--part", "files", "--destdir", stage, "--prefix", prefix])
+        #expect(staged.status == 0, "\(staged.stderr)")
+        let home = try temporaryDirectory()
+        for (shell, name, listing) in [(Shell.zsh, "_swiftprint", "print -l -- $fpath"), (.fish, "swiftprint.fish", "string join \\n -- $fish_complete_path")] {
+            let found = FileManager.default.enumerator(atPath: stage)?.compactMap { $0 as? String }.filter { $0.hasSuffix("/" + name) } ?? []
+            #expect(found.count == 1, "\(shell): install staged \(found)")
+            guard let script = found.first else { continue }
+            let folder = "/" + (script as NSString).deletingLastPathComponent
+            let looks = try Tool.run("/usr/bin/env", ["-u", "XDG_DATA_DIRS", "HOME=" + home, "/usr/bin/" + shell.rawValue, "-c", listing])
+            let folders = looks.text.split(separator: "\n").map(String.init)
+            #expect(folders.contains(folder), "\(shell) does not look in \(folder), where install puts \(name) for --prefix \(prefix): it looks in \(folders)")
+        }
+    }
 }
