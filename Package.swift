@@ -69,6 +69,9 @@ let package = Package(
         // libjxl is loaded on first use, in swiftprint-image only (CJxlShim.h says why; its headers
         // come from libjxl-dev).
         .target(name: "CJxlShim", dependencies: ["CLibraryLoader"], path: "Sources/C/CJxlShim"),
+        // libavif, for AVIF sequences (animated AVIF), is loaded the same way (CAvifShim.h says
+        // why; its headers come from libavif-dev).
+        .target(name: "CAvifShim", dependencies: ["CLibraryLoader"], path: "Sources/C/CAvifShim"),
         // Markdown: GitHub's CommonMark parser (its core and its extensions are two libraries).
         .systemLibrary(name: "CMarkGFM", path: "Sources/C/CMarkGFM", pkgConfig: "libcmark-gfm", providers: [.apt(["libcmark-gfm-dev", "libcmark-gfm-extensions-dev"])]),
         .systemLibrary(name: "CRsvg", path: "Sources/C/CRsvg", pkgConfig: "librsvg-2.0", providers: [.apt(["librsvg2-dev"])]),
@@ -179,7 +182,7 @@ let package = Package(
         // own process so that other jobs never load them.
         .target(
             name: "ImageDecoders",
-            dependencies: ["HandlerSupport", "PixbufDecoding", "CTIFFShim", "CGif", "CWebP", "CHeifShim", "CJxlShim", "CRsvg", "CCairo"],
+            dependencies: ["HandlerSupport", "PixbufDecoding", "CTIFFShim", "CGif", "CWebP", "CHeifShim", "CJxlShim", "CAvifShim", "CRsvg", "CCairo"],
             path: "Plugins/Image/Decoders"
         ),
         // What the image handler asks swiftprint-image, shared by the two.

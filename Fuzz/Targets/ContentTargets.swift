@@ -65,13 +65,13 @@ let imageTargets = [
     FuzzTarget("png", reaches: "libpng (CPNGShim: chunks, interlace, 16-bit, palettes, tRNS, iCCP) row by row into a PDF image") { data, scratch in
         try convert(data, name: "input.png", declared: "image/png", scratch)
     },
-    FuzzTarget("image", reaches: "giflib, libtiff, libwebp, libheif, BMP, librsvg through ImageDecoding.convert (the swiftprint-image helper's work), in process") { data, scratch in
+    FuzzTarget("image", reaches: "giflib, libtiff (8-bit RGBA and 16-bit scanline readers), libwebp, libheif, BMP, librsvg through ImageDecoding.convert (the swiftprint-image helper's work), in process") { data, scratch in
         _ = try ImageDecoding.convert(path: scratch.file("input", data), allGIFFrames: true, limits: fuzzImageLimits, output: scratch.path("output.pdf"))
     },
     FuzzTarget("jxl", reaches: "libjxl (CJxlShim: header, colour encoding, ICC, frames of an animation), the profile made from the encoding, HDR tone mapping, 16-bit samples into a PDF image") { data, scratch in
         _ = try ImageDecoding.convert(path: scratch.file("input.jxl", data), allGIFFrames: true, limits: fuzzImageLimits, output: scratch.path("output.pdf"))
     },
-    FuzzTarget("avif", reaches: "libheif's AVIF path (ISO media boxes, AV1 through dav1d or aom), nclx and ICC colour, 10- and 12-bit samples, alpha, HDR tone mapping") { data, scratch in
+    FuzzTarget("avif", reaches: "libheif's AVIF path (ISO media boxes, AV1 through dav1d or aom), and for sequences (animated AVIF) libavif's (CAvifShim: tracks, frames, irot/imir turning); nclx and ICC colour, 10- and 12-bit samples, alpha, HDR tone mapping") { data, scratch in
         _ = try ImageDecoding.convert(path: scratch.file("input.avif", data), allGIFFrames: true, limits: fuzzImageLimits, output: scratch.path("output.pdf"))
     },
 ]

@@ -108,6 +108,15 @@ package enum ImageFormat {
         else { return nil }
     }
 
+    /// Whether an ISO-media file starting with `head` names the AVIF sequence brand (`avis`),
+    /// as its major brand or a compatible one: an animated AVIF, whose frames are a track.
+    package static func isAVIFSequence(head: [UInt8]) -> Bool {
+        guard head.count >= 16, Array(head[4..<8]) == Array("ftyp".utf8) else { return false }
+        let size = min(head.count, Int(head[0]) << 24 | Int(head[1]) << 16 | Int(head[2]) << 8 | Int(head[3]))
+        let brands = [8] + Array(stride(from: 16, to: size - 3, by: 4))
+        return brands.contains { Array(head[$0..<($0 + 4)]) == Array("avis".utf8) }
+    }
+
     /// The first bytes of the file at `path` (empty when it cannot be read).
     package static func head(of path: String) -> [UInt8] {
         [UInt8]((try? FileHandle(forReadingFrom: URL(fileURLWithPath: path)).read(upToCount: 4096)) ?? Data())

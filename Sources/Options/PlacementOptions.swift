@@ -52,7 +52,7 @@ public enum PlacementOptions {
 
     public static let gifFrames = JobOption<PlacementSettings.GIFFrames>(
         "swiftprint-gif-frames", aliases: ["gif-frames"],
-        help: "first or all: every frame of an animated GIF on its own page.",
+        help: "first or all: every frame of an animated GIF, AVIF or JPEG XL on its own page.",
         expects: "first or all", example: "all", default: .unset("first")) { $0.placement.gifFrames = $1 }
 
     /// IPP's own attribute for a document's password (PWG 5100.13): cupsd passes it to the

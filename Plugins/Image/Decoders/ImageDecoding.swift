@@ -12,12 +12,15 @@ package enum ImageDecoding {
     /// the file states one (pages are one point per pixel; SVG pages are in points, 72).
     package static func convert(path: String, allGIFFrames: Bool, limits: ImageLimits, output: String) throws -> [Double?] {
         let images: [DecodedImage]
-        switch ImageFormat(head: ImageFormat.head(of: path)) {
+        let head = ImageFormat.head(of: path)
+        switch ImageFormat(head: head) {
         case .gif: images = try GIFDecoder.open(path: path, allFrames: allGIFFrames, limits: limits)
         case .tiff: images = try TIFFDecoder.open(path: path, limits: limits)
         case .webp: images = [try WebPDecoder.open(path: path, limits: limits)]
+        case .heif where ImageFormat.isAVIFSequence(head: head):
+            return try convertFrames(of: AVIFSequence(path: path, limits: limits), allFrames: allGIFFrames, kind: "AVIF animation", limits: limits, output: output)
         case .heif: images = [try HEIFDecoder.open(path: path, limits: limits)]
-        case .jxl: return try convertJXL(path: path, allFrames: allGIFFrames, limits: limits, output: output)
+        case .jxl: return try convertFrames(of: JXLFile(path: path, limits: limits), allFrames: allGIFFrames, kind: "JPEG XL animation", limits: limits, output: output)
         case .bmp: images = [try BMPDecoder.open(path: path, limits: limits)]
         case .svg:
             let svg = try SVGDocument(path: path)
@@ -38,18 +41,17 @@ package enum ImageDecoding {
         return images.map(\.ppi)
     }
 
-    /// A JPEG XL's first frame, or every frame of an animation when asked (as GIF's), decoded
-    /// one at a time as they are written: libjxl says how many only by decoding them.
-    static func convertJXL(path: String, allFrames: Bool, limits: ImageLimits, output: String) throws -> [Double?] {
-        let file = try JXLFile(path: path, limits: limits)
+    /// An animation's first frame, or every frame when asked (as GIF's), decoded one at a time as
+    /// they are written (libjxl says how many only by decoding them).
+    static func convertFrames(of file: some FrameSequence, allFrames: Bool, kind: String, limits: ImageLimits, output: String) throws -> [Double?] {
         let document = try QPDFDocument()
         var count = 0
         while count == 0 || (allFrames && file.isAnimated), let pixels = try file.nextFrame() {
             count += 1
-            try limits.check(images: count, kind: "JPEG XL animation", path: path)
+            try limits.check(images: count, kind: kind, path: file.path)
             try add(DecodedImage(width: pixels.width, height: pixels.height) { pixels }, to: document)
         }
-        guard count > 0 else { throw PrintError(.invalidInput, path: path, "the JPEG XL image has no frames") }
+        guard count > 0 else { throw PrintError(.invalidInput, path: file.path, "the \(kind) has no frames") }
         try write(document, to: output)
         return Array(repeating: nil, count: count)
     }

@@ -6,11 +6,12 @@ import HandlerSupport
 /// limits before any pixel is decoded, then its frames in order (an animation's as shown), each
 /// at its own depth with its colour — the file's ICC profile, or one made from its colour
 /// encoding; HDR (PQ, HLG) tone-mapped for paper.
-package final class JXLFile {
+package final class JXLFile: FrameSequence {
     package let path: String
     package let width: Int, height: Int
     package let isAnimated: Bool
-    private let data: Data
+    /// The file, at the address libjxl was given, for as long as the decoder reads it.
+    private let input: PinnedInput
     private let decoder: OpaquePointer
     private let info: sp_jxl_info
 
@@ -20,9 +21,9 @@ package final class JXLFile {
         guard sp_jxl_load(&message, message.count) == 0 else {
             throw PrintError(.notAvailable, path: path, "cannot print JPEG XL images: libjxl cannot be loaded (\(Self.text(message))); install libjxl0.7")
         }
-        data = try readFile(path)
+        input = try PinnedInput(path: path)
         var info = sp_jxl_info()
-        let opened = data.withUnsafeBytes { sp_jxl_open($0.bindMemory(to: UInt8.self).baseAddress, $0.count, &info, &message, message.count) }
+        let opened = sp_jxl_open(input.start, input.count, &info, &message, message.count)
         guard let opened else { throw PrintError(.invalidInput, path: path, "not a valid JPEG XL image (\(Self.text(message)))") }
         decoder = opened
         self.info = info
