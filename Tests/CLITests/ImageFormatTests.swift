@@ -52,6 +52,72 @@ import Testing
         #expect(try PDF.pageCount(out) == 2)
     }
 
+    /// An animated AVIF (a sequence, which libavif reads) and an animated JPEG XL print their
+    /// first frame, or every frame with --gif-frames all, in order and in their colours; an AVIF
+    /// sequence's irot turns every frame, as libheif turns a still AVIF.
+    @Test(arguments: ["avif", "jxl"])
+    func anAnimationPrintsItsFirstFrameOrEveryFrame(format: String) throws {
+        let dir = try temporaryDirectory()
+        let colours: [(name: String, rgb: [Int])] = [("red", [255, 0, 0]), ("lime", [0, 255, 0]), ("blue", [0, 0, 255])]
+        let frames = colours.map { dir + "/\($0.name).png" }
+        for (frame, colour) in zip(frames, colours) {
+            _ = try Tool.run("convert", ["-size", "96x64", "xc:" + colour.name, "-depth", "8", "PNG24:" + frame])
+        }
+        let file = dir + "/animation." + format
+        if format == "avif" {
+            let made = try Tool.run("avifenc", ["--lossless", "--irot", "1"] + frames + [file])
+            #expect(made.status == 0, "\(made.stderr)")
+        } else {
+            _ = try Tool.run("convert", ["-delay", "10"] + frames + [dir + "/animation.gif"])
+            let made = try Tool.run("cjxl", ["-d", "0", dir + "/animation.gif", file])
+            #expect(made.status == 0, "\(made.stderr)")
+        }
+        func centres(_ pdf: String) throws -> [[Int]] {
+            try (1...PDF.pageCount(pdf)).map { page in
+                let image = try PPM.decode(try Tool.run("pdftoppm", ["-r", "20", "-f", "\(page)", "-l", "\(page)", pdf]).stdout)
+                let at = ((image.height / 2) * image.width + image.width / 2) * 3
+                return (0..<3).map { Int(image.pixels[at + $0]) }
+            }
+        }
+        func close(_ a: [Int], _ b: [Int]) -> Bool { zip(a, b).allSatisfy { abs($0 - $1) <= 8 } }
+        let first = dir + "/first.pdf", all = dir + "/all.pdf"
+        let one = try swiftprint(["convert", file, "-o", first])
+        #expect(one.status == 0, "\(one.stderr)")
+        let firstCentres = try centres(first)
+        #expect(firstCentres.count == 1 && close(firstCentres[0], colours[0].rgb), "\(format): \(firstCentres)")
+        let every = try swiftprint(["convert", file, "-o", all, "--gif-frames", "all"])
+        #expect(every.status == 0, "\(every.stderr)")
+        let allCentres = try centres(all)
+        #expect(allCentres.count == 3 && zip(allCentres, colours).allSatisfy { close($0, $1.rgb) }, "\(format): \(allCentres)")
+        let sizes = imageRows(try Tool.run("pdfimages", ["-list", all]).text).map { "\($0[3])x\($0[4])" }
+        #expect(sizes == Array(repeating: format == "avif" ? "64x96" : "96x64", count: 3), "\(format): \(sizes)")
+    }
+
+    /// A 16-bit TIFF (a scan, a photo editor's export) keeps its 16 bits, grey, RGB and RGB with
+    /// alpha: a ramp of 256 steps inside two 8-bit steps is still 256 steps in the PDF.
+    @Test(arguments: ["Grayscale", "TrueColor", "TrueColorAlpha"])
+    func a16BitTIFFKeepsItsDepth(type: String) throws {
+        let dir = try temporaryDirectory()
+        let tiff = dir + "/deep.tiff", pdf = dir + "/deep.pdf"
+        let alpha = type == "TrueColorAlpha" ? ["-alpha", "set", "-channel", "A", "-evaluate", "set", "80%", "+channel", "-define", "tiff:alpha=unassociated"] : []
+        let made = try Tool.run("convert", ["-size", "8x256", "gradient:rgb(50%,50%,50%)-rgb(50.4%,50.4%,50.4%)"] + alpha + ["-type", type, "-depth", "16", tiff])
+        #expect(made.status == 0, "\(made.stderr)")
+        let r = try swiftprint(["convert", tiff, "-o", pdf])
+        #expect(r.status == 0, "\(r.stderr)")
+        let rows = try Tool.run("pdfimages", ["-list", pdf]).text.split(separator: "\n").map { $0.split(separator: " ").map(String.init) }
+            .filter { $0.count > 7 && ["image", "smask"].contains($0[2]) }
+        let image = rows.first { $0[2] == "image" }
+        #expect(image?[5] == (type == "Grayscale" ? "gray" : "rgb") && image?[7] == "16", "\(type): \(rows)")
+        #expect(rows.contains { $0[2] == "smask" } == (type == "TrueColorAlpha"), "\(type): \(rows)")
+        // The samples as stored (qpdf undoes the compression and the PNG predictor), counted:
+        // the first sample of each pixel, 16 bits big-endian.
+        let object = try #require(image?[10])
+        let stream = try Tool.run("qpdf", ["--show-object=\(object)", "--filtered-stream-data", "--decode-level=generalized", pdf]).stdout
+        let pixelBytes = (type == "Grayscale" ? 1 : 3) * 2
+        let firsts = Set(stride(from: 0, to: stream.count - 1, by: pixelBytes).map { Int(stream[$0]) << 8 | Int(stream[$0 + 1]) })
+        #expect(firsts.count >= 200, "\(type): \(firsts.count) distinct samples, as if read at 8 bits")
+    }
+
     @Test func svgStaysVector() throws {
         let dir = try temporaryDirectory()
         try Data("""

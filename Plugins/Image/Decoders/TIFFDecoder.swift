@@ -2,7 +2,8 @@ import CTIFFShim
 import Foundation
 import HandlerSupport
 
-/// TIFF through libtiff: every page becomes a page, alpha kept.
+/// TIFF through libtiff: every page becomes a page, alpha kept; 16-bit grey and RGB pages (scans,
+/// photo editors' exports) keep their 16 bits, other pages are read by libtiff's 8-bit RGBA reader.
 package enum TIFFDecoder {
     package static func open(path: String, limits: ImageLimits) throws -> [DecodedImage] {
         let reader = try TIFFReader(path: path)
@@ -14,6 +15,13 @@ package enum TIFFDecoder {
             pages.append(DecodedImage(width: info.width, height: info.height, ppi: info.ppi) {
                 let reader = try TIFFReader(path: path)
                 let info = try reader.info(page: page)
+                if let layout = reader.deepLayout(page: page) {
+                    let channels = layout.colorChannels + (layout.hasAlpha ? 1 : 0)
+                    var samples = [UInt8](repeating: 0, count: info.width * info.height * channels * 2)
+                    try reader.readDeep(page: page, into: &samples)
+                    return DecodedPixels(width: info.width, height: info.height, colorChannels: layout.colorChannels, hasAlpha: layout.hasAlpha,
+                                         bitsPerComponent: 16, samples: samples, iccProfile: info.icc)
+                }
                 var pixels = [UInt8](repeating: 0, count: info.width * info.height * 4)
                 try reader.readRGBA(page: page, into: &pixels)
                 return DecodedPixels(width: info.width, height: info.height, rgba: pixels, iccProfile: info.icc)
@@ -53,6 +61,19 @@ package final class TIFFReader {
     package func readRGBA(page: Int, into pixels: inout [UInt8]) throws {
         var message = [CChar](repeating: 0, count: 256)
         let status = pixels.withUnsafeMutableBufferPointer { sp_tiff_read_rgba(handle, Int32(page), $0.baseAddress, &message, message.count) }
+        if status != 0 { throw Self.error(path, message) }
+    }
+
+    /// The page's colour samples and alpha when it can be read at its own 16 bits, else nil.
+    package func deepLayout(page: Int) -> (colorChannels: Int, hasAlpha: Bool)? {
+        var colors: Int32 = 0, alpha: Int32 = 0
+        guard sp_tiff_deep_layout(handle, Int32(page), &colors, &alpha) == 1 else { return nil }
+        return (Int(colors), alpha != 0)
+    }
+
+    package func readDeep(page: Int, into samples: inout [UInt8]) throws {
+        var message = [CChar](repeating: 0, count: 256)
+        let status = samples.withUnsafeMutableBufferPointer { sp_tiff_read_deep(handle, Int32(page), $0.baseAddress, &message, message.count) }
         if status != 0 { throw Self.error(path, message) }
     }
 

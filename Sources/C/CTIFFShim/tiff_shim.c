@@ -98,3 +98,56 @@ int sp_tiff_read_rgba(SPTIFFReader *r, int page, uint8_t *rgba, char *error, siz
     if (!ok) { fail(r, error, errorSize, "cannot decode the page"); return -1; }
     return 0;
 }
+
+int sp_tiff_deep_layout(SPTIFFReader *r, int page, int *colorChannels, int *alpha) {
+    current = r;
+    int ok = TIFFSetDirectory(r->tiff, (tdir_t)page);
+    current = NULL;
+    if (!ok || TIFFIsTiled(r->tiff)) return 0;
+    uint16_t bits = 0, format = SAMPLEFORMAT_UINT, samples = 0, planar = PLANARCONFIG_CONTIG, photometric = 0,
+             orientation = ORIENTATION_TOPLEFT, extraCount = 0;
+    uint16_t *extra = NULL;
+    TIFFGetFieldDefaulted(r->tiff, TIFFTAG_BITSPERSAMPLE, &bits);
+    TIFFGetFieldDefaulted(r->tiff, TIFFTAG_SAMPLEFORMAT, &format);
+    TIFFGetFieldDefaulted(r->tiff, TIFFTAG_SAMPLESPERPIXEL, &samples);
+    TIFFGetFieldDefaulted(r->tiff, TIFFTAG_PLANARCONFIG, &planar);
+    TIFFGetFieldDefaulted(r->tiff, TIFFTAG_ORIENTATION, &orientation);
+    if (!TIFFGetField(r->tiff, TIFFTAG_PHOTOMETRIC, &photometric)) return 0;
+    TIFFGetFieldDefaulted(r->tiff, TIFFTAG_EXTRASAMPLES, &extraCount, &extra);
+    if (bits != 16 || format != SAMPLEFORMAT_UINT || planar != PLANARCONFIG_CONTIG || orientation != ORIENTATION_TOPLEFT) return 0;
+    int colors = photometric == PHOTOMETRIC_MINISBLACK ? 1 : photometric == PHOTOMETRIC_RGB ? 3 : 0;
+    if (colors == 0 || samples < colors || samples > colors + 1 || extraCount != samples - colors) return 0;
+    // Premultiplied (associated) alpha is left to the RGBA reader, which undoes it.
+    if (extraCount == 1 && extra[0] != EXTRASAMPLE_UNASSALPHA) return 0;
+    *colorChannels = colors;
+    *alpha = extraCount == 1;
+    return 1;
+}
+
+int sp_tiff_read_deep(SPTIFFReader *r, int page, uint8_t *out, char *error, size_t errorSize) {
+    current = r;
+    r->message[0] = 0;
+    int ok = TIFFSetDirectory(r->tiff, (tdir_t)page);
+    uint32_t width = 0, height = 0;
+    uint16_t samples = 0;
+    TIFFGetField(r->tiff, TIFFTAG_IMAGEWIDTH, &width);
+    TIFFGetField(r->tiff, TIFFTAG_IMAGELENGTH, &height);
+    TIFFGetFieldDefaulted(r->tiff, TIFFTAG_SAMPLESPERPIXEL, &samples);
+    size_t count = (size_t)width * samples;
+    tmsize_t line = TIFFScanlineSize(r->tiff);
+    uint16_t *row = ok && line >= (tmsize_t)(count * 2) ? _TIFFmalloc(line) : NULL;
+    ok = row != NULL;
+    // libtiff gives the samples in this machine's order: written out big-endian.
+    for (uint32_t y = 0; ok && y < height; y++) {
+        ok = TIFFReadScanline(r->tiff, row, y, 0) == 1;
+        uint8_t *to = out + (size_t)y * count * 2;
+        for (size_t i = 0; ok && i < count; i++) {
+            to[2 * i] = (uint8_t)(row[i] >> 8);
+            to[2 * i + 1] = (uint8_t)(row[i] & 0xFF);
+        }
+    }
+    if (row) _TIFFfree(row);
+    current = NULL;
+    if (!ok) { fail(r, error, errorSize, "cannot decode the page"); return -1; }
+    return 0;
+}
