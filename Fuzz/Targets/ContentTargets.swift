@@ -71,7 +71,7 @@ let imageTargets = [
     FuzzTarget("jxl", reaches: "libjxl (CJxlShim: header, colour encoding, ICC, frames of an animation), the profile made from the encoding, HDR tone mapping, 16-bit samples into a PDF image") { data, scratch in
         _ = try ImageDecoding.convert(path: scratch.file("input.jxl", data), allGIFFrames: true, limits: fuzzImageLimits, output: scratch.path("output.pdf"))
     },
-    FuzzTarget("avif", reaches: "libheif's AVIF path (ISO media boxes, AV1 through dav1d or aom), and for sequences (animated AVIF) libavif's (CAvifShim: tracks, frames, irot/imir turning); nclx and ICC colour, 10- and 12-bit samples, alpha, HDR tone mapping") { data, scratch in
+    FuzzTarget("avif", reaches: "libavif (CAvifShim: ISO media boxes, AV1 through dav1d, still images and sequences' tracks, irot/imir turning), nclx and ICC colour, 10- and 12-bit samples, alpha, HDR tone mapping; a mutated brand reaches libheif's HEIF path") { data, scratch in
         _ = try ImageDecoding.convert(path: scratch.file("input.avif", data), allGIFFrames: true, limits: fuzzImageLimits, output: scratch.path("output.pdf"))
     },
 ]

@@ -108,13 +108,13 @@ package enum ImageFormat {
         else { return nil }
     }
 
-    /// Whether an ISO-media file starting with `head` names the AVIF sequence brand (`avis`),
-    /// as its major brand or a compatible one: an animated AVIF, whose frames are a track.
-    package static func isAVIFSequence(head: [UInt8]) -> Bool {
-        guard head.count >= 16, Array(head[4..<8]) == Array("ftyp".utf8) else { return false }
+    /// The brands an ISO-media file starting with `head` names in its `ftyp` box, the major one
+    /// first: `avif` for an AVIF image, `avis` for an AVIF sequence (animated), `heic`, `mif1` …
+    package static func brands(head: [UInt8]) -> [String] {
+        guard head.count >= 16, Array(head[4..<8]) == Array("ftyp".utf8) else { return [] }
         let size = min(head.count, Int(head[0]) << 24 | Int(head[1]) << 16 | Int(head[2]) << 8 | Int(head[3]))
-        let brands = [8] + Array(stride(from: 16, to: size - 3, by: 4))
-        return brands.contains { Array(head[$0..<($0 + 4)]) == Array("avis".utf8) }
+        let starts = [8] + Array(stride(from: 16, to: size - 3, by: 4))
+        return starts.map { String(decoding: head[$0..<($0 + 4)], as: UTF8.self) }
     }
 
     /// The first bytes of the file at `path` (empty when it cannot be read).

@@ -2,11 +2,10 @@ import CHeifShim
 import Foundation
 import HandlerSupport
 
-/// HEIF/HEIC (iPhone photos) and AVIF (Android phones, the web) through libheif, whose AV1
-/// decoder Debian builds in: the primary image, turned as its irot/imir boxes say (libheif
-/// applies them), at its own depth (10 and 12 bits become 16), with alpha, and with its colour:
-/// its ICC profile (Display P3 on iPhones), or a profile made from its `nclx` numbers; HDR (PQ,
-/// HLG) is tone-mapped for paper.
+/// HEIF/HEIC (iPhone photos) through libheif (AVIF goes to libavif: `AVIFFile`): the primary
+/// image, turned as its irot/imir boxes say (libheif applies them), at its own depth (10 and 12
+/// bits become 16), with alpha, and with its colour: its ICC profile (Display P3 on iPhones), or
+/// a profile made from its `nclx` numbers; HDR (PQ, HLG) is tone-mapped for paper.
 package enum HEIFDecoder {
     package static func open(path: String, limits: ImageLimits) throws -> DecodedImage {
         let file = try HEIFFile(path: path)

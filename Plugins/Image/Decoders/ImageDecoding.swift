@@ -17,8 +17,10 @@ package enum ImageDecoding {
         case .gif: images = try GIFDecoder.open(path: path, allFrames: allGIFFrames, limits: limits)
         case .tiff: images = try TIFFDecoder.open(path: path, limits: limits)
         case .webp: images = [try WebPDecoder.open(path: path, limits: limits)]
-        case .heif where ImageFormat.isAVIFSequence(head: head):
-            return try convertFrames(of: AVIFSequence(path: path, limits: limits), allFrames: allGIFFrames, kind: "AVIF animation", limits: limits, output: output)
+        // AVIF by libavif (its sequences libheif cannot read); HEIC by libheif.
+        case .heif where !Set(ImageFormat.brands(head: head)).isDisjoint(with: ["avif", "avis"]):
+            let file = try AVIFFile(path: path, sequence: ImageFormat.brands(head: head).contains("avis"), limits: limits)
+            return try convertFrames(of: file, allFrames: allGIFFrames, kind: "AVIF animation", limits: limits, output: output)
         case .heif: images = [try HEIFDecoder.open(path: path, limits: limits)]
         case .jxl: return try convertFrames(of: JXLFile(path: path, limits: limits), allFrames: allGIFFrames, kind: "JPEG XL animation", limits: limits, output: output)
         case .bmp: images = [try BMPDecoder.open(path: path, limits: limits)]

@@ -40,21 +40,14 @@ package final class JXLFile: FrameSequence {
         var size = 0, iccSize = 0
         var bits: Int32 = 8
         let status = sp_jxl_next_frame(decoder, &pixels, &size, &bits, &icc, &iccSize, &message, message.count)
-        defer { free(pixels); free(icc) }
-        guard status >= 0 else { throw PrintError(.invalidInput, path: path, "not a valid JPEG XL image (\(Self.text(message)))") }
+        defer { free(icc) }
+        guard status >= 0 else { free(pixels); throw PrintError(.invalidInput, path: path, "not a valid JPEG XL image (\(Self.text(message)))") }
         guard status == 1, let pixels else { return nil }
-        let colorChannels = Int(info.color_channels), hasAlpha = info.alpha != 0
-        var samples = Array(UnsafeBufferPointer(start: pixels, count: size))
-        var profile = icc.map { Data(bytes: $0, count: iccSize) }
-        if let encoding = encoding, encoding.transfer.isHDR {
-            // libjxl wrote the file's own HDR samples (16 bits, full range): made fit for paper,
-            // then described with sRGB's curve over the same primaries.
-            HDRToneMapping.apply(&samples, channels: colorChannels + (hasAlpha ? 1 : 0), colorChannels: colorChannels, bits: 16,
-                                 transfer: encoding.transfer)
-            profile = try encoding.iccProfile(channels: colorChannels)
-        }
-        return DecodedPixels(width: width, height: height, colorChannels: colorChannels, hasAlpha: hasAlpha, bitsPerComponent: Int(bits),
-                             samples: samples, iccProfile: profile)
+        // libjxl wrote the file's own samples; HDR ones are made fit for paper, then described
+        // with sRGB's curve over the same primaries.
+        return try DecodedPixels.shimFrame(pixels, size: size, width: width, height: height, colorChannels: Int(info.color_channels),
+                                           hasAlpha: info.alpha != 0, bitsPerComponent: Int(bits),
+                                           profile: icc.map { Data(bytes: $0, count: iccSize) }, hdr: encoding)
     }
 
     /// The colour encoding the file states, when it states one as numbers.

@@ -10,8 +10,7 @@
 
 #define SP_AVIF_FUNCTIONS(X)                                                                                           \
     X(avifDecoderCreate) X(avifDecoderDestroy) X(avifDecoderSetIOMemory) X(avifDecoderParse) X(avifDecoderNextImage)   \
-    X(avifResultToString) X(avifRGBImageSetDefaults) X(avifRGBImageAllocatePixels) X(avifRGBImageFreePixels)           \
-    X(avifImageYUVToRGB) X(avifColorPrimariesGetValues)
+    X(avifResultToString) X(avifRGBImageSetDefaults) X(avifImageYUVToRGB) X(avifColorPrimariesGetValues)
 
 #define SP_AVIF_POINTER(name) static __typeof__(&name) p_##name;
 SP_AVIF_FUNCTIONS(SP_AVIF_POINTER)
@@ -46,8 +45,8 @@ void sp_avif_close(sp_avif_decoder *d) {
     free(d);
 }
 
-sp_avif_decoder *sp_avif_open(const uint8_t *data, size_t size, uint32_t maxPixels, uint32_t maxFrames, sp_avif_info *info,
-                              char *error, size_t errorSize) {
+sp_avif_decoder *sp_avif_open(const uint8_t *data, size_t size, int sequence, uint32_t maxPixels, uint32_t maxFrames,
+                              sp_avif_info *info, char *error, size_t errorSize) {
     memset(info, 0, sizeof *info);
     sp_avif_decoder *d = calloc(1, sizeof *d);
     if (!d || !(d->decoder = p_avifDecoderCreate())) {
@@ -57,9 +56,9 @@ sp_avif_decoder *sp_avif_open(const uint8_t *data, size_t size, uint32_t maxPixe
     }
     avifDecoder *decoder = d->decoder;
     decoder->maxThreads = 2;
-    // The sequence's track: what an animated AVIF is (its still item, when it has one, is a copy
-    // of the first frame).
-    decoder->requestedSource = AVIF_DECODER_SOURCE_TRACKS;
+    // A sequence's track: what an animated AVIF is (its still item, when it has one, is a copy of
+    // the first frame); else the primary item.
+    decoder->requestedSource = sequence ? AVIF_DECODER_SOURCE_TRACKS : AVIF_DECODER_SOURCE_PRIMARY_ITEM;
     if (maxPixels > 0 && maxPixels < decoder->imageSizeLimit) decoder->imageSizeLimit = maxPixels;
     if (maxFrames > 0) decoder->imageCountLimit = maxFrames;
     avifResult result = p_avifDecoderSetIOMemory(decoder, data, size);
@@ -132,44 +131,40 @@ int sp_avif_next_frame(sp_avif_decoder *d, uint8_t **pixels, size_t *size, int *
     p_avifRGBImageSetDefaults(&rgb, image);
     rgb.format = d->info.alpha ? AVIF_RGB_FORMAT_RGBA : AVIF_RGB_FORMAT_RGB;
     rgb.depth = deep ? 16 : 8;
-    p_avifRGBImageAllocatePixels(&rgb);
-    if (!rgb.pixels) {
-        snprintf(error, errorSize, "out of memory for a %ux%u frame", image->width, image->height);
-        return -1;
-    }
-    result = p_avifImageYUVToRGB(image, &rgb);
-    if (result != AVIF_RESULT_OK) {
-        p_avifRGBImageFreePixels(&rgb);
-        snprintf(error, errorSize, "%s", p_avifResultToString(result));
-        return -1;
-    }
-    // Interleaved as wanted: grey keeps one of its equal colour samples; 16 bits big-endian.
-    size_t in = rgb.format == AVIF_RGB_FORMAT_RGBA ? 4 : 3;
-    size_t colors = d->info.color_channels, out = colors + (d->info.alpha ? 1 : 0);
-    size_t bytes = deep ? 2 : 1, w = image->width, h = image->height;
-    uint8_t *samples = malloc(w * h * out * bytes);
+    // Into one buffer of ours, the frame's only copy in RGB: rearranged in place below.
+    size_t in = d->info.alpha ? 4 : 3, bytes = deep ? 2 : 1, w = image->width, h = image->height;
+    rgb.rowBytes = (uint32_t)(w * in * bytes);
+    uint8_t *samples = malloc(w * h * in * bytes);
     if (!samples) {
-        p_avifRGBImageFreePixels(&rgb);
         snprintf(error, errorSize, "out of memory for a %zux%zu frame", w, h);
         return -1;
     }
-    for (size_t y = 0; y < h; y++) {
-        const uint8_t *row = rgb.pixels + y * rgb.rowBytes;
-        uint8_t *to = samples + y * w * out * bytes;
-        for (size_t x = 0; x < w; x++) {
+    rgb.pixels = samples;
+    result = p_avifImageYUVToRGB(image, &rgb);
+    if (result != AVIF_RESULT_OK) {
+        free(samples);
+        snprintf(error, errorSize, "%s", p_avifResultToString(result));
+        return -1;
+    }
+    // As wanted: grey keeps one of its equal colour samples (each pixel moves to an address no
+    // later than its own); 16 bits big-endian.
+    size_t colors = d->info.color_channels, out = colors + (d->info.alpha ? 1 : 0);
+    if (colors == 1) {
+        for (size_t i = 0; i < w * h; i++) {
             for (size_t c = 0; c < out; c++) {
-                size_t from = c < colors ? c : in - 1;
-                if (deep) {
-                    uint16_t v = ((const uint16_t *)row)[x * in + from];
-                    to[(x * out + c) * 2] = (uint8_t)(v >> 8);
-                    to[(x * out + c) * 2 + 1] = (uint8_t)(v & 0xFF);
-                } else {
-                    to[x * out + c] = row[x * in + from];
-                }
+                size_t from = c == 0 ? 0 : in - 1;
+                memmove(samples + (i * out + c) * bytes, samples + (i * in + from) * bytes, bytes);
             }
         }
     }
-    p_avifRGBImageFreePixels(&rgb);
+    if (deep) {
+        for (size_t i = 0; i < w * h * out; i++) {
+            uint16_t v;
+            memcpy(&v, samples + 2 * i, 2);
+            samples[2 * i] = (uint8_t)(v >> 8);
+            samples[2 * i + 1] = (uint8_t)(v & 0xFF);
+        }
+    }
     int angle = (image->transformFlags & AVIF_TRANSFORM_IROT) ? image->irot.angle & 3 : 0;
     int mirror = (image->transformFlags & AVIF_TRANSFORM_IMIR) ? image->imir.mode : -1;
     if (angle != 0 || mirror >= 0) {

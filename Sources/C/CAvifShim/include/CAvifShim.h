@@ -1,11 +1,12 @@
-// CAvifShim: AVIF image sequences (animated AVIF) through libavif, loaded only for them.
+// CAvifShim: AVIF images, still and animated, through libavif, loaded only for them.
 //
-// Why it exists: libheif, which reads still AVIF and HEIC, reads no sequences in Debian 12's
-// 1.15 (the frames are a track, not items). libavif reads both; it is opened with dlopen in
-// swiftprint-image when an AVIF has a sequence, never in the job's process. Its decoder hands out
-// YUV planes that live until the next frame: the conversion to RGB, the widening to 16 bits and
-// the turning as irot/imir say are done here, in C, so Swift owns one object and sees whole
-// upright frames.
+// Why it exists: libheif (which reads HEIC) reads no AVIF sequences in Debian 12's 1.15 (the
+// frames are a track, not items), and decoding a still AVIF it holds twice the memory libavif
+// does. libavif is opened with dlopen in swiftprint-image for AVIF files only, never in the
+// job's process. Its decoder hands out YUV planes that live until the next frame: the conversion
+// to RGB (into one buffer the caller then owns), 16-bit samples made big-endian, grey made one
+// sample, and the turning as irot/imir say are done here, in C, so Swift owns one object and
+// sees whole upright frames.
 #ifndef CAVIFSHIM_H
 #define CAVIFSHIM_H
 
@@ -35,12 +36,12 @@ typedef struct {
 
 typedef struct sp_avif_decoder sp_avif_decoder;
 
-/// Reads `size` bytes at `data` (which must outlive the decoder) as an AVIF sequence (its
-/// track; a file with no track is read as its still image), refusing more than `maxPixels` a
-/// frame or `maxFrames` frames, and fills `info`. NULL with a message in `error` when it is not
-/// a valid AVIF file.
-sp_avif_decoder *sp_avif_open(const uint8_t *data, size_t size, uint32_t maxPixels, uint32_t maxFrames, sp_avif_info *info,
-                              char *error, size_t errorSize);
+/// Reads `size` bytes at `data` (which must outlive the decoder) as an AVIF sequence's track
+/// (`sequence`), or as its still (primary) image, refusing more than `maxPixels` a frame or
+/// `maxFrames` frames, and fills `info`. NULL with a message in `error` when it is not a valid
+/// AVIF file.
+sp_avif_decoder *sp_avif_open(const uint8_t *data, size_t size, int sequence, uint32_t maxPixels, uint32_t maxFrames,
+                              sp_avif_info *info, char *error, size_t errorSize);
 
 /// Decodes the next frame: interleaved samples, `info`'s channels plus alpha, 8 bits, or 16 bits
 /// big-endian when the depth is more than 8 or the transfer is PQ or HLG; rows top to bottom,

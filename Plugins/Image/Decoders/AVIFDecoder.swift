@@ -11,12 +11,13 @@ package protocol FrameSequence {
     func nextFrame() throws -> DecodedPixels?
 }
 
-/// The one owner of a libavif decoder reading one AVIF sequence (an animated AVIF: its frames
-/// are a track, which libheif 1.15 does not read): the first frame's size checked against the
-/// limits before any pixel is decoded, then its frames in order, upright, at their own depth (10
-/// and 12 bits become 16), with alpha, and with the file's ICC profile or one made from its nclx
-/// numbers; HDR (PQ, HLG) tone-mapped for paper, as the still AVIFs libheif reads are.
-package final class AVIFSequence: FrameSequence {
+/// The one owner of a libavif decoder reading one AVIF file: a still image (its primary item),
+/// or a sequence (an animated AVIF: its frames are a track, which libheif 1.15 does not read).
+/// The first frame's size is checked against the limits before any pixel is decoded, then the
+/// frames come in order, upright, at their own depth (10 and 12 bits become 16), with alpha, and
+/// with the file's ICC profile or one made from its nclx numbers; HDR (PQ, HLG) tone-mapped for
+/// paper. Each frame's pixels are the shim's one buffer, read where it made them.
+package final class AVIFFile: FrameSequence {
     package let path: String
     package let width: Int, height: Int
     package let isAnimated: Bool
@@ -25,16 +26,17 @@ package final class AVIFSequence: FrameSequence {
     private let decoder: OpaquePointer
     private let info: sp_avif_info
 
-    package init(path: String, limits: ImageLimits) throws {
+    /// `sequence`: the file names the sequence brand (`avis`), so its track is read.
+    package init(path: String, sequence: Bool, limits: ImageLimits) throws {
         self.path = path
         var message = [CChar](repeating: 0, count: 256)
         guard sp_avif_load(&message, message.count) == 0 else {
-            throw PrintError(.notAvailable, path: path, "cannot print animated AVIF images: libavif cannot be loaded (\(Self.text(message))); install libavif15")
+            throw PrintError(.notAvailable, path: path, "cannot print AVIF images: libavif cannot be loaded (\(Self.text(message))); install libavif15")
         }
         input = try PinnedInput(path: path)
         var info = sp_avif_info()
         let maxPixels = UInt32(clamping: limits.maxPixels), maxFrames = UInt32(clamping: limits.maxImages)
-        let opened = sp_avif_open(input.start, input.count, maxPixels, maxFrames, &info, &message, message.count)
+        let opened = sp_avif_open(input.start, input.count, sequence ? 1 : 0, maxPixels, maxFrames, &info, &message, message.count)
         guard let opened else { throw PrintError(.invalidInput, path: path, "not a valid AVIF image (\(Self.text(message)))") }
         decoder = opened
         self.info = info
@@ -50,25 +52,18 @@ package final class AVIFSequence: FrameSequence {
         var size = 0, iccSize = 0
         var bits: Int32 = 8
         let status = sp_avif_next_frame(decoder, &pixels, &size, &bits, &icc, &iccSize, &message, message.count)
-        defer { free(pixels); free(icc) }
+        defer { free(icc) }
         guard status >= 0 else { throw PrintError(.invalidInput, path: path, "not a valid AVIF image (\(Self.text(message)))") }
         guard status == 1, let pixels else { return nil }
-        let colorChannels = Int(info.color_channels), hasAlpha = info.alpha != 0
-        var samples = Array(UnsafeBufferPointer(start: pixels, count: size))
-        var profile = icc.map { Data(bytes: $0, count: iccSize) }
-        if profile == nil {
-            let p = info.primaries, w = info.white
-            let encoding = ColorEncoding(primaries: [p.0, p.1, p.2, p.3, p.4, p.5], white: [w.0, w.1],
-                                         transfer: ColorEncoding.transfer(h273: Int(info.transfer)) ?? .sRGB)
-            if encoding.transfer.isHDR {
-                // The shim gives PQ and HLG frames 16-bit samples, over the whole 16-bit range.
-                HDRToneMapping.apply(&samples, channels: colorChannels + (hasAlpha ? 1 : 0), colorChannels: colorChannels,
-                                     bits: 16, transfer: encoding.transfer)
-            }
-            profile = encoding.isSRGB ? nil : try encoding.iccProfile(channels: colorChannels)
-        }
-        return DecodedPixels(width: width, height: height, colorChannels: colorChannels, hasAlpha: hasAlpha, bitsPerComponent: Int(bits),
-                             samples: samples, iccProfile: profile)
+        let colorChannels = Int(info.color_channels)
+        // Its ICC profile, else one made from its nclx numbers (sRGB's needs none).
+        let own = icc.map { Data(bytes: $0, count: iccSize) }
+        let p = info.primaries, w = info.white
+        let encoding = own != nil ? nil : ColorEncoding(primaries: [p.0, p.1, p.2, p.3, p.4, p.5], white: [w.0, w.1],
+                                                        transfer: ColorEncoding.transfer(h273: Int(info.transfer)) ?? .sRGB)
+        let profile = try own ?? encoding.flatMap { $0.isSRGB ? nil : try $0.iccProfile(channels: colorChannels) }
+        return try DecodedPixels.shimFrame(pixels, size: size, width: width, height: height, colorChannels: colorChannels,
+                                           hasAlpha: info.alpha != 0, bitsPerComponent: Int(bits), profile: profile, hdr: encoding)
     }
 
     static func text(_ message: [CChar]) -> String {
