@@ -2,15 +2,6 @@ import CAvifShim
 import Foundation
 import HandlerSupport
 
-/// An image file whose frames are decoded one after another (an animated JPEG XL or AVIF).
-package protocol FrameSequence {
-    var path: String { get }
-    /// Whether it has more than one frame to show.
-    var isAnimated: Bool { get }
-    /// The next frame's pixels, or nil after the last.
-    func nextFrame() throws -> DecodedPixels?
-}
-
 /// The one owner of a libavif decoder reading one AVIF file: a still image (its primary item),
 /// or a sequence (an animated AVIF: its frames are a track, which libheif 1.15 does not read).
 /// The first frame's size is checked against the limits before any pixel is decoded, then the
@@ -31,13 +22,13 @@ package final class AVIFFile: FrameSequence {
         self.path = path
         var message = [CChar](repeating: 0, count: 256)
         guard sp_avif_load(&message, message.count) == 0 else {
-            throw PrintError(.notAvailable, path: path, "cannot print AVIF images: libavif cannot be loaded (\(Self.text(message))); install libavif15")
+            throw PrintError(.notAvailable, path: path, "cannot print AVIF images: libavif cannot be loaded (\(shimMessage(message))); install libavif15")
         }
         input = try PinnedInput(path: path)
         var info = sp_avif_info()
         let maxPixels = UInt32(clamping: limits.maxPixels), maxFrames = UInt32(clamping: limits.maxImages)
         let opened = sp_avif_open(input.start, input.count, sequence ? 1 : 0, maxPixels, maxFrames, &info, &message, message.count)
-        guard let opened else { throw PrintError(.invalidInput, path: path, "not a valid AVIF image (\(Self.text(message)))") }
+        guard let opened else { throw PrintError(.invalidInput, path: path, "not a valid AVIF image (\(shimMessage(message)))") }
         decoder = opened
         self.info = info
         width = Int(info.width); height = Int(info.height); isAnimated = info.frames > 1
@@ -47,26 +38,14 @@ package final class AVIFFile: FrameSequence {
     deinit { sp_avif_close(decoder) }
 
     package func nextFrame() throws -> DecodedPixels? {
-        var message = [CChar](repeating: 0, count: 256)
-        var pixels: UnsafeMutablePointer<UInt8>?, icc: UnsafeMutablePointer<UInt8>?
-        var size = 0, iccSize = 0
-        var bits: Int32 = 8
-        let status = sp_avif_next_frame(decoder, &pixels, &size, &bits, &icc, &iccSize, &message, message.count)
-        defer { free(icc) }
-        guard status >= 0 else { throw PrintError(.invalidInput, path: path, "not a valid AVIF image (\(Self.text(message)))") }
-        guard status == 1, let pixels else { return nil }
+        guard let frame = try ShimFrame.next({ sp_avif_next_frame(decoder, &$0, &$1, &$2, &$3, &$4, $5, $6) }, path: path, format: "AVIF")
+        else { return nil }
         let colorChannels = Int(info.color_channels)
         // Its ICC profile, else one made from its nclx numbers (sRGB's needs none).
-        let own = icc.map { Data(bytes: $0, count: iccSize) }
         let p = info.primaries, w = info.white
-        let encoding = own != nil ? nil : ColorEncoding(primaries: [p.0, p.1, p.2, p.3, p.4, p.5], white: [w.0, w.1],
-                                                        transfer: ColorEncoding.transfer(h273: Int(info.transfer)) ?? .sRGB)
-        let profile = try own ?? encoding.flatMap { $0.isSRGB ? nil : try $0.iccProfile(channels: colorChannels) }
-        return try DecodedPixels.shimFrame(pixels, size: size, width: width, height: height, colorChannels: colorChannels,
-                                           hasAlpha: info.alpha != 0, bitsPerComponent: Int(bits), profile: profile, hdr: encoding)
-    }
-
-    static func text(_ message: [CChar]) -> String {
-        message.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+        let encoding = frame.iccProfile != nil ? nil : ColorEncoding(primaries: [p.0, p.1, p.2, p.3, p.4, p.5], white: [w.0, w.1],
+                                                                     transfer: ColorEncoding.transfer(h273: Int(info.transfer)) ?? .sRGB)
+        let profile = try frame.iccProfile ?? encoding.flatMap { $0.isSRGB ? nil : try $0.iccProfile(channels: colorChannels) }
+        return try frame.decoded(width: width, height: height, colorChannels: colorChannels, hasAlpha: info.alpha != 0, profile: profile, hdr: encoding)
     }
 }

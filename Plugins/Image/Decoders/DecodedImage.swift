@@ -145,31 +145,3 @@ final class BorrowedRows {
         self.base = base; self.stride = stride; self.owner = owner
     }
 }
-
-extension DecodedPixels {
-    /// A frame's samples that a decoder's shim malloc'd (`size` bytes at `pixels`, owned from here
-    /// on), with `profile`: read where the shim wrote them, so that a 24 MP photo is not copied
-    /// once more; or, when `hdr` is a PQ or HLG encoding, tone-mapped for paper into a copy (the
-    /// shims give such frames 16-bit samples over the full range) and described by its profile.
-    static func shimFrame(_ pixels: UnsafeMutablePointer<UInt8>, size: Int, width: Int, height: Int, colorChannels: Int, hasAlpha: Bool,
-                          bitsPerComponent: Int, profile: Data?, hdr: ColorEncoding?) throws -> DecodedPixels {
-        let frame = MallocedPixels(pixels)
-        var result = DecodedPixels(width: width, height: height, colorChannels: colorChannels, hasAlpha: hasAlpha,
-                                   bitsPerComponent: bitsPerComponent, samples: [], iccProfile: profile)
-        if let hdr, hdr.transfer.isHDR {
-            result.samples = Array(UnsafeBufferPointer(start: pixels, count: size))
-            HDRToneMapping.apply(&result.samples, channels: result.channels, colorChannels: colorChannels, bits: 16, transfer: hdr.transfer)
-            result.iccProfile = try hdr.iccProfile(channels: colorChannels)
-        } else {
-            result.borrowed = BorrowedRows(base: UnsafePointer(pixels), stride: result.rowBytes, owner: frame)
-        }
-        return result
-    }
-}
-
-/// The one owner of a frame's pixels a decoder's shim malloc'd (libjxl's, libavif's): freed with it.
-final class MallocedPixels {
-    let pixels: UnsafeMutablePointer<UInt8>
-    init(_ pixels: UnsafeMutablePointer<UInt8>) { self.pixels = pixels }
-    deinit { free(pixels) }
-}

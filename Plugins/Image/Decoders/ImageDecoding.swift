@@ -13,13 +13,14 @@ package enum ImageDecoding {
     package static func convert(path: String, allGIFFrames: Bool, limits: ImageLimits, output: String) throws -> [Double?] {
         let images: [DecodedImage]
         let head = ImageFormat.head(of: path)
+        let brands = Set(ImageFormat.brands(head: head))
         switch ImageFormat(head: head) {
         case .gif: images = try GIFDecoder.open(path: path, allFrames: allGIFFrames, limits: limits)
         case .tiff: images = try TIFFDecoder.open(path: path, limits: limits)
         case .webp: images = [try WebPDecoder.open(path: path, limits: limits)]
         // AVIF by libavif (its sequences libheif cannot read); HEIC by libheif.
-        case .heif where !Set(ImageFormat.brands(head: head)).isDisjoint(with: ["avif", "avis"]):
-            let file = try AVIFFile(path: path, sequence: ImageFormat.brands(head: head).contains("avis"), limits: limits)
+        case .heif where !brands.isDisjoint(with: ["avif", "avis"]):
+            let file = try AVIFFile(path: path, sequence: brands.contains("avis"), limits: limits)
             return try convertFrames(of: file, allFrames: allGIFFrames, kind: "AVIF animation", limits: limits, output: output)
         case .heif: images = [try HEIFDecoder.open(path: path, limits: limits)]
         case .jxl: return try convertFrames(of: JXLFile(path: path, limits: limits), allFrames: allGIFFrames, kind: "JPEG XL animation", limits: limits, output: output)

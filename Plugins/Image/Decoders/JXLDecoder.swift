@@ -19,12 +19,12 @@ package final class JXLFile: FrameSequence {
         self.path = path
         var message = [CChar](repeating: 0, count: 256)
         guard sp_jxl_load(&message, message.count) == 0 else {
-            throw PrintError(.notAvailable, path: path, "cannot print JPEG XL images: libjxl cannot be loaded (\(Self.text(message))); install libjxl0.7")
+            throw PrintError(.notAvailable, path: path, "cannot print JPEG XL images: libjxl cannot be loaded (\(shimMessage(message))); install libjxl0.7")
         }
         input = try PinnedInput(path: path)
         var info = sp_jxl_info()
         let opened = sp_jxl_open(input.start, input.count, &info, &message, message.count)
-        guard let opened else { throw PrintError(.invalidInput, path: path, "not a valid JPEG XL image (\(Self.text(message)))") }
+        guard let opened else { throw PrintError(.invalidInput, path: path, "not a valid JPEG XL image (\(shimMessage(message)))") }
         decoder = opened
         self.info = info
         width = Int(info.width); height = Int(info.height); isAnimated = info.animated != 0
@@ -33,21 +33,13 @@ package final class JXLFile: FrameSequence {
 
     deinit { sp_jxl_close(decoder) }
 
-    /// The next frame's pixels, or nil after the last.
     package func nextFrame() throws -> DecodedPixels? {
-        var message = [CChar](repeating: 0, count: 256)
-        var pixels: UnsafeMutablePointer<UInt8>?, icc: UnsafeMutablePointer<UInt8>?
-        var size = 0, iccSize = 0
-        var bits: Int32 = 8
-        let status = sp_jxl_next_frame(decoder, &pixels, &size, &bits, &icc, &iccSize, &message, message.count)
-        defer { free(icc) }
-        guard status >= 0 else { free(pixels); throw PrintError(.invalidInput, path: path, "not a valid JPEG XL image (\(Self.text(message)))") }
-        guard status == 1, let pixels else { return nil }
+        guard let frame = try ShimFrame.next({ sp_jxl_next_frame(decoder, &$0, &$1, &$2, &$3, &$4, $5, $6) }, path: path, format: "JPEG XL")
+        else { return nil }
         // libjxl wrote the file's own samples; HDR ones are made fit for paper, then described
         // with sRGB's curve over the same primaries.
-        return try DecodedPixels.shimFrame(pixels, size: size, width: width, height: height, colorChannels: Int(info.color_channels),
-                                           hasAlpha: info.alpha != 0, bitsPerComponent: Int(bits),
-                                           profile: icc.map { Data(bytes: $0, count: iccSize) }, hdr: encoding)
+        return try frame.decoded(width: width, height: height, colorChannels: Int(info.color_channels), hasAlpha: info.alpha != 0,
+                                 profile: frame.iccProfile, hdr: encoding)
     }
 
     /// The colour encoding the file states, when it states one as numbers.
@@ -59,9 +51,5 @@ package final class JXLFile: FrameSequence {
         }
         let p = info.primaries, w = info.white
         return ColorEncoding(primaries: [p.0, p.1, p.2, p.3, p.4, p.5], white: [w.0, w.1], transfer: transfer)
-    }
-
-    static func text(_ message: [CChar]) -> String {
-        message.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
     }
 }

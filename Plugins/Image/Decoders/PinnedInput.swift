@@ -7,17 +7,15 @@ import HandlerSupport
 /// stored inline, so the pointer is to a copy on the stack that is gone when the closure returns
 /// (the fuzzer found libjxl reading one: Fuzz/Corpus/jxl/found/seven-byte-codestream).
 package final class PinnedInput {
-    package let bytes: UnsafeMutableRawBufferPointer
+    private let bytes: UnsafeMutableBufferPointer<UInt8>
+    package let count: Int
+    package var start: UnsafePointer<UInt8> { UnsafePointer(bytes.baseAddress!) }
 
     package init(path: String) throws {
         let data = try readFile(path)
-        bytes = .allocate(byteCount: max(data.count, 1), alignment: 16)
-        data.copyBytes(to: bytes.bindMemory(to: UInt8.self), count: data.count)
-        count = data.count
+        bytes = .allocate(capacity: max(data.count, 1))
+        count = data.copyBytes(to: bytes)
     }
 
     deinit { bytes.deallocate() }
-
-    package let count: Int
-    package var start: UnsafePointer<UInt8> { UnsafePointer(bytes.baseAddress!.assumingMemoryBound(to: UInt8.self)) }
 }

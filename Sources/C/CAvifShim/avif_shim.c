@@ -152,8 +152,9 @@ int sp_avif_next_frame(sp_avif_decoder *d, uint8_t **pixels, size_t *size, int *
     if (colors == 1) {
         for (size_t i = 0; i < w * h; i++) {
             for (size_t c = 0; c < out; c++) {
-                size_t from = c == 0 ? 0 : in - 1;
-                memmove(samples + (i * out + c) * bytes, samples + (i * in + from) * bytes, bytes);
+                const uint8_t *from = samples + (i * in + (c == 0 ? 0 : in - 1)) * bytes;
+                uint8_t *to = samples + (i * out + c) * bytes;
+                for (size_t b = 0; b < bytes; b++) to[b] = from[b];
             }
         }
     }
