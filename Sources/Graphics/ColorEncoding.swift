@@ -91,22 +91,26 @@ package enum CIELab {
         return (0..<(lab.count / 3)).map { Array(lab[($0 * 3)..<($0 * 3 + 3)]) }
     }
 
-    /// 8-bit pixels of `channels` samples in `profile` as 8-bit sRGB, as Little CMS converts them.
-    package static func sRGB(of pixels: [UInt8], channels: Int, profile: Data) throws -> [UInt8] {
+    /// 8-bit pixels of `channels` samples in `profile` as 8-bit RGB of the profile `rgbProfile`
+    /// (nil: sRGB), as Little CMS converts them.
+    package static func rgb(of pixels: [UInt8], channels: Int, profile: Data, in rgbProfile: Data? = nil) throws -> [UInt8] {
         var rgb = [UInt8](repeating: 0, count: pixels.count / channels * 3)
-        try convert(pixels, channels: channels, profile: profile, to: SPLCMS_TO_SRGB, into: &rgb)
+        try convert(pixels, channels: channels, profile: profile, to: SPLCMS_TO_RGB, rgbProfile: rgbProfile, into: &rgb)
         return rgb
     }
 
-    private static func convert<T>(_ pixels: [UInt8], channels: Int, profile: Data?, to target: splcms_target, into out: inout [T]) throws {
+    private static func convert<T>(_ pixels: [UInt8], channels: Int, profile: Data?, to target: splcms_target, rgbProfile: Data? = nil,
+                                   into out: inout [T]) throws {
         try LittleCMS.load()
         var error: UnsafeMutablePointer<CChar>?
         let count = UInt32(pixels.count / channels)
         let status = out.withUnsafeMutableBytes { out in
             pixels.withUnsafeBufferPointer { input in
                 (profile ?? Data()).withUnsafeBytes { bytes in
-                    splcms_convert(profile == nil ? nil : bytes.baseAddress, bytes.count, Int32(channels), input.baseAddress, target,
-                                   out.baseAddress, count, &error)
+                    (rgbProfile ?? Data()).withUnsafeBytes { rgb in
+                        splcms_convert(profile == nil ? nil : bytes.baseAddress, bytes.count, Int32(channels), input.baseAddress, target,
+                                       rgbProfile == nil ? nil : rgb.baseAddress, rgb.count, out.baseAddress, count, &error)
+                    }
                 }
             }
         }

@@ -2,27 +2,29 @@ import CLcmsShim
 import Foundation
 import PrintModel
 
-/// A colour transform by Little CMS from the sRGB pixels of a raster canvas to the colour space
-/// of an ICC profile (Adobe RGB, a printer's CMYK). lcms2 is opened on first use (CLcmsShim
-/// says why). The one owner of its lcms transform.
+/// A colour transform by Little CMS from the pixels of a raster canvas (sRGB, or drawn in the
+/// colours of another RGB profile) to the colour space of an ICC profile (a printer's CMYK).
+/// lcms2 is opened on first use (CLcmsShim says why). The one owner of its lcms transform.
 package final class ColorTransform {
-    package enum Output { case rgb8, rgb16, cmyk8, cmyk16 }
+    package enum Output { case cmyk8, cmyk16 }
 
     private let transform: UnsafeMutableRawPointer
 
-    /// `profile`: the ICC profile's bytes; `name` says which profile in errors (a file's path).
-    package init(toProfile profile: Data, named name: String, output: Output, intent: RenderingIntent = .auto) throws {
+    /// `canvas`: the RGB ICC profile the canvas is drawn in (nil: sRGB); `profile`: the target
+    /// ICC profile's bytes; `name` says which profile in errors (a file's path).
+    package init(from canvas: Data? = nil, toProfile profile: Data, named name: String, output: Output, intent: RenderingIntent = .auto) throws {
         try LittleCMS.load()
         let kind: splcms_output
         switch output {
-        case .rgb8: kind = SPLCMS_RGB_8
-        case .rgb16: kind = SPLCMS_RGB_16
         case .cmyk8: kind = SPLCMS_CMYK_8
         case .cmyk16: kind = SPLCMS_CMYK_16
         }
         var error: UnsafeMutablePointer<CChar>?
-        let made = profile.withUnsafeBytes {
-            splcms_transform_from_srgb($0.baseAddress, $0.count, kind, intent.iccIntent, intent.blackPointCompensation ? 1 : 0, &error)
+        let made = profile.withUnsafeBytes { target in
+            (canvas ?? Data()).withUnsafeBytes { source in
+                splcms_canvas_transform(canvas == nil ? nil : source.baseAddress, source.count, target.baseAddress, target.count, kind,
+                                        intent.iccIntent, intent.blackPointCompensation ? 1 : 0, &error)
+            }
         }
         guard let made else { throw PrintError(.invalidOption, path: name, LittleCMS.message(error)) }
         transform = made

@@ -17,11 +17,18 @@ package final class PDFBandRenderer {
     private let scratch: Int32
 
     /// Opens the PDF at `path`; without `antialias` edges and glyphs are drawn in whole dots.
-    package init(path: String, antialias: Bool) throws {
-        functions = try Self.loaded.get()
-        scratch = try TemporaryFiles.makeUnlinked(prefix: "swiftprint-scaled-", for: "the page's scaled photos")
+    /// Pages are drawn in sRGB, or, given `canvasProfile` (an RGB ICC profile's bytes), in its
+    /// colours, every colour managed on its way there (DeviceRGB taken as sRGB): a wide-gamut
+    /// photo keeps what sRGB cannot hold.
+    package init(path: String, antialias: Bool, canvasProfile: Data? = nil) throws {
+        let functions = try Self.loaded.get(), scratch = try TemporaryFiles.makeUnlinked(prefix: "swiftprint-scaled-", for: "the page's scaled photos")
+        self.functions = functions
+        self.scratch = scratch
         var error: UnsafeMutablePointer<CChar>?
-        guard let pages = functions.open(path, antialias ? 1 : 0, scratch, &error) else {
+        let opened = canvasProfile.map { profile in
+            profile.withUnsafeBytes { functions.open(path, antialias ? 1 : 0, scratch, $0.baseAddress, $0.count, &error) }
+        } ?? functions.open(path, antialias ? 1 : 0, scratch, nil, 0, &error)
+        guard let pages = opened else {
             close(scratch)
             throw PrintError(.invalidInput, path: path, QPDFDocument.take(error))
         }

@@ -13,7 +13,9 @@ import PrintSupport
 /// on a canvas of a few rows), except a page with an image of more pixels than the sheet:
 /// cairo's device decodes an image whole (a 24 MP photo: 96 MB; 100 MP: 400 MB), so such a page
 /// is drawn by poppler's own rasteriser (`PDFBandRenderer`), which reads an image row by row
-/// through its scaler.
+/// through its scaler. Colour-managed types (Adobe RGB, CMYK) are drawn by poppler's
+/// rasteriser on every page, in Adobe RGB: cairo's device draws in sRGB, which would clip a
+/// wide-gamut photo's colours before they reach a printer that can print them.
 package struct RasterDocumentWriter {
     package var format: RasterWriter.Format
     package var type: RasterType
@@ -21,8 +23,11 @@ package struct RasterDocumentWriter {
     /// `sides`, for the header and to know the backs (every second page when two-sided).
     package var duplex: PrintInfo.Duplex
     package var sheetBack: SheetBack
-    /// Adobe RGB and CMYK output: Little CMS's transform from the canvas's sRGB, with the job's
-    /// rendering intent.
+    /// Adobe RGB and CMYK output: the profile pages are drawn in (Adobe RGB), every colour
+    /// managed on its way there; nil for sRGB, unmanaged.
+    private var canvasProfile: Data?
+    /// CMYK output: Little CMS's transform from the canvas's Adobe RGB to the inks, with the
+    /// job's rendering intent.
     private var transform: ColorTransform?
 
     /// The raster settings of `info`: its format (PWG or Apple raster), and the type, resolution
@@ -36,15 +41,17 @@ package struct RasterDocumentWriter {
         resolution = info.printerResolution ?? .standard
         duplex = info.duplex ?? .none
         sheetBack = info.sheetBack ?? .normal
-        transform = try Self.transform(for: type, cmykProfile: cmykProfile, intent: intent)
+        switch type {
+        case .adobeRGB8, .adobeRGB16, .cmyk8, .cmyk16: canvasProfile = AdobeRGB.profile
+        default: canvasProfile = nil
+        }
+        transform = try Self.transform(for: type, from: canvasProfile, cmykProfile: cmykProfile, intent: intent)
     }
 
-    /// Little CMS's transform for the colour-managed types: to Adobe RGB, or to the inks of
-    /// `cmykProfile`, which CMYK output must name.
-    private static func transform(for type: RasterType, cmykProfile: String?, intent: RenderingIntent) throws -> ColorTransform? {
+    /// Little CMS's transform for CMYK: from the canvas's colours (`canvas`) to the inks of
+    /// `cmykProfile`, which CMYK output must name. Adobe RGB needs none: it is the canvas's.
+    private static func transform(for type: RasterType, from canvas: Data?, cmykProfile: String?, intent: RenderingIntent) throws -> ColorTransform? {
         switch type {
-        case .adobeRGB8, .adobeRGB16:
-            return try ColorTransform(toProfile: AdobeRGB.profile, named: "Adobe RGB", output: type == .adobeRGB8 ? .rgb8 : .rgb16, intent: intent)
         case .cmyk8, .cmyk16:
             guard let cmykProfile else {
                 throw PrintError(.invalidOption, "\(type.rawValue) raster output needs the ICC profile of the printer's inks")
@@ -53,7 +60,7 @@ package struct RasterDocumentWriter {
             do { bytes = try Data(contentsOf: URL(fileURLWithPath: cmykProfile)) } catch {
                 throw PrintError(.inputUnreadable, path: cmykProfile, "cannot read the CMYK profile")
             }
-            return try ColorTransform(toProfile: bytes, named: cmykProfile, output: type == .cmyk8 ? .cmyk8 : .cmyk16, intent: intent)
+            return try ColorTransform(from: canvas, toProfile: bytes, named: cmykProfile, output: type == .cmyk8 ? .cmyk8 : .cmyk16, intent: intent)
         default:
             return nil
         }
@@ -83,8 +90,11 @@ package struct RasterDocumentWriter {
             let header = try writer.beginPage(type: type.rawValue, size: size, resolution: (resolution.x, resolution.y),
                                               sides: duplex.ippSides, sheetBack: sheetBack.rawValue, isBack: isBack, totalPages: pdf.pageCount)
             let hasImages = pdf.pageHasImages(index)
-            if hasImages, bandRenderer == nil { bandRenderer = try PDFBandRenderer(path: pdfPath, antialias: !drawsWholeDots) }
-            if hasImages, let renderer = bandRenderer, let plan = try rasteriserPlan(of: index, from: renderer, header: header) {
+            let rasteriser = hasImages || canvasProfile != nil
+            if rasteriser, bandRenderer == nil {
+                bandRenderer = try PDFBandRenderer(path: pdfPath, antialias: !drawsWholeDots, canvasProfile: canvasProfile)
+            }
+            if rasteriser, let renderer = bandRenderer, let plan = try rasteriserPlan(of: index, from: renderer, header: header) {
                 canvas = nil
                 try writeImageBands(of: index, from: renderer, plan: plan, header: header, to: writer)
             } else {
@@ -124,15 +134,16 @@ package struct RasterDocumentWriter {
     /// are smoothed.
     var drawsWholeDots: Bool { min(resolution.x, resolution.y) >= 300 }
 
-    /// Poppler's rasteriser draws page `index`, which draws images, when one has more pixels
-    /// than the sheet or is drawn smaller than its pixels (then read once and scaled before the
-    /// bands: `PDFBandRenderer.prepare`, whose plan this returns); nil leaves the page to
-    /// cairo's device, which draws a page with small images whole, as it is.
+    /// Poppler's rasteriser draws page `index` in colour-managed output, and otherwise when the
+    /// page draws an image of more pixels than the sheet or one drawn smaller than its pixels
+    /// (then read once and scaled before the bands: `PDFBandRenderer.prepare`, whose plan this
+    /// returns); nil leaves the page to cairo's device, which draws a page with small images
+    /// whole, as it is.
     private func rasteriserPlan(of index: Int, from renderer: PDFBandRenderer, header: RasterPageHeader) throws -> PDFBandRenderer.PagePlan? {
         try FontEngineLock.held {
             let largest = renderer.largestImagePixels(page: index)
             let plan = try renderer.prepare(page: index, resolution: (resolution.x, resolution.y), width: header.width, height: header.height)
-            return largest > Double(header.width) * Double(header.height) || plan.scaledImages ? plan : nil
+            return canvasProfile != nil || largest > Double(header.width) * Double(header.height) || plan.scaledImages ? plan : nil
         }
     }
 

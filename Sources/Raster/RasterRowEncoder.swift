@@ -5,8 +5,8 @@ import PrintModel
 /// Turns a canvas row (cairo's 0x00RRGGBB pixels) into a raster type's samples: grey as luma
 /// (Rec. 601 weights), black as its inverse, 16-bit samples from cairo's 8 bits (v × 257) in
 /// this machine's byte order, and 1-bit types dithered by error diffusion (Floyd and Steinberg),
-/// most significant bit first, so that grey and the edges of text keep their tone; Adobe RGB
-/// and CMYK by Little CMS's transform.
+/// most significant bit first, so that grey and the edges of text keep their tone; Adobe RGB as
+/// drawn (its pages are drawn in Adobe RGB), and CMYK by Little CMS's transform.
 struct RasterRowEncoder {
     let type: RasterType
     let width: Int
@@ -14,6 +14,10 @@ struct RasterRowEncoder {
     /// Error diffused into this row and the next (1-bit types), with a pixel of room each side.
     private var errors: [Int32]
     private var nextErrors: [Int32]
+    /// The last row given to the transform, and what it made of it: a row the same as the one
+    /// before (a page's margins, the space between lines of text) is not converted again.
+    private var transformedInput: [UInt32] = []
+    private var transformedOutput: [UInt8] = []
 
     init(type: RasterType, width: Int, transform: ColorTransform?) {
         self.type = type
@@ -30,13 +34,13 @@ struct RasterRowEncoder {
 
     mutating func encode(_ pixels: UnsafePointer<UInt32>, into out: UnsafeMutableRawBufferPointer) {
         switch type {
-        case .srgb8:
+        case .srgb8, .adobeRGB8:
             for x in 0..<width {
                 let p = pixels[x]
                 out[3 * x] = UInt8(truncatingIfNeeded: p >> 16); out[3 * x + 1] = UInt8(truncatingIfNeeded: p >> 8)
                 out[3 * x + 2] = UInt8(truncatingIfNeeded: p)
             }
-        case .srgb16:
+        case .srgb16, .adobeRGB16:
             let o = out.baseAddress!.assumingMemoryBound(to: UInt16.self)
             for x in 0..<width {
                 let p = pixels[x]
@@ -50,9 +54,22 @@ struct RasterRowEncoder {
             for x in 0..<width { let l = Self.luma(pixels[x]); o[x] = UInt16(ink ? 255 - l : l) * 257 }
         case .sgray1, .black1:
             dither(pixels, into: out, bitMeansWhite: type == .sgray1)
-        case .adobeRGB8, .adobeRGB16, .cmyk8, .cmyk16:
-            transform!.apply(pixels, count: width, into: out.baseAddress!)
+        case .cmyk8, .cmyk16:
+            transformRow(pixels, into: out)
         }
+    }
+
+    private mutating func transformRow(_ pixels: UnsafePointer<UInt32>, into out: UnsafeMutableRawBufferPointer) {
+        let input = UnsafeBufferPointer(start: pixels, count: width)
+        if transformedInput.count == width, transformedInput.withUnsafeBytes({ memcmp($0.baseAddress!, pixels, $0.count) == 0 }) {
+            transformedOutput.withUnsafeBytes { out.copyMemory(from: $0) }
+            return
+        }
+        transform!.apply(pixels, count: width, into: out.baseAddress!)
+        transformedInput.removeAll(keepingCapacity: true)
+        transformedInput.append(contentsOf: input)
+        transformedOutput.removeAll(keepingCapacity: true)
+        transformedOutput.append(contentsOf: UnsafeRawBufferPointer(out))
     }
 
     /// One row of error diffusion: each pixel goes black or white by its tone plus the error

@@ -82,20 +82,13 @@ import Testing
     static func measure(_ pdf: String) throws -> [[Double]] {
         let ppm = try PPM.decode(try Tool.run("pdftoppm", ["-r", "72", "-f", "1", "-l", "1", pdf]).stdout)
         #expect(ppm.width == columns * patch && ppm.height == rows * patch, "page \(ppm.width)×\(ppm.height)")
-        var rgb: [UInt8] = []
-        for i in 0..<patches.count {
-            let x0 = (i % columns) * patch + 10, y0 = (i / columns) * patch + 10
-            var sum = [0, 0, 0]
-            for y in y0..<(y0 + 20) { for x in x0..<(x0 + 20) { for c in 0..<3 { sum[c] += Int(ppm.pixels[(y * ppm.width + x) * 3 + c]) } } }
-            rgb += sum.map { UInt8(($0 + 200) / 400) }
-        }
-        return try CIELab.of(rgb, channels: 3, profile: nil)
+        return try CIELab.of(patchMeans(ppm.pixels, width: ppm.width), channels: 3, profile: nil)
     }
 
     /// The chart's patches as Little CMS shows them in sRGB, in L*a*b*.
     static func expected(profile: String) throws -> [[Double]] {
         let grey = profile == "grey"
-        let srgb = try CIELab.sRGB(of: samples(grey: grey), channels: grey ? 1 : 3, profile: try Self.profile(profile))
+        let srgb = try CIELab.rgb(of: samples(grey: grey), channels: grey ? 1 : 3, profile: try Self.profile(profile))
         return try CIELab.of(srgb, channels: 3, profile: nil)
     }
 
@@ -130,6 +123,95 @@ import Testing
         #expect(raster.status == 0, "\(raster.stderr)")
         #expect(try swiftprint(["convert", pwg, "-o", back] + Self.page).status == 0)
         Self.check(try Self.measure(back), against: expected, "\(format) \(profile), PWG raster")
+    }
+
+    /// Raster for a printer whose gamut is wider than sRGB keeps a wide-gamut photo's colours:
+    /// the chart in Adobe RGB and in Display P3, from each format, printed as Adobe RGB raster,
+    /// is read from the raster's own samples (not shown through sRGB, which would clip them) and
+    /// measured against the chart converted to Adobe RGB by Little CMS. Drawn in sRGB and then
+    /// converted, as before, the Adobe RGB chart's yellow (outside sRGB) came out 7.3 ΔE2000 off.
+    @Test(arguments: ["adobe-rgb", "display-p3"].flatMap { p in formats.map { ($0, p) } })
+    func aWideGamutPhotoKeepsItsColoursInAdobeRGBRaster(format: String, profile: String) throws {
+        let dir = try temporaryDirectory()
+        let file = try Self.encode(try Self.chart(profile: profile, in: dir), as: format, in: dir)
+        let pwg = dir + "/out.pwg"
+        let r = try swiftprint(["convert", file, "-o", pwg, "--output-format", "pwg-raster", "--printer-resolution", "72",
+                                "--pwg-raster-document-type", "adobe-rgb_8"] + Self.page)
+        #expect(r.status == 0, "\(r.stderr)")
+        let page = try PWGPage(try Data(contentsOf: URL(fileURLWithPath: pwg)))
+        #expect(page.header.colorSpace == 20 && page.header.width == Self.columns * Self.patch, "colour space \(page.header.colorSpace)")
+        let inAdobeRGB = try CIELab.rgb(of: Self.samples(grey: false), channels: 3, profile: try Self.profile(profile), in: AdobeRGB.profile)
+        let expected = try CIELab.of(inAdobeRGB, channels: 3, profile: AdobeRGB.profile)
+        Self.check(try CIELab.of(Self.patchMeans(page.samples, width: page.header.width), channels: 3, profile: AdobeRGB.profile),
+                   against: expected, "\(format) \(profile), Adobe RGB raster")
+    }
+
+    /// The colours on every side of a wide-gamut page: Adobe RGB's pure green, outside sRGB,
+    /// stays pure green in Adobe RGB raster and reaches CMYK inks as Little CMS converts it
+    /// from Adobe RGB (not from sRGB's nearest green); an untagged (sRGB) green and grey, as
+    /// text and drawings have them, still print as sRGB's.
+    @Test func aColourOutsideSRGBReachesAWideGamutPrinter() throws {
+        let dir = try temporaryDirectory()
+        let icc = dir + "/adobe-rgb.icc"
+        try Self.profile("adobe-rgb").write(to: URL(fileURLWithPath: icc))
+        let wide = dir + "/wide.png", plain = dir + "/plain.png"
+        _ = try Tool.run("convert", ["-size", "80x40", "xc:rgb(0,255,0)", "-type", "TrueColor", "-profile", icc, wide])
+        _ = try Tool.run("convert", ["-size", "80x40", "xc:rgb(0,255,0)", "-fill", "rgb(128,128,128)", "-draw", "rectangle 40,0 79,39",
+                                     "-type", "TrueColor", plain])
+        let page = ["--media", "80x40pt", "--margins", "0", "--print-scaling", "fill", "--printer-resolution", "72", "--output-format", "pwg-raster"]
+        let cmykProfile = "/usr/share/color/icc/ghostscript/default_cmyk.icc"
+        func raster(_ file: String, _ type: String) throws -> PWGPage {
+            let out = dir + "/\(URL(fileURLWithPath: file).lastPathComponent).\(type).pwg"
+            let r = try swiftprint(["convert", file, "-o", out, "--pwg-raster-document-type", type, "--cmyk-profile", cmykProfile] + page)
+            #expect(r.status == 0, "\(r.stderr)")
+            return try PWGPage(try Data(contentsOf: URL(fileURLWithPath: out)))
+        }
+        func pixel(_ page: PWGPage, x: Int) -> [Int] {
+            let size = page.header.bitsPerPixel / 8, at = 20 * page.header.bytesPerLine + x * size
+            return page.samples[at..<(at + size)].map { Int($0) }
+        }
+        func near(_ a: [Int], _ b: [UInt8], _ what: String) {
+            #expect(zip(a, b).allSatisfy { abs($0 - Int($1)) <= 1 }, "\(what): \(a), expected \(b)")
+        }
+
+        // colord's Adobe RGB profile (the photo's) and swiftprint's (the raster's) differ by a
+        // little; Little CMS says by how much.
+        let green = try CIELab.rgb(of: [0, 255, 0], channels: 3, profile: try Self.profile("adobe-rgb"), in: AdobeRGB.profile)
+        #expect(green[0] < 10 && green[1] == 255 && green[2] < 10, "\(green)")
+        near(pixel(try raster(wide, "adobe-rgb_8"), x: 20), green, "Adobe RGB green in Adobe RGB raster")
+        let plainAdobe = try raster(plain, "adobe-rgb_8")
+        let srgbInAdobe = try CIELab.rgb(of: [0, 255, 0, 128, 128, 128], channels: 3, profile: try Self.profile("srgb"), in: AdobeRGB.profile)
+        near(pixel(plainAdobe, x: 20), Array(srgbInAdobe[0..<3]), "sRGB green in Adobe RGB raster")
+        near(pixel(plainAdobe, x: 60), Array(srgbInAdobe[3..<6]), "sRGB grey in Adobe RGB raster")
+
+        // DeviceCMYK (a CMYK JPEG without a profile) has no colours of its own but those
+        // poppler's formula gives it in sRGB: the same in Adobe RGB raster, converted.
+        let cmyk = dir + "/cmyk.jpg"
+        _ = try Tool.run("convert", ["-size", "80x40", "xc:cmyk(0%,20%,80%,10%)", "-fill", "cmyk(90%,10%,0%,0%)", "-draw", "rectangle 40,0 79,39",
+                                     "-colorspace", "CMYK", "-quality", "100", cmyk])
+        let cmykSRGB = try raster(cmyk, "srgb_8"), cmykAdobe = try raster(cmyk, "adobe-rgb_8")
+        for x in [20, 60] {
+            let srgb = pixel(cmykSRGB, x: x).map { UInt8($0) }
+            near(pixel(cmykAdobe, x: x), try CIELab.rgb(of: srgb, channels: 3, profile: try Self.profile("srgb"), in: AdobeRGB.profile),
+                 "DeviceCMYK \(srgb) in Adobe RGB raster")
+        }
+
+        let inks = try ColorTransform(from: AdobeRGB.profile, toProfile: try Data(contentsOf: URL(fileURLWithPath: cmykProfile)),
+                                      named: cmykProfile, output: .cmyk8)
+        var expected = [UInt8](repeating: 0, count: 4)
+        var canvasGreen = UInt32(green[0]) << 16 | UInt32(green[1]) << 8 | UInt32(green[2])
+        inks.apply(&canvasGreen, count: 1, into: &expected)
+        near(pixel(try raster(wide, "cmyk_8"), x: 20), expected, "Adobe RGB green in CMYK raster")
+    }
+
+    /// Each patch's middle (20 × 20 px, averaged) in rows of RGB samples `width` pixels wide.
+    static func patchMeans(_ samples: [UInt8], width: Int) -> [UInt8] {
+        (0..<patches.count).flatMap { i -> [UInt8] in
+            let x0 = (i % columns) * patch + 10, y0 = (i / columns) * patch + 10
+            var sum = [0, 0, 0]
+            for y in y0..<(y0 + 20) { for x in x0..<(x0 + 20) { for c in 0..<3 { sum[c] += Int(samples[(y * width + x) * 3 + c]) } } }
+            return sum.map { UInt8(($0 + 200) / 400) }
+        }
     }
 
     /// The measure tells a profile lost: Adobe RGB samples printed as if sRGB (the chart with its

@@ -402,9 +402,62 @@ public struct PWGHeader {
     public var width: Int { word(4 + 372) }
     public var height: Int { word(4 + 376) }
     public var bitsPerColor: Int { word(4 + 384) }
+    public var bitsPerPixel: Int { word(4 + 388) }
+    public var bytesPerLine: Int { word(4 + 392) }
     public var colorSpace: Int { word(4 + 400) }
     public var totalPageCount: Int { word(4 + 452) }
     public var pageSizeName: String { String(decoding: bytes[(4 + 1732)..<(4 + 1796)].prefix { $0 != 0 }, as: UTF8.self) }
+}
+
+/// A PWG raster stream's first page: its header and its samples, decoded here from PWG's own
+/// compression (PWG 5102.4: a byte repeating the line, then runs of one pixel repeated or of
+/// pixels as they are; 128 fills the rest of the line with white), so that a test reads what a
+/// printer would, not what swiftprint reads back.
+public struct PWGPage {
+    public let header: PWGHeader
+    /// Rows top to bottom, `header.bytesPerLine` bytes each.
+    public let samples: [UInt8]
+
+    public init(_ data: Data) throws {
+        let bytes = [UInt8](data)
+        guard bytes.count >= 1800, bytes.prefix(4).elementsEqual("RaS2".utf8) else { throw DecodeError(message: "not PWG raster") }
+        header = PWGHeader(data)
+        let line = header.bytesPerLine, pixel = header.bitsPerPixel / 8, height = header.height
+        // White: no ink for black (3) and CMYK (6); full light for sRGB, grey and Adobe RGB.
+        let white: UInt8 = [3, 6].contains(header.colorSpace) ? 0 : 0xFF
+        guard pixel > 0, line > 0, line % pixel == 0 else { throw DecodeError(message: "a layout this decoder does not read") }
+        var out: [UInt8] = [], at = 1800
+        func next() throws -> UInt8 {
+            guard at < bytes.count else { throw DecodeError(message: "the page ends early") }
+            defer { at += 1 }
+            return bytes[at]
+        }
+        while out.count < line * height {
+            let repeats = Int(try next()) + 1
+            var row: [UInt8] = []
+            while row.count < line {
+                let run = Int(try next())
+                if run == 128 {
+                    row += [UInt8](repeating: white, count: line - row.count)
+                } else if run < 128 {
+                    guard at + pixel <= bytes.count else { throw DecodeError(message: "the page ends early") }
+                    let value = bytes[at..<(at + pixel)]
+                    at += pixel
+                    for _ in 0...run { row += value }
+                } else {
+                    let count = (257 - run) * pixel
+                    guard at + count <= bytes.count else { throw DecodeError(message: "the page ends early") }
+                    row += bytes[at..<(at + count)]
+                    at += count
+                }
+            }
+            guard row.count == line else { throw DecodeError(message: "a run crosses the end of a line") }
+            for _ in 0..<repeats where out.count < line * height { out += row }
+        }
+        samples = out
+    }
+
+    public struct DecodeError: Error, CustomStringConvertible { public var message: String; public var description: String { message } }
 }
 
 /// Whether the tests run under a sanitizer (scripts/sanitize sets SWIFTPRINT_SANITIZER): its

@@ -53,7 +53,8 @@ int splcms_load(const char **error) {
     return loaded ? 0 : -1;
 }
 
-void *splcms_transform_from_srgb(const void *profile, size_t length, splcms_output output, int intent, int blackPoint, char **error) {
+void *splcms_canvas_transform(const void *source, size_t sourceLength, const void *profile, size_t length, splcms_output output, int intent,
+                              int blackPoint, char **error) {
     static const cmsUInt32Number formats[] = {TYPE_RGB_8, TYPE_RGB_16, TYPE_CMYK_8, TYPE_CMYK_16};
     cmsHPROFILE target = p_cmsOpenProfileFromMem(profile, (cmsUInt32Number)length);
     if (!target) {
@@ -66,11 +67,17 @@ void *splcms_transform_from_srgb(const void *profile, size_t length, splcms_outp
         p_cmsCloseProfile(target);
         return NULL;
     }
-    cmsHPROFILE srgb = p_cmsCreate_sRGBProfile();
+    cmsHPROFILE canvas = source ? p_cmsOpenProfileFromMem(source, (cmsUInt32Number)sourceLength) : p_cmsCreate_sRGBProfile();
+    if (!canvas || p_cmsGetColorSpace(canvas) != cmsSigRgbData) {
+        if (error) *error = strdup("the canvas's ICC profile is not an RGB profile");
+        if (canvas) p_cmsCloseProfile(canvas);
+        p_cmsCloseProfile(target);
+        return NULL;
+    }
     // cairo's 0x00RRGGBB words: B, G, R and an unused byte in memory on a little-endian machine.
-    cmsHTRANSFORM transform = p_cmsCreateTransform(srgb, TYPE_BGRA_8, target, formats[output], (cmsUInt32Number)intent,
+    cmsHTRANSFORM transform = p_cmsCreateTransform(canvas, TYPE_BGRA_8, target, formats[output], (cmsUInt32Number)intent,
                                                    blackPoint ? cmsFLAGS_BLACKPOINTCOMPENSATION : 0);
-    p_cmsCloseProfile(srgb);
+    p_cmsCloseProfile(canvas);
     p_cmsCloseProfile(target);
     if (!transform && error) *error = strdup("Little CMS cannot make the transform");
     return transform;
@@ -157,14 +164,21 @@ void *splcms_gray_profile(const double white[2], splcms_curve curve, double gamm
     return save(profile, length, error);
 }
 
-int splcms_convert(const void *profile, size_t length, int channels, const unsigned char *pixels, splcms_target to, void *out,
-                   unsigned count, char **error) {
+int splcms_convert(const void *profile, size_t length, int channels, const unsigned char *pixels, splcms_target to, const void *rgbProfile,
+                   size_t rgbLength, void *out, unsigned count, char **error) {
     cmsHPROFILE source = profile ? p_cmsOpenProfileFromMem(profile, (cmsUInt32Number)length) : p_cmsCreate_sRGBProfile();
     if (!source) {
         if (error) *error = strdup("Little CMS cannot read the ICC profile");
         return -1;
     }
-    cmsHPROFILE target = to == SPLCMS_TO_LAB ? p_cmsCreateLab4Profile(NULL) : p_cmsCreate_sRGBProfile();
+    cmsHPROFILE target = to == SPLCMS_TO_LAB ? p_cmsCreateLab4Profile(NULL)
+                         : rgbProfile      ? p_cmsOpenProfileFromMem(rgbProfile, (cmsUInt32Number)rgbLength)
+                                           : p_cmsCreate_sRGBProfile();
+    if (!target) {
+        p_cmsCloseProfile(source);
+        if (error) *error = strdup("Little CMS cannot read the RGB profile");
+        return -1;
+    }
     cmsHTRANSFORM t = p_cmsCreateTransform(source, channels == 1 ? TYPE_GRAY_8 : TYPE_RGB_8, target,
                                            to == SPLCMS_TO_LAB ? TYPE_Lab_DBL : TYPE_RGB_8, INTENT_RELATIVE_COLORIMETRIC, 0);
     p_cmsCloseProfile(source);

@@ -5,6 +5,7 @@
 // drawn at a time, into a bitmap of that band alone; a page's large photos are scaled once
 // before its bands (prescaled_images.h), so that the bands can be small. See CPDFRepair.h.
 #include "CPDFRepair.h"
+#include "canvas_colours.h"
 #include "engine_globals.h"
 #include "prescaled_images.h"
 #include <OutputDev.h>
@@ -27,10 +28,17 @@ public:
     BandDevice(SplashColorPtr paper, int scratch) : SplashOutputDev(splashModeXBGR8, 4, false, paper), prescaled(scratch) {}
 
     PrescaledImages prescaled;
+    // The colours pages are drawn in when managed; null for sRGB, unmanaged.
+    std::unique_ptr<CanvasColours> colours;
     // The band being drawn: its first row on the page, and its rows.
     int bandTop = 0, bandRows = 0;
     // Why a scaled image's rows could not be read, for the band's caller.
     std::string failure;
+
+    void initGfxState(GfxState *state) override {
+        if (colours) colours->apply(state);
+        else OutputDev::initGfxState(state);
+    }
 
     void beginTransparencyGroup(GfxState *state, const double *bbox, GfxColorSpace *blendingColorSpace, bool isolated, bool knockout,
                                 bool forSoftMask) override {
@@ -52,7 +60,7 @@ public:
         }
         double saved[6];
         std::copy(state->getCTM(), state->getCTM() + 6, saved);
-        GfxImageColorMap *samples = image->converted ? &srgb : colorMap;
+        GfxImageColorMap *samples = image->converted ? &canvas : colorMap;
         prescaled.drawRows(*image, bandTop, bandRows, [&](Stream *rows, int w, int h, const double *ctm) {
             state->setCTM(ctm[0], ctm[1], ctm[2], ctm[3], ctm[4], ctm[5]);
             SplashOutputDev::drawImage(state, ref, rows, w, h, samples, false, nullptr, false);
@@ -62,9 +70,9 @@ public:
 
 private:
     int groups = 0;
-    // Samples already in sRGB, 8 bits, as given.
+    // Samples already in the canvas's colours, 8 bits, as given.
     Object noDecode{objNull};
-    GfxImageColorMap srgb{8, &noDecode, new GfxDeviceRGBColorSpace()};
+    GfxImageColorMap canvas{8, &noDecode, new GfxDeviceRGBColorSpace()};
 };
 
 } // namespace
@@ -81,7 +89,7 @@ int fail(char **error, const std::string &message) {
     return -1;
 }
 
-SPRPages *pages_open(const char *input, int antialias, int scratch, char **error) {
+SPRPages *pages_open(const char *input, int antialias, int scratch, const void *canvasProfile, size_t canvasProfileLength, char **error) {
     spr_ensure_global_params();
     auto pages = std::make_unique<SPRPages>();
     pages->doc = std::make_unique<PDFDoc>(std::make_unique<GooString>(input));
@@ -94,6 +102,14 @@ SPRPages *pages_open(const char *input, int antialias, int scratch, char **error
     // Four bytes a pixel, blue, green, red and 255: the order of a cairo RGB24 pixel in memory,
     // which the raster encoder reads.
     pages->device = std::make_unique<BandDevice>(paper, scratch);
+    if (canvasProfile) {
+        std::string failure;
+        pages->device->colours = CanvasColours::make(canvasProfile, canvasProfileLength, failure);
+        if (!pages->device->colours) {
+            fail(error, failure);
+            return nullptr;
+        }
+    }
     // Set before startDoc, which makes the font engine with them.
     pages->device->setFontAntialias(antialias != 0);
     pages->device->setVectorAntialias(antialias != 0);
@@ -176,7 +192,7 @@ double pages_largest_image(SPRPages *pages, int page) {
 int pages_prepare(SPRPages *pages, int page, double dpiX, double dpiY, int width, int height, char **error) {
     if (page < 0 || page >= pages->doc->getNumPages()) return fail(error, "poppler has no page " + std::to_string(page + 1));
     std::string failure;
-    int plan = pages->device->prescaled.plan(pages->doc.get(), page + 1, dpiX, dpiY, width, height, failure);
+    int plan = pages->device->prescaled.plan(pages->doc.get(), pages->device->colours.get(), page + 1, dpiX, dpiY, width, height, failure);
     return plan < 0 ? fail(error, failure) : plan;
 }
 

@@ -1,5 +1,6 @@
 // See prescaled_images.h.
 #include "prescaled_images.h"
+#include "canvas_colours.h"
 #include <OutputDev.h>
 #include <PDFDoc.h>
 #include <algorithm>
@@ -60,7 +61,7 @@ class SourceRows {
 // `PrescaledImages::takes` into the scratch file.
 class ImagePlanner : public OutputDev {
 public:
-    ImagePlanner(PrescaledImages &images) : images(images) {}
+    ImagePlanner(PrescaledImages &images, const CanvasColours *colours) : images(images), colours(colours) {}
 
     // The largest image (or mask) left for Splash to read itself, in pixels.
     double largestLeft = 0;
@@ -72,6 +73,10 @@ public:
     bool upsideDown() override { return true; }
     bool useDrawChar() override { return false; }
     bool interpretType3Chars() override { return false; }
+    void initGfxState(GfxState *state) override {
+        if (colours) colours->apply(state);
+        else OutputDev::initGfxState(state);
+    }
     bool useTilingPatternFill() override { return true; }
     bool tilingPatternFill(GfxState *, Gfx *, Catalog *, GfxTilingPattern *, const double *, int, int, int, int, double, double) override {
         sawPattern = true;
@@ -108,6 +113,7 @@ public:
 
 private:
     PrescaledImages &images;
+    const CanvasColours *colours;
     int groups = 0;
 
     void leave(int width, int height) { largestLeft = std::max(largestLeft, double(width) * double(height)); }
@@ -318,7 +324,7 @@ private:
 
     // Row `y` of the scaled image, which lands as row `y` from the image's top on the page,
     // or from its bottom when flipped (Splash flips a flipped image after scaling it);
-    // converted to sRGB first when the image is.
+    // converted to the display's colours first when the image is.
     bool writeRow(const PrescaledImage &image, int y, bool flipped, const unsigned char *row) {
         size_t bytes = size_t(image.width) * size_t(image.comps);
         if (transform) {
@@ -333,7 +339,7 @@ private:
     struct TransformDeleter {
         void operator()(void *t) const { cmsDeleteTransform(t); }
     };
-    // The photo being scaled's conversion to sRGB, when it has a profile.
+    // The photo being scaled's conversion to the display's colours, when it has a profile.
     std::unique_ptr<void, TransformDeleter> transform;
     std::vector<unsigned char> converted;
 
@@ -375,7 +381,7 @@ bool PrescaledImages::takes(GfxImageColorMap *colorMap) {
     }
 }
 
-int PrescaledImages::plan(PDFDoc *doc, int page, double dpiX, double dpiY, int width, int height, std::string &error) {
+int PrescaledImages::plan(PDFDoc *doc, const CanvasColours *colours, int page, double dpiX, double dpiY, int width, int height, std::string &error) {
     images.clear();
     used = 0;
     // The last page's scaled images are no longer needed.
@@ -383,7 +389,9 @@ int PrescaledImages::plan(PDFDoc *doc, int page, double dpiX, double dpiY, int w
         error = strerror(errno);
         return -1;
     }
-    ImagePlanner planner(*this);
+    // In the device's colours: a DeviceRGB image is ICC-based when DeviceRGB has a profile, and
+    // an image converted here is converted to the device's canvas.
+    ImagePlanner planner(*this, colours);
     doc->displayPageSlice(&planner, page, dpiX, dpiY, 0, false, true, true, 0, 0, width, height);
     if (!planner.failure.empty()) {
         error = planner.failure;

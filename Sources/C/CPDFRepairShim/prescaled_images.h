@@ -19,6 +19,7 @@
 #include <string>
 #include <vector>
 
+class CanvasColours;
 class PDFDoc;
 
 struct PrescaledImage {
@@ -28,7 +29,8 @@ struct PrescaledImage {
     // Where it lands on the page, in device pixels, as Splash rounds it.
     int x0, y0, width, height;
     // Samples a pixel (1 or 3), one byte each, as the image's own colour space has them, or,
-    // when `converted`, already in sRGB (an ICC-tagged photo: see `ImagePlanner`).
+    // when `converted`, already in the device's colours (an ICC-tagged photo: see
+    // `ImagePlanner`).
     int comps;
     bool converted;
     // Its first row (the top one on the page) in the scratch file; rows follow top to bottom.
@@ -41,10 +43,10 @@ public:
     explicit PrescaledImages(int scratch) : scratch(scratch) {}
 
     // Goes through page `page` (from 1) of `doc` as a band of `width` × `height` at `dpiX` ×
-    // `dpiY` would, scaling the images it takes. Returns `smallBands` when every image it could
-    // not take is small enough to be read again for each band, plus `scaledSome` when it took
-    // any; -1 with `error` set to why the scratch file cannot be written (strerror's words).
-    int plan(PDFDoc *doc, int page, double dpiX, double dpiY, int width, int height, std::string &error);
+    // `dpiY` would, in `colours` (null: sRGB, unmanaged), scaling the images it takes. Returns `smallBands` when every image it could not take is
+    // small enough to be read again for each band, plus `scaledSome` when it took any; -1 with
+    // `error` set to why the scratch file cannot be written (strerror's words).
+    int plan(PDFDoc *doc, const CanvasColours *colours, int page, double dpiX, double dpiY, int width, int height, std::string &error);
     static constexpr int smallBands = 1, scaledSome = 2;
 
     // The image planned for an XObject drawn with `ctm` in a band whose top is row `top` of
@@ -54,7 +56,7 @@ public:
     // Draws the rows of `image` that fall in the band [top, top + rows) through `draw`, a
     // piece at a time: `draw(stream, width, height, ctm)`, with the piece's samples and the
     // band's transformation for them (one sample to one device pixel); samples of a
-    // `converted` image are sRGB. False with `error` set when the scratch file cannot be read.
+    // `converted` image are in the device's colours. False with `error` set when the scratch file cannot be read.
     template <typename Draw>
     bool drawRows(const PrescaledImage &image, int top, int rows, Draw draw, std::string &error) const;
 

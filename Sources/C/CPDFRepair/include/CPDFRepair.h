@@ -11,10 +11,12 @@
 //
 // poppler's core library is large and C++: it lives in libSwiftPrintPDFRepair.so (the
 // SwiftPrintPDFRepair product), opened only when a PDF needs repairing, a markup document's
-// page map is read or a raster page with images is drawn, so no other job maps poppler's core
+// page map is read or a raster page with images (or in a wide gamut) is drawn, so no other job maps poppler's core
 // (those jobs have it mapped already, under poppler-glib).
 #ifndef CPDFREPAIR_H
 #define CPDFREPAIR_H
+
+#include <stddef.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -45,7 +47,11 @@ typedef struct {
     // Opens the PDF at `input`; NULL with *error set. `antialias` 0: edges and glyphs in whole
     // dots (fixed for the document: poppler makes its font engine with it). `scratch`: an open
     // file, empty, that stays the caller's, for each page's photos scaled to their size on it.
-    SPRPages *(*open)(const char *input, int antialias, int scratch, char **error);
+    // `canvasProfile` (`canvasProfileLength` bytes; NULL for sRGB): the RGB ICC profile whose
+    // colours the pages are drawn in. With one, every colour is managed on its way there:
+    // tagged images and colours from their profiles, DeviceRGB as sRGB and DeviceGray as grey
+    // of sRGB's curve, so that a wide-gamut photo keeps the colours outside sRGB.
+    SPRPages *(*open)(const char *input, int antialias, int scratch, const void *canvasProfile, size_t canvasProfileLength, char **error);
     // Before drawing page `page` (from 0) at `dpiX` × `dpiY`, `width` × `height` pixels: reads
     // its large photos once and keeps them scaled in the scratch file, for every band to draw
     // its rows from. Returns 1 when what is left to read in each band is small (so bands can
