@@ -299,8 +299,10 @@ let package = Package(
         // Fixtures/ and Golden/ are read by path, beside the tests.
         .testTarget(name: "TextHandlerTests", dependencies: ["SwiftPrint", "TextHandler", "TestSupport"], exclude: ["Fixtures"]),
         // TileServer/: a counting tile server the map tests start (Python, from the test).
+        // SampleFiles/: OpenPrinting's sample photos, read by path.
         .testTarget(name: "CLITests", dependencies: ["swiftprint", "swiftprint-markup", "swiftprint-map", "recipe-example", "TestSupport",
-                                                     "PrintHelpers", "ImageProtocol", "MapProtocol", "PrintGraphics"], exclude: ["TileServer", "Golden", "Identity"]),
+                                                     "PrintHelpers", "ImageProtocol", "MapProtocol", "PrintGraphics"],
+                    exclude: ["TileServer", "Golden", "Identity", "SampleFiles"]),
         // Replays every seed and every input that ever failed through swiftprint-fuzz.
         .testTarget(name: "FuzzTests", dependencies: ["swiftprint-fuzz", "TestSupport"]),
         .testTarget(name: "CUPSTests", dependencies: ["CUPSFilter", "CUPSBackend", "CUPSCommon", "CUPSLibrary", "CUPSQueue", "TestSupport",
