@@ -54,18 +54,7 @@ enum LittleCMS {
     }
 }
 
-/// How colours outside the printer's gamut are brought into it: IPP's `print-rendering-intent`
-/// keywords, as ICC's four intents, with or without black point compensation.
-public enum RenderingIntent: String, Sendable, Codable, CaseIterable {
-    /// The printer's choice: relative colorimetric with black point compensation (what most
-    /// printers and cups-filters use for photos and documents alike).
-    case auto
-    case perceptual
-    case relative
-    case relativeBPC = "relative-bpc"
-    case saturation
-    case absolute
-
+extension RenderingIntent {
     /// ICC's number for it (lcms2's INTENT_*).
     var iccIntent: Int32 {
         switch self {

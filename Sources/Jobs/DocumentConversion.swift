@@ -102,6 +102,7 @@ public struct DocumentConversion {
             }
         }
         job.progress = progress
+        job.renderingIntent = settings.renderingIntent
         // Documents may still be read while the job is written (HTML loads then).
         do {
             return try withExtendedLifetime(spools) {

@@ -45,6 +45,10 @@ public final class PrintJob {
     /// Drawn on each side of the sheet (a header and footer that number sides); the pages then
     /// go onto sides through the assembler even one to a side.
     public var sheetDecoration: SheetDecoration?
+    /// The rendering intent the output's pages are drawn in wherever their content names none
+    /// (PDF's `ri`, for a printer or a raster renderer that converts their colours); nil or
+    /// `auto` leave it to them. The pages then go through the assembler, which writes it.
+    public var renderingIntent: RenderingIntent?
     var logger = Logger(label: "swiftprint.job")
 
     public init(renderer: PrintPageRenderer, info: PrintInfo, paper: PrintPaper, metadata: DocumentMetadata? = nil) {
@@ -125,14 +129,16 @@ public final class PrintJob {
     }
 
     /// The writer for this job, given its plan when it is made: the assembler's when content is
-    /// placed by reference or pages go onto sides, else cairo's alone.
+    /// placed by reference, pages go onto sides or a rendering intent is written, else cairo's
+    /// alone.
     private func makeWriter(output: OutputFile, imposing: Bool) throws -> SheetWriter {
         let gray = info.outputType == .grayscale || info.outputType == .photoGrayscale
-        guard renderer.placesContent || imposing else {
+        guard renderer.placesContent || imposing || renderingIntent?.pdfName != nil else {
             return try PDFWriter(output: output, metadata: metadata, fonts: renderer.fonts, grayscale: gray)
         }
         let plan = imposing ? SheetImposition(info: info, paper: paper.paperSize, decoration: sheetDecoration, printableArea: paper.printableRect) : nil
-        return try AssemblingPDFWriter(output: output, metadata: metadata, fonts: renderer.fonts, grayscale: gray, imposition: plan)
+        return try AssemblingPDFWriter(output: output, metadata: metadata, fonts: renderer.fonts, grayscale: gray, intent: renderingIntent,
+                                       imposition: plan)
     }
 
     /// Draws one laid-out page on a sheet of its own: its paper, or in the photo grid the size of

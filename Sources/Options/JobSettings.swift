@@ -25,7 +25,8 @@ public struct JobSettings: Sendable, Equatable, Codable {
     public var limits = JobLimits()
     /// The ICC profile of the printer's inks, for CMYK raster output (a file).
     public var cmykProfile: String?
-    /// How raster output in Adobe RGB or CMYK maps colours the printer cannot make; nil: auto.
+    /// How colours the printer cannot make are mapped: by raster output in Adobe RGB or CMYK, and
+    /// by whoever converts a PDF's colours (written into it); nil: auto.
     public var renderingIntent: RenderingIntent?
     /// The documents' type as the user names it (IPP `document-format`, a MIME type), over what
     /// detection would find: standard input has no name to go by.

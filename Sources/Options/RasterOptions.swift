@@ -43,7 +43,7 @@ public enum RasterOptions {
 
     public static let renderingIntent = JobOption<RenderingIntent>(
         "print-rendering-intent", commandLine: "rendering-intent", sources: .everywhere,
-        help: "How raster output in adobe-rgb or cmyk brings colours the printer cannot make into its gamut: auto, perceptual, relative, relative-bpc (black point compensation), saturation or absolute (IPP print-rendering-intent).",
+        help: "How colours the printer cannot make are brought into its gamut: auto, perceptual, relative, relative-bpc (black point compensation), saturation or absolute (IPP print-rendering-intent). Raster output in adobe-rgb or cmyk is converted with it; PDF output carries it (PDF's ri) for the printer that converts.",
         valueName: "intent", expects: RenderingIntent.allCases.map(\.rawValue).joined(separator: ", "), example: "perceptual",
         default: .unset("auto: relative-bpc")
     ) { $0.renderingIntent = $1 }

@@ -32,17 +32,21 @@ package final class AssemblingPDFWriter: SheetWriter {
 
     /// Every sheet printed in shades of grey.
     private let grayscale: Bool
+    /// The rendering intent every sheet is drawn in where its content names none (nil: the
+    /// reader's choice).
+    private let intent: RenderingIntent?
     /// When set, the sheets drawn are logical pages, put onto the output's sides by this
     /// (n-up, booklets, two-sided padding, copies …) as they are assembled: one pass, no
     /// intermediate PDF.
     private var imposition: SheetImposition?
     private var sidesWritten = 0
 
-    package init(output: OutputFile, metadata: DocumentMetadata, fonts: FontSystem, grayscale: Bool = false,
+    package init(output: OutputFile, metadata: DocumentMetadata, fonts: FontSystem, grayscale: Bool = false, intent: RenderingIntent? = nil,
                  imposition: SheetImposition? = nil) throws {
         self.output = output
         self.imposition = imposition
         self.grayscale = grayscale
+        self.intent = intent?.pdfName == nil ? nil : intent
         self.metadata = metadata
         scratch = try OutputFile.scratch(prefix: "swiftprint-drawn-")
         drawn = try PDFWriter(output: scratch, metadata: DocumentMetadata(), fonts: fonts)
@@ -102,10 +106,11 @@ package final class AssemblingPDFWriter: SheetWriter {
         } else {
             for sheet in sheets {
                 if let (source, page) = assembly.wholePage(sheet) {
-                    try assembly.document.appendCopy(ofPage: page, from: source)
+                    try assembly.document.appendCopy(ofPage: page, from: source, intent: intent)
                     continue
                 }
-                try assembly.document.appendSheet(size: sheet.size, placements: try assembly.placements(of: sheet, by: .identity), grayscale: grayscale)
+                try assembly.document.appendSheet(size: sheet.size, placements: try assembly.placements(of: sheet, by: .identity), grayscale: grayscale,
+                                                  intent: intent)
             }
         }
         try assembly.document.setOutline(outline(plan: plan))
@@ -188,7 +193,7 @@ package final class AssemblingPDFWriter: SheetWriter {
         for (index, side) in plan.sides.enumerated() {
             if side.items.count == 1, !framed, decorations[index] == nil, let only = side.items.first, only.transform.isClose(to: .identity),
                side.size == sheets[only.page].size, let (source, page) = assembly.wholePage(sheets[only.page]) {
-                try assembly.document.appendCopy(ofPage: page, from: source)
+                try assembly.document.appendCopy(ofPage: page, from: source, intent: intent)
                 continue
             }
             var placed = try side.items.flatMap { try assembly.placements(of: sheets[$0.page], by: $0.transform) }
@@ -199,7 +204,7 @@ package final class AssemblingPDFWriter: SheetWriter {
             if let page = decorations[index], let drawing = assembly.drawing {
                 placed.append((try assembly.document.formXObject(fromPage: page, of: drawing), .identity, nil))
             }
-            try assembly.document.appendSheet(size: side.size, placements: placed, grayscale: grayscale)
+            try assembly.document.appendSheet(size: side.size, placements: placed, grayscale: grayscale, intent: intent)
         }
     }
 

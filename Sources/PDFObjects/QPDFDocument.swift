@@ -109,9 +109,10 @@ package final class QPDFDocument {
 
     // MARK: Building an output
 
-    /// Appends page `index` of `source` as it is. `source` must stay alive until `write`.
-    package func appendCopy(ofPage index: Int, from source: QPDFDocument) throws {
-        try check { engine.copy_page!(handle, source.handle, Int32(index), &$0) }
+    /// Appends page `index` of `source` as it is; with `intent`, drawn in that rendering intent
+    /// wherever it names none itself. `source` must stay alive until `write`.
+    package func appendCopy(ofPage index: Int, from source: QPDFDocument, intent: RenderingIntent? = nil) throws {
+        try check { error in Self.withName(intent) { engine.copy_page!(handle, source.handle, Int32(index), $0, &error) } }
     }
 
     /// Page `index` of `source` as a form XObject of this document; returns its object number.
@@ -167,15 +168,20 @@ package final class QPDFDocument {
         }
     }
 
-    /// Appends a page of `size` showing `placements` in order, later ones on top.
+    /// Appends a page of `size` showing `placements` in order, later ones on top; with
+    /// `intent`, in that rendering intent wherever they name none themselves.
     package func appendSheet(size: CGSize, rotation: Int = 0, placements: [(object: Int64, transform: PDFMatrix, clip: [CGPoint]?)],
-                             grayscale: Bool = false) throws {
+                             grayscale: Bool = false, intent: RenderingIntent? = nil) throws {
         let c = placements.map { p in
             let q = p.clip ?? [.zero, .zero, .zero, .zero]
             return SPQPlacement(object: p.object, matrix: p.transform.tuple, hasClip: p.clip == nil ? 0 : 1,
                                 clip: (q[0].x, q[0].y, q[1].x, q[1].y, q[2].x, q[2].y, q[3].x, q[3].y))
         }
-        try check { engine.add_sheet!(handle, size.width, size.height, Int32(rotation), c, Int32(c.count), grayscale ? 1 : 0, &$0) }
+        try check { error in
+            Self.withName(intent) {
+                engine.add_sheet!(handle, size.width, size.height, Int32(rotation), c, Int32(c.count), grayscale ? 1 : 0, $0, &error)
+            }
+        }
     }
 
     /// A form XObject of `size` drawn by `operators` (PDF content syntax, no resources).
@@ -245,6 +251,12 @@ package final class QPDFDocument {
     }
 
     // MARK: Errors
+
+    /// `intent`'s PDF name as a C string for `body`, or NULL when it has none.
+    private static func withName<T>(_ intent: RenderingIntent?, _ body: (UnsafePointer<CChar>?) -> T) -> T {
+        guard let name = intent?.pdfName else { return body(nil) }
+        return name.withCString(body)
+    }
 
     private func check(_ body: (inout UnsafeMutablePointer<CChar>?) -> Int32) throws {
         var error: UnsafeMutablePointer<CChar>?

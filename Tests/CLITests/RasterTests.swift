@@ -135,6 +135,41 @@ import Testing
         #expect(bad.status == 64 && bad.stderr.contains("vivid"), "\(bad.stderr)")
     }
 
+    /// The rendering intent goes into PDF output too, for the printer or RIP that converts its
+    /// colours and for the raster drawn from it: every page, whoever drew it (cairo's text, a
+    /// placed photo, an input PDF's page copied whole, pages two to a side), begins in it, and
+    /// `auto` writes none (PDF's default, relative colorimetric, is the reader's to apply).
+    @Test(arguments: [("notes.md", [String]()), ("photo", []), ("pdf", []), ("pdf", ["--number-up", "2"])])
+    func theRenderingIntentIsWrittenIntoThePDF(input: String, options: [String]) throws {
+        let dir = try temporaryDirectory()
+        let file: String
+        switch input {
+        case "photo":
+            file = dir + "/photo.jpg"
+            _ = try Tool.run("convert", ["-size", "90x60", "gradient:red-blue", file])
+        case "pdf":
+            file = dir + "/input.pdf"
+            try Self.convert([examples + "/multilingual.txt", "-o", file])
+        default:
+            file = examples + "/" + input
+        }
+        func intents(_ extra: [String]) throws -> (pages: Int, found: [String]) {
+            let out = dir + "/out.pdf", expanded = dir + "/expanded.pdf"
+            try Self.convert([file, "-o", out] + options + extra)
+            _ = try Tool.run("qpdf", ["--qdf", "--object-streams=disable", out, expanded])
+            let text = String(decoding: try Data(contentsOf: URL(fileURLWithPath: expanded)), as: UTF8.self)
+            let found = text.split(separator: "\n").filter { $0.hasSuffix(" ri") }.map(String.init)
+            let pages = Int(try Tool.run("pdfinfo", [out]).text.split(separator: "\n").first { $0.hasPrefix("Pages:") }!.split(separator: " ").last!)!
+            return (pages, found)
+        }
+        let perceptual = try intents(["--rendering-intent", "perceptual"])
+        #expect(perceptual.pages > 0 && perceptual.found == Array(repeating: "/Perceptual ri", count: perceptual.pages), "\(perceptual)")
+        let absolute = try intents(["--rendering-intent", "absolute"])
+        #expect(absolute.found == Array(repeating: "/AbsoluteColorimetric ri", count: absolute.pages), "\(absolute)")
+        #expect(try intents(["--rendering-intent", "auto"]).found.isEmpty)
+        #expect(try intents([]).found.isEmpty)
+    }
+
     /// 2 × 2 blocks of a rendering averaged.
     static func average(_ image: (width: Int, height: Int, pixels: [UInt8])) -> (width: Int, height: Int, pixels: [UInt8]) {
         let w = image.width / 2, h = image.height / 2

@@ -153,11 +153,23 @@ int page_geometry(SPQDocument *doc, int index, SPQPageGeometry *out, char **erro
     });
 }
 
-int copy_page(SPQDocument *dst, SPQDocument *src, int index, char **error) {
+// The content operator that sets rendering intent `intent` (a PDF name without its slash),
+// checked to be one of PDF's four.
+std::string intentOperator(const char *intent) {
+    static const char *names[] = {"Perceptual", "RelativeColorimetric", "Saturation", "AbsoluteColorimetric"};
+    for (const char *name : names) {
+        if (strcmp(intent, name) == 0) return std::string("/") + name + " ri\n";
+    }
+    throw std::runtime_error(std::string("not a rendering intent: ") + intent);
+}
+
+int copy_page(SPQDocument *dst, SPQDocument *src, int index, const char *intent, char **error) {
     return guarded<int>(error, -1, [&]() {
         auto &page = pageAt(src, index);
         spq::spliceLargeStreams(page.getAttribute("/Resources", false), *src);
-        QPDFPageDocumentHelper(*dst->pdf).addPage(page, false);
+        QPDFPageDocumentHelper pages(*dst->pdf);
+        pages.addPage(page, false);
+        if (intent) pages.getAllPages().back().addPageContents(dst->pdf->newStream(intentOperator(intent)), true);
         noteVersion(dst, src);
         return 0;
     });
@@ -177,11 +189,11 @@ int64_t form_from_page(SPQDocument *dst, SPQDocument *src, int index, char **err
 }
 
 int add_sheet(SPQDocument *dst, double width, double height, int rotate,
-                  const SPQPlacement *placements, int count, int grayscale, char **error) {
+                  const SPQPlacement *placements, int count, int grayscale, const char *intent, char **error) {
     return guarded<int>(error, -1, [&]() {
         QPDF &pdf = *dst->pdf;
         auto xobjects = QPDFObjectHandle::newDictionary();
-        std::string content;
+        std::string content = intent ? intentOperator(intent) : "";
         char buffer[256];
         if (grayscale) {
             // An opaque white sheet first: the blend below needs paper to blend with, or some

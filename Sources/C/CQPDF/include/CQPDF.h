@@ -142,8 +142,10 @@ typedef struct {
     /// Page `index`'s geometry. Returns 0, or -1 with *error set.
     int (*page_geometry)(SPQDocument *doc, int index, SPQPageGeometry *out, char **error);
     /// Appends page `index` of `src` to `dst` as it is (annotations and all). `src` must
-    /// outlive the write of `dst`: stream data is copied lazily.
-    int (*copy_page)(SPQDocument *dst, SPQDocument *src, int index, char **error);
+    /// outlive the write of `dst`: stream data is copied lazily. With `intent` (a rendering
+    /// intent's PDF name: Perceptual, RelativeColorimetric, Saturation, AbsoluteColorimetric),
+    /// the page's content is preceded by that intent, for all it draws that names none itself.
+    int (*copy_page)(SPQDocument *dst, SPQDocument *src, int index, const char *intent, char **error);
     /// Makes page `index` of `src` a form XObject in `dst` (bounding box = the page's crop box,
     /// no rotation applied) and returns its object number, or -1 with *error set.
     int64_t (*form_from_page)(SPQDocument *dst, SPQDocument *src, int index, char **error);
@@ -172,9 +174,10 @@ typedef struct {
     /// Appends a page of width × height points showing `placements` in order (later on top).
     /// `rotate` becomes the page's /Rotate. With `grayscale` 1 a last layer takes the colour out
     /// of everything beneath (a neutral fill in the Saturation blend mode keeps each point's
-    /// luminosity).
+    /// luminosity). With `intent` (as copy_page's), the placements are drawn in that rendering
+    /// intent.
     int (*add_sheet)(SPQDocument *dst, double width, double height, int rotate,
-                     const SPQPlacement *placements, int count, int grayscale, char **error);
+                     const SPQPlacement *placements, int count, int grayscale, const char *intent, char **error);
     /// Sets an entry of the document information dictionary (Title, Creator, CreationDate …)
     /// to a text string (UTF-8 in, PDF text string out).
     int (*set_info)(SPQDocument *dst, const char *key, const char *utf8, char **error);
