@@ -136,6 +136,26 @@ import Testing
         #expect(settled.printerResolution == nil && settled.rasterType == nil && settled.sheetBack == nil)
     }
 
+    /// A colour photo goes to a printer that takes 16-bit Adobe RGB in it (what cups-filters
+    /// chooses for deep colour): its pages are drawn in Adobe RGB, so a wide-gamut photo keeps
+    /// its colours. Anything else, a grey photo, or a printer without it: sRGB or grey as before.
+    @Test func aColourPhotoTakesAdobeRGBWhereThePrinterListsIt() throws {
+        let photoPrinter = PrinterCapabilities(colorModes: ["monochrome", "color"], pwgRasterResolutions: ["300dpi"],
+                                               pwgRasterTypes: ["sgray_8", "srgb_8", "adobe-rgb_8", "adobe-rgb_16"])
+        var photo = PrintInfo()
+        photo.outputType = .photo
+        #expect(try photoPrinter.settleRaster(.pwgRaster, in: photo, printer: "Photo").rasterType == .adobeRGB16)
+        #expect(try photoPrinter.settleRaster(.pwgRaster, in: PrintInfo(), printer: "Photo").rasterType == .srgb8)
+        var greyPhoto = photo
+        greyPhoto.outputType = .photoGrayscale
+        #expect(try photoPrinter.settleRaster(.pwgRaster, in: greyPhoto, printer: "Photo").rasterType == .sgray8)
+        var asked = photo
+        asked.rasterType = .srgb8
+        #expect(try photoPrinter.settleRaster(.pwgRaster, in: asked, printer: "Photo").rasterType == .srgb8, "what the job asks comes first")
+        let office = PrinterCapabilities(colorModes: ["color"], pwgRasterTypes: ["srgb_8", "adobe-rgb_8"])
+        #expect(try office.settleRaster(.pwgRaster, in: photo, printer: "Office").rasterType == .srgb8, "8-bit Adobe RGB only when asked")
+    }
+
     /// Apple raster's choices are in urf-supported: resolutions (RS), types (W8, SRGB24) and
     /// the back's turn (DM1–DM4), which wins over PWG raster's.
     @Test func appleRastersChoicesComeFromURFSupported() throws {

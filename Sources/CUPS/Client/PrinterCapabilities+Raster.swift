@@ -8,7 +8,8 @@ extension PrinterCapabilities {
     /// `info` with the resolution, type and back-side turn of raster `format` settled: what the
     /// job asked, which the printer must list when it lists any; else what the printer's driver
     /// chooses (a PPD's); else the listed resolution nearest 300 dpi and the listed type the
-    /// job's colour wants; else 300 dpi and 8-bit sRGB or grey. Errors name `printer`.
+    /// job's colour wants (a colour photo: 16-bit Adobe RGB where listed); else 300 dpi and
+    /// 8-bit sRGB or grey. Errors name `printer`.
     public func settleRaster(_ format: OutputFormat, in info: PrintInfo, printer: String) throws -> PrintInfo {
         var info = info
         info.outputFormat = format
@@ -19,7 +20,8 @@ extension PrinterCapabilities {
         // Apple raster has one resolution for both ways.
         if format == .appleRaster, info.printerResolution == nil { resolution.y = resolution.x }
         info.printerResolution = resolution
-        info.rasterType = try Self.type(info.rasterType, default: rasterDefaultType, gray: gray, among: listed.types, listed: listed.names, printer: printer)
+        info.rasterType = try Self.type(info.rasterType, default: rasterDefaultType, gray: gray, photo: info.outputType == .photo,
+                                        among: listed.types, listed: listed.names, printer: printer)
         if info.sheetBack == nil { info.sheetBack = sheetBack(for: format) }
         return info
     }
@@ -69,8 +71,10 @@ extension PrinterCapabilities {
 
     /// The type asked (which the printer must list, when it lists any), else the driver's, else
     /// the one the job's colour wants among those listed: grey (sgray, then black) for grey jobs
-    /// and grey printers, sRGB otherwise, 8 bits first.
-    static func type(_ asked: RasterType?, default chosen: RasterType?, gray: Bool, among types: [RasterType], listed: [String],
+    /// and grey printers; for a colour photo 16-bit Adobe RGB, as cups-filters chooses for deep
+    /// colour, so that a wide-gamut photo keeps the colours sRGB cannot hold (its pages are drawn
+    /// in Adobe RGB); sRGB otherwise, 8 bits first.
+    static func type(_ asked: RasterType?, default chosen: RasterType?, gray: Bool, photo: Bool = false, among types: [RasterType], listed: [String],
                      printer: String) throws -> RasterType {
         if let asked {
             guard listed.isEmpty || types.contains(asked) else {
@@ -80,6 +84,7 @@ extension PrinterCapabilities {
             return asked
         }
         if let chosen { return chosen }
+        if photo, !gray, types.contains(.adobeRGB16) { return .adobeRGB16 }
         let wanted: [RasterType] = gray ? [.sgray8, .black8, .sgray16, .black16, .srgb8, .srgb16, .black1, .sgray1]
             : [.srgb8, .srgb16, .sgray8, .sgray16, .black8, .black16, .black1, .sgray1]
         if listed.isEmpty { return wanted[0] }
