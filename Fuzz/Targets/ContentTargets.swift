@@ -89,6 +89,14 @@ let pdfTargets = [
             settings.info.pageRanges = PageRanges(ranges: [1...4])
         }
     },
+    FuzzTarget("pdf-raster", reaches: "poppler's rasteriser (Splash) drawing a job's pages in Adobe RGB: every colour space managed on the way (CanvasColours), images scaled once before the bands (PrescaledImages); the job's image limit") { data, scratch in
+        try convert(data, name: "input.pdf", declared: "application/pdf", scratch) { settings in
+            settings.info.pageRanges = PageRanges(ranges: [1...2])
+            settings.info.outputFormat = .pwgRaster
+            settings.info.rasterType = .adobeRGB8
+            settings.info.printerResolution = PrinterResolution(x: 36, y: 36)
+        }
+    },
     FuzzTarget("pdf-repair", reaches: "poppler's core reading a damaged PDF and writing its objects again (CPDFRepairShim), then qpdf opening the rewrite") { data, scratch in
         let output = scratch.path("repaired.pdf")
         _ = try PDFRepair.rewrite(scratch.file("input.pdf", data), to: output)
