@@ -25,9 +25,12 @@ package final class PDFBandRenderer {
         self.functions = functions
         self.scratch = scratch
         var error: UnsafeMutablePointer<CChar>?
-        let opened = canvasProfile.map { profile in
-            profile.withUnsafeBytes { functions.open(path, antialias ? 1 : 0, scratch, $0.baseAddress, $0.count, &error) }
-        } ?? functions.open(path, antialias ? 1 : 0, scratch, nil, 0, &error)
+        let opened: OpaquePointer?
+        if let canvasProfile {
+            opened = canvasProfile.withUnsafeBytes { functions.open(path, antialias ? 1 : 0, scratch, $0.baseAddress, $0.count, &error) }
+        } else {
+            opened = functions.open(path, antialias ? 1 : 0, scratch, nil, 0, &error)
+        }
         guard let pages = opened else {
             close(scratch)
             throw PrintError(.invalidInput, path: path, QPDFDocument.take(error))

@@ -77,16 +77,20 @@ std::unique_ptr<CanvasColours> CanvasColours::make(const void *bytes, size_t len
     PDFRectangle box(0, 0, 1, 1);
     GfxState state(72, 72, &box, 0, true);
     state.setDisplayProfile(colours->display);
-    colours->rgb.reset(standIn(new GfxDeviceRGBColorSpace(), 3, cmsCreate_sRGBProfile(), state));
+    cmsHPROFILE srgb = cmsCreate_sRGBProfile();
     cmsToneCurve *curve = srgbCurve();
-    cmsHPROFILE grey = cmsCreateGrayProfile(cmsD50_xyY(), curve);
-    cmsFreeToneCurve(curve);
-    colours->gray.reset(standIn(new GfxDeviceGrayColorSpace(), 1, grey, state));
+    cmsHPROFILE grey = curve ? cmsCreateGrayProfile(cmsD50_xyY(), curve) : nullptr;
+    if (curve) cmsFreeToneCurve(curve);
     cmsHPROFILE cmyk = formulaCMYK();
-    if (!cmyk) {
-        failure = "Little CMS cannot make the profile DeviceCMYK is drawn with";
+    if (!srgb || !grey || !cmyk) {
+        for (cmsHPROFILE made : {srgb, grey, cmyk}) {
+            if (made) cmsCloseProfile(made);
+        }
+        failure = "Little CMS cannot make the profiles DeviceRGB, DeviceGray and DeviceCMYK are drawn with";
         return nullptr;
     }
+    colours->rgb.reset(standIn(new GfxDeviceRGBColorSpace(), 3, srgb, state));
+    colours->gray.reset(standIn(new GfxDeviceGrayColorSpace(), 1, grey, state));
     colours->cmyk.reset(standIn(new GfxDeviceCMYKColorSpace(), 4, cmyk, state));
     return colours;
 }
