@@ -147,7 +147,7 @@ package struct RasterDocumentWriter {
         }
     }
 
-    /// Page `index`, which draws images, drawn by poppler's rasteriser in bands of at most
+    /// Page `index` drawn by poppler's rasteriser (see `rasteriserPlan`) in bands of at most
     /// `imageBandBytes` (`rereadImageBandBytes` when `plan` leaves a large image to each
     /// band) and written row by row as the raster type's samples.
     private func writeImageBands(of index: Int, from renderer: PDFBandRenderer, plan: PDFBandRenderer.PagePlan, header: RasterPageHeader,

@@ -409,7 +409,7 @@ public struct PWGHeader {
     public var pageSizeName: String { String(decoding: bytes[(4 + 1732)..<(4 + 1796)].prefix { $0 != 0 }, as: UTF8.self) }
 }
 
-/// A PWG raster stream's first page: its header and its samples, decoded here from PWG's own
+/// A one-page PWG raster stream: its header and its samples, decoded here from PWG's own
 /// compression (PWG 5102.4: a byte repeating the line, then runs of one pixel repeated or of
 /// pixels as they are; 128 fills the rest of the line with white), so that a test reads what a
 /// printer would, not what swiftprint reads back.
@@ -423,6 +423,9 @@ public struct PWGPage {
         guard bytes.count >= 1800, bytes.prefix(4).elementsEqual("RaS2".utf8) else { throw DecodeError(message: "not PWG raster") }
         header = PWGHeader(data)
         let line = header.bytesPerLine, pixel = header.bitsPerPixel / 8, height = header.height
+        guard header.bitsPerPixel % 8 == 0, line == header.width * pixel else {
+            throw DecodeError(message: "\(header.bytesPerLine) bytes a line for \(header.width) pixels of \(header.bitsPerPixel) bits")
+        }
         // White: no ink for black (3) and CMYK (6); full light for sRGB, grey and Adobe RGB.
         let white: UInt8 = [3, 6].contains(header.colorSpace) ? 0 : 0xFF
         guard pixel > 0, line > 0, line % pixel == 0 else { throw DecodeError(message: "a layout this decoder does not read") }
@@ -452,8 +455,10 @@ public struct PWGPage {
                 }
             }
             guard row.count == line else { throw DecodeError(message: "a run crosses the end of a line") }
-            for _ in 0..<repeats where out.count < line * height { out += row }
+            guard out.count + repeats * line <= line * height else { throw DecodeError(message: "a line repeated past the page's end") }
+            for _ in 0..<repeats { out += row }
         }
+        guard at == bytes.count else { throw DecodeError(message: "\(bytes.count - at) bytes after the first page (one page is read)") }
         samples = out
     }
 

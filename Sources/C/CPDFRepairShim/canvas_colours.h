@@ -8,7 +8,17 @@
 // poppler's own way (OutputDev's default profiles) builds the default colour spaces' Little CMS
 // transforms again for every GfxState it makes: for each band of each page, and for each pass
 // that plans a page, some milliseconds each. Here they are built once, when the document is
-// opened, and each GfxState gets copies, which share the transforms.
+// opened, and each GfxState gets copies, which share the transforms. (Setting the display
+// profile still makes GfxState's four XYZ-to-display transforms, for CalRGB, CalGray and Lab,
+// each time: GfxState offers no way to share them.)
+//
+// The stand-ins are built in relative colorimetric; a page's `ri` does not change them. For
+// sRGB and grey into Adobe RGB (matrix profiles) every intent gives the same colours, and the
+// CMYK stand-in holds one table, which Little CMS uses for every intent.
+//
+// A PDF with one output intent would have poppler take its profile as the display's
+// (Gfx::initDisplayProfile, after initGfxState). The PDFs drawn here are the jobs' own, which
+// the assembler writes without the input's output intents.
 #pragma once
 #include <GfxState.h>
 #include <memory>

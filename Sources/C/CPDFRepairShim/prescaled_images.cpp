@@ -39,21 +39,33 @@ struct BresenhamSteps {
 } // namespace
 
 // An image's rows, read in order, once; a stream that ends early gives rows of zeros, as
-// Splash's image source does. Closes the stream when it goes.
+// Splash's image source does. With `greys` (a table of the RGB of each grey level), a grey
+// image's rows come as RGB, as Splash converts a grey image through such a table before it
+// scales it. Closes the stream when it goes.
 class SourceRows {
   public:
-    SourceRows(Stream *str, int width, int comps) : rows(str, width, comps, 8), blank(size_t(width) * comps, 0) { rows.reset(); }
+    SourceRows(Stream *str, int width, int comps, const std::vector<unsigned char> *greys = nullptr)
+        : rows(str, width, greys ? 1 : comps, 8), greys(greys), width(width), blank(size_t(width) * comps, 0) {
+        rows.reset();
+        if (greys) expanded.resize(size_t(width) * 3);
+    }
     ~SourceRows() { rows.close(); }
     const unsigned char *next() {
         const unsigned char *row = ended ? nullptr : rows.getLine();
-        if (row) return row;
-        ended = true;
-        return blank.data();
+        if (!row) {
+            ended = true;
+            return blank.data();
+        }
+        if (!greys) return row;
+        for (int x = 0; x < width; x++) std::copy_n(greys->data() + 3 * size_t(row[x]), 3, expanded.data() + 3 * size_t(x));
+        return expanded.data();
     }
 
   private:
     ImageStream rows;
-    std::vector<unsigned char> blank;
+    const std::vector<unsigned char> *greys;
+    int width;
+    std::vector<unsigned char> blank, expanded;
     bool ended = false;
 };
 
@@ -136,7 +148,8 @@ private:
         if (x0 == x1 || y0 == y1) return false;
         int scaledWidth = x1 - x0, scaledHeight = y1 - y0;
         // A small image drawn small costs little to read and scale again for each band, unless
-        // it has a profile, which poppler's unoptimised transform converts in every band.
+        // it has a profile (its own, or in colour-managed output DeviceRGB's and DeviceGray's),
+        // which poppler's unoptimised transform converts in every band.
         if (double(width) * double(height) <= smallImagePixels && double(scaledWidth) * double(scaledHeight) <= smallImagePixels
             && colorMap->getColorSpace()->getMode() != csICCBased) {
             return false;
@@ -169,21 +182,18 @@ private:
         // transform, which poppler makes unoptimised (each pixel through the profile's curves:
         // 6 s for a 12 MP photo on a Letter sheet at 600 dpi). The same conversion (the
         // profile to the display's, sRGB unless set; the same intent; black point
-        // compensation), optimised by Little CMS, is made once here on the scaled rows.
+        // compensation), optimised by Little CMS, is made once here on the scaled rows, which
+        // are kept as RGB (a grey photo's too).
         image.converted = false;
-        transform.reset();
+        transform = {};
         if (colorMap->getColorSpace()->getMode() == csICCBased) {
             auto *icc = static_cast<GfxICCBasedColorSpace *>(colorMap->getColorSpace());
-            GfxLCMSProfilePtr source = icc->getProfile(), display = state->getDisplayProfile();
-            if (!display) display = GfxState::sRGBProfile;
-            std::unique_ptr<void, void (*)(void *)> made(nullptr, [](void *p) { if (p) cmsCloseProfile(p); });
-            void *target = display ? display.get() : (made.reset(cmsCreate_sRGBProfile()), made.get());
-            if (!source || !target) return false;
-            cmsHTRANSFORM t = cmsCreateTransform(source.get(), TYPE_RGB_8, target, TYPE_RGB_8, cmsUInt32Number(state->getCmsRenderingIntent()),
-                                                 cmsFLAGS_BLACKPOINTCOMPENSATION);
-            if (!t) return false;
-            transform.reset(t);
+            GfxLCMSProfilePtr display = state->getDisplayProfile();
+            transform = images.transform(icc->getProfile(), display ? display : GfxState::sRGBProfile, image.comps, state->getCmsRenderingIntent());
+            if (!transform.converts()) return false;
             image.converted = true;
+            // A grey image is converted before it is scaled (see SourceRows), an RGB one after.
+            if (image.comps == 1) image.comps = 3;
         }
         bool scaled = down ? downscale(str, width, height, image, flipped)
                            : bilinear ? upscale(str, width, height, image, flipped) : enlarge(str, width, height, image, flipped);
@@ -199,7 +209,7 @@ private:
     // 2^23 / its size and shifted back.
     bool downscale(Stream *str, int srcWidth, int srcHeight, const PrescaledImage &image, bool flipped) {
         int comps = image.comps, scaledWidth = image.width, scaledHeight = image.height;
-        SourceRows rows(str, srcWidth, comps);
+        SourceRows rows(str, srcWidth, comps, greys());
         std::vector<unsigned int> sums(size_t(srcWidth) * comps);
         std::vector<unsigned char> out(size_t(scaledWidth) * comps);
         bool downAcross = scaledWidth < srcWidth;
@@ -249,7 +259,7 @@ private:
     // source rows around it, in doubles, truncated to bytes.
     bool upscale(Stream *str, int srcWidth, int srcHeight, const PrescaledImage &image, bool flipped) {
         int comps = image.comps, scaledWidth = image.width, scaledHeight = image.height;
-        SourceRows rows(str, srcWidth, comps);
+        SourceRows rows(str, srcWidth, comps, greys());
         std::vector<unsigned char> source(size_t(srcWidth + 1) * comps);
         std::vector<unsigned char> above(size_t(scaledWidth) * comps), below(size_t(scaledWidth) * comps), out(size_t(scaledWidth) * comps);
         // Where each output pixel falls in a source row, and how far past that pixel: the same
@@ -300,7 +310,7 @@ private:
     // each source pixel repeated across and down by Bresenham steps.
     bool enlarge(Stream *str, int srcWidth, int srcHeight, const PrescaledImage &image, bool flipped) {
         int comps = image.comps, scaledWidth = image.width, scaledHeight = image.height;
-        SourceRows rows(str, srcWidth, comps);
+        SourceRows rows(str, srcWidth, comps, greys());
         std::vector<unsigned char> out(size_t(scaledWidth) * comps);
         BresenhamSteps vertical(scaledHeight, srcHeight);
         int y = 0;
@@ -327,21 +337,22 @@ private:
     // converted to the display's colours first when the image is.
     bool writeRow(const PrescaledImage &image, int y, bool flipped, const unsigned char *row) {
         size_t bytes = size_t(image.width) * size_t(image.comps);
-        if (transform) {
+        if (transform.rgb) {
             converted.resize(bytes);
-            cmsDoTransform(transform.get(), row, converted.data(), cmsUInt32Number(image.width));
+            transform.apply(row, converted.data(), image.width);
             row = converted.data();
         }
         int at = flipped ? image.height - 1 - y : y;
         return write(image.offset + (long long)at * (long long)bytes, row, bytes);
     }
 
-    struct TransformDeleter {
-        void operator()(void *t) const { cmsDeleteTransform(t); }
-    };
-    // The photo being scaled's conversion to the display's colours, when it has a profile.
-    std::unique_ptr<void, TransformDeleter> transform;
+    // The photo being scaled's conversion to the display's colours, when it has a profile
+    // (`PrescaledImages::transform`'s).
+    PrescaledImages::Conversion transform;
     std::vector<unsigned char> converted;
+
+    // The grey levels' RGB when the image being scaled is grey with a profile, else null.
+    const std::vector<unsigned char> *greys() const { return transform.greys.empty() ? nullptr : &transform.greys; }
 
     bool write(long long offset, const unsigned char *bytes, size_t count) {
         while (count > 0) {
@@ -371,10 +382,11 @@ bool PrescaledImages::takes(GfxImageColorMap *colorMap) {
     case csDeviceRGB:
     case csDeviceGray:
         return true;
-    // An RGB profile: Splash scales the samples and converts the scaled image.
+    // An RGB or grey profile: Splash scales the samples and converts the scaled image.
     case csICCBased: {
         auto *icc = static_cast<GfxICCBasedColorSpace *>(space);
-        return comps == 3 && icc->getAlt() && icc->getAlt()->getMode() == csDeviceRGB;
+        GfxColorSpace *alt = icc->getAlt();
+        return alt && ((comps == 3 && alt->getMode() == csDeviceRGB) || (comps == 1 && alt->getMode() == csDeviceGray));
     }
     default:
         return false;
@@ -399,6 +411,37 @@ int PrescaledImages::plan(PDFDoc *doc, const CanvasColours *colours, int page, d
         return -1;
     }
     return (!planner.sawPattern && planner.largestLeft <= smallImagePixels ? smallBands : 0) | (images.empty() ? 0 : scaledSome);
+}
+
+PrescaledImages::Conversion PrescaledImages::transform(const GfxLCMSProfilePtr &source, const GfxLCMSProfilePtr &display, int comps, int intent) {
+    if (!source || !display) return {};
+    for (const Conversion &known : conversions) {
+        if (known.source == source && known.display == display && known.comps == comps && known.intent == intent) return known;
+    }
+    Conversion made{source, display, comps, intent, nullptr, {}};
+    if (comps == 1) {
+        // Grey has 256 values: each converted once, as poppler converts them (unoptimised,
+        // which an optimised transform can miss by a few levels in the shadows).
+        cmsHTRANSFORM exact = cmsCreateTransform(source.get(), TYPE_GRAY_8, display.get(), TYPE_RGB_8, cmsUInt32Number(intent),
+                                                 cmsFLAGS_NOOPTIMIZE | cmsFLAGS_BLACKPOINTCOMPENSATION);
+        if (!exact) return {};
+        unsigned char levels[256];
+        for (int v = 0; v < 256; v++) levels[v] = (unsigned char)v;
+        made.greys.resize(3 * 256);
+        cmsDoTransform(exact, levels, made.greys.data(), 256);
+        cmsDeleteTransform(exact);
+    } else {
+        cmsHTRANSFORM optimised = cmsCreateTransform(source.get(), TYPE_RGB_8, display.get(), TYPE_RGB_8, cmsUInt32Number(intent),
+                                                     cmsFLAGS_BLACKPOINTCOMPENSATION);
+        if (!optimised) return {};
+        made.rgb = std::shared_ptr<void>(optimised, cmsDeleteTransform);
+    }
+    conversions.push_back(made);
+    return made;
+}
+
+void PrescaledImages::Conversion::apply(const unsigned char *row, unsigned char *out, int pixels) const {
+    cmsDoTransform(rgb.get(), row, out, cmsUInt32Number(pixels));
 }
 
 const PrescaledImage *PrescaledImages::find(const Object *ref, const double *ctm, int top) const {

@@ -16,6 +16,7 @@
 #include <Object.h>
 #include <Stream.h>
 #include <algorithm>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -29,8 +30,8 @@ struct PrescaledImage {
     // Where it lands on the page, in device pixels, as Splash rounds it.
     int x0, y0, width, height;
     // Samples a pixel (1 or 3), one byte each, as the image's own colour space has them, or,
-    // when `converted`, already in the device's colours (an ICC-tagged photo: see
-    // `ImagePlanner`).
+    // when `converted`, 3: RGB already in the device's colours (an ICC-tagged photo, grey or
+    // RGB: see `ImagePlanner`).
     int comps;
     bool converted;
     // Its first row (the top one on the page) in the scratch file; rows follow top to bottom.
@@ -69,6 +70,30 @@ private:
     int scratch;
     std::vector<PrescaledImage> images;
     long long used = 0;
+
+public:
+    // An ICC-based image's samples converted to RGB in the display's colours, as poppler
+    // converts them (`intent`, black point compensation): an RGB photo's scaled rows by Little
+    // CMS's optimised transform; a grey one's rows, before scaling as Splash does, by a table
+    // of its 256 levels.
+    struct Conversion {
+        // Held, so that another profile cannot take the address while the conversion is kept.
+        GfxLCMSProfilePtr source, display;
+        int comps = 0, intent = 0;
+        std::shared_ptr<void> rgb;
+        std::vector<unsigned char> greys;
+
+        bool converts() const { return rgb || !greys.empty(); }
+        // `pixels` RGB pixels from `row` into `out` (the RGB photo's transform).
+        void apply(const unsigned char *row, unsigned char *out, int pixels) const;
+    };
+
+private:
+    // The conversion from `source` (a grey profile when `comps` is 1, else RGB) to `display`;
+    // made once for all the document's images of that kind (a page of a thousand small images
+    // makes one). One that converts nothing when Little CMS cannot make it.
+    Conversion transform(const GfxLCMSProfilePtr &source, const GfxLCMSProfilePtr &display, int comps, int intent);
+    std::vector<Conversion> conversions;
 
     bool read(long long offset, unsigned char *into, size_t count, std::string &error) const;
 };

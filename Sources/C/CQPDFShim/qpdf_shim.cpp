@@ -166,10 +166,13 @@ std::string intentOperator(const char *intent) {
 int copy_page(SPQDocument *dst, SPQDocument *src, int index, const char *intent, char **error) {
     return guarded<int>(error, -1, [&]() {
         auto &page = pageAt(src, index);
+        // Checked before the page is added: a refused intent leaves the document as it was.
+        std::string prelude = intent ? intentOperator(intent) : "";
         spq::spliceLargeStreams(page.getAttribute("/Resources", false), *src);
-        QPDFPageDocumentHelper pages(*dst->pdf);
-        pages.addPage(page, false);
-        if (intent) pages.getAllPages().back().addPageContents(dst->pdf->newStream(intentOperator(intent)), true);
+        QPDFPageDocumentHelper(*dst->pdf).addPage(page, false);
+        // QPDF's own list of pages, kept up to date as pages are added (the helper's
+        // getAllPages makes a new list each call).
+        if (intent) QPDFPageObjectHelper(dst->pdf->getAllPages().back()).addPageContents(dst->pdf->newStream(prelude), true);
         noteVersion(dst, src);
         return 0;
     });

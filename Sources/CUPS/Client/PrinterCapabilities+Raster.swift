@@ -71,9 +71,10 @@ extension PrinterCapabilities {
 
     /// The type asked (which the printer must list, when it lists any), else the driver's, else
     /// the one the job's colour wants among those listed: grey (sgray, then black) for grey jobs
-    /// and grey printers; for a colour photo 16-bit Adobe RGB, as cups-filters chooses for deep
-    /// colour, so that a wide-gamut photo keeps the colours sRGB cannot hold (its pages are drawn
-    /// in Adobe RGB); sRGB otherwise, 8 bits first.
+    /// and grey printers; for a colour photo 16-bit Adobe RGB, the one Adobe RGB type
+    /// cups-filters chooses unasked, so that a wide-gamut photo keeps the colours sRGB cannot
+    /// hold (its pages are drawn in Adobe RGB; the gain is gamut, not depth: the samples are the
+    /// 8-bit drawing widened); sRGB otherwise, 8 bits first.
     static func type(_ asked: RasterType?, default chosen: RasterType?, gray: Bool, photo: Bool = false, among types: [RasterType], listed: [String],
                      printer: String) throws -> RasterType {
         if let asked {

@@ -49,8 +49,9 @@ typedef struct {
     // file, empty, that stays the caller's, for each page's photos scaled to their size on it.
     // `canvasProfile` (`canvasProfileLength` bytes; NULL for sRGB): the RGB ICC profile whose
     // colours the pages are drawn in. With one, every colour is managed on its way there:
-    // tagged images and colours from their profiles, DeviceRGB as sRGB and DeviceGray as grey
-    // of sRGB's curve, so that a wide-gamut photo keeps the colours outside sRGB.
+    // tagged images and colours from their profiles, DeviceRGB as sRGB, DeviceGray as grey of
+    // sRGB's curve and DeviceCMYK as poppler's formula makes it sRGB, so that a wide-gamut photo
+    // keeps the colours outside sRGB.
     SPRPages *(*open)(const char *input, int antialias, int scratch, const void *canvasProfile, size_t canvasProfileLength, char **error);
     // Before drawing page `page` (from 0) at `dpiX` × `dpiY`, `width` × `height` pixels: reads
     // its large photos once and keeps them scaled in the scratch file, for every band to draw
