@@ -125,6 +125,7 @@ int pages_render(SPRPages *pages, int page, double dpiX, double dpiY, int width,
     int y = mirrorAlong ? height - top - rows : top;
     BandDevice *device = pages->device.get();
     device->bandTop = y;
+    device->prescaled.startBand();
     device->bandRows = rows;
     device->failure.clear();
     pages->doc->displayPageSlice(device, page + 1, dpiX, dpiY, 0, false, true, true, 0, y, width, rows);

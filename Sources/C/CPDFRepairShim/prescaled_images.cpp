@@ -162,12 +162,14 @@ private:
         bool bilinear = upAcross && (interpolate || (scaledWidth / width < 4 && scaledHeight / height < 4));
         if (!down && !upAcross) return false;
 
-        for (const PrescaledImage &done : images.images) {
-            if (done.ref == ref && done.x0 == x0 && done.y0 == y0 && done.width == scaledWidth && done.height == scaledHeight) {
-                images.images.push_back(done);
-                std::copy(ctm, ctm + 6, images.images.back().ctm);
-                return true;
-            }
+        // The same image drawn again at the same place and size: its scaled rows are there.
+        PrescaledImages::Placement placement{ref.num, ref.gen, x0, y0, scaledWidth, scaledHeight};
+        auto done = images.placed.find(placement);
+        if (done != images.placed.end()) {
+            PrescaledImage again = images.images[done->second];
+            std::copy(ctm, ctm + 6, again.ctm);
+            images.images.push_back(again);
+            return true;
         }
         PrescaledImage image;
         image.ref = ref;
@@ -199,6 +201,7 @@ private:
                            : bilinear ? upscale(str, width, height, image, flipped) : enlarge(str, width, height, image, flipped);
         if (!scaled) return false;
         images.used += (long long)scaledWidth * scaledHeight * image.comps;
+        images.placed.emplace(placement, images.images.size());
         images.images.push_back(image);
         return true;
     }
@@ -395,6 +398,7 @@ bool PrescaledImages::takes(GfxImageColorMap *colorMap) {
 
 int PrescaledImages::plan(PDFDoc *doc, const CanvasColours *colours, int page, double dpiX, double dpiY, int width, int height, std::string &error) {
     images.clear();
+    placed.clear();
     used = 0;
     // The last page's scaled images are no longer needed.
     if (ftruncate(scratch, 0) != 0) {
@@ -408,6 +412,7 @@ int PrescaledImages::plan(PDFDoc *doc, const CanvasColours *colours, int page, d
     if (!planner.failure.empty()) {
         error = planner.failure;
         images.clear();
+        placed.clear();
         return -1;
     }
     return (!planner.sawPattern && planner.largestLeft <= smallImagePixels ? smallBands : 0) | (images.empty() ? 0 : scaledSome);
@@ -445,16 +450,22 @@ void PrescaledImages::Conversion::apply(const unsigned char *row, unsigned char 
 }
 
 const PrescaledImage *PrescaledImages::find(const Object *ref, const double *ctm, int top) const {
-    if (!ref || !ref->isRef()) return nullptr;
+    if (!ref || !ref->isRef() || images.empty()) return nullptr;
     Ref wanted = ref->getRef();
-    for (const PrescaledImage &image : images) {
+    size_t count = images.size();
+    for (size_t k = 0; k < count; k++) {
+        size_t i = (nextFound + k) % count;
+        const PrescaledImage &image = images[i];
         if (!(image.ref == wanted)) continue;
         bool same = true;
         // A band's transformation is the page's moved up by the band's top; the same up to
         // rounding.
-        for (int i = 0; i < 4; i++) same = same && std::fabs(ctm[i] - image.ctm[i]) <= 1e-6 * std::max(1.0, std::fabs(image.ctm[i]));
+        for (int j = 0; j < 4; j++) same = same && std::fabs(ctm[j] - image.ctm[j]) <= 1e-6 * std::max(1.0, std::fabs(image.ctm[j]));
         same = same && std::fabs(ctm[4] - image.ctm[4]) <= 1e-3 && std::fabs(ctm[5] + top - image.ctm[5]) <= 1e-3;
-        if (same) return &image;
+        if (same) {
+            nextFound = i + 1;
+            return &image;
+        }
     }
     return nullptr;
 }

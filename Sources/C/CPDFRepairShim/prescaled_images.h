@@ -16,6 +16,8 @@
 #include <Object.h>
 #include <Stream.h>
 #include <algorithm>
+#include <map>
+#include <tuple>
 #include <memory>
 #include <string>
 #include <vector>
@@ -51,8 +53,12 @@ public:
     static constexpr int smallBands = 1, scaledSome = 2;
 
     // The image planned for an XObject drawn with `ctm` in a band whose top is row `top` of
-    // the page, or null.
+    // the page, or null. A band draws the page's images in the order they were planned, so
+    // the search starts after the last one found: a page that draws one small picture twenty
+    // thousand times finds each at once, not after all those before it.
     const PrescaledImage *find(const Object *ref, const double *ctm, int top) const;
+    // Before each band: its draws start from the page's first image again.
+    void startBand() const { nextFound = 0; }
 
     // Draws the rows of `image` that fall in the band [top, top + rows) through `draw`, a
     // piece at a time: `draw(stream, width, height, ctm)`, with the piece's samples and the
@@ -70,6 +76,12 @@ private:
     int scratch;
     std::vector<PrescaledImage> images;
     long long used = 0;
+    // Where `find` looks first.
+    mutable size_t nextFound = 0;
+    // Each image scaled on this page, by the XObject and where and how large it lands: a
+    // second draw of the same takes the same rows.
+    using Placement = std::tuple<int, int, int, int, int, int>;
+    std::map<Placement, size_t> placed;
 
 public:
     // An ICC-based image's samples converted to RGB in the display's colours, as poppler
