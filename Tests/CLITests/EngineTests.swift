@@ -32,6 +32,37 @@ import Testing
         #expect(try PDF.text(dir + "/b.pdf").contains("hello, printer"))
     }
 
+    /// An engine built from other sources (an older or newer copy installed elsewhere) is
+    /// refused by name, not called with arguments its functions do not take: each engine's
+    /// table carries the version of its functions, which changes with them.
+    @Test func anEngineBuiltFromOtherSourcesIsRefusedByName() throws {
+        let dir = try temporaryDirectory()
+        // Tables as an engine of the previous version lays them out: the assembler's version 10;
+        // the page renderer's from before it carried a version, its first field a function.
+        let old = [
+            "struct table { int version; unsigned long size; };",
+            "static struct table assembler = {10, sizeof(struct table)};",
+            "const struct table *spq_functions(void) { return &assembler; }",
+            "static void opens(void) {}",
+            "static void (*renderer[5])(void) = {opens, opens, opens, opens, opens};",
+            "const void *spr_page_renderer_functions(void) { return renderer; }",
+        ].joined(separator: "\n")
+        try old.write(toFile: dir + "/old.c", atomically: false, encoding: .utf8)
+        let built = try Tool.run("cc", ["-shared", "-fPIC", "-o", dir + "/old.so", dir + "/old.c"])
+        #expect(built.status == 0, "\(built.stderr)")
+        try Data("hello, printer\n".utf8).write(to: URL(fileURLWithPath: dir + "/a.txt"))
+        #expect(try swiftprint(["convert", dir + "/a.txt", "-o", dir + "/a.pdf"]).status == 0)
+        _ = try Tool.run("convert", ["-size", "1200x900", "gradient:red-blue", dir + "/photo.jpg"])
+
+        let assembling = try swiftprint(["convert", dir + "/a.pdf", "-o", dir + "/b.pdf"], env: ["SWIFTPRINT_QPDF_LIBRARY": dir + "/old.so"])
+        #expect(assembling.status == 69 && assembling.stderr.contains("built from other sources (table version 10"), "\(assembling.stderr)")
+        let drawing = try swiftprint(["convert", dir + "/photo.jpg", "-o", dir + "/c.pwg", "--output-format", "pwg-raster", "--printer-resolution", "72"],
+                                     env: ["SWIFTPRINT_PDF_REPAIR_LIBRARY": dir + "/old.so"])
+        #expect(drawing.status != 0 && drawing.stderr.contains("built from other sources") && drawing.stderr.contains("page renderer version"),
+                "\(drawing.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: dir + "/b.pdf") && !FileManager.default.fileExists(atPath: dir + "/c.pwg"))
+    }
+
     @Test func anInstallationFindsTheEngineUnderItsPrefix() throws {
         // prefix/libexec/swiftprint/swiftprint and prefix/lib/swiftprint/libSwiftPrintQPDF.so.
         let prefix = try temporaryDirectory()

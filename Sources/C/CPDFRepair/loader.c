@@ -3,6 +3,7 @@
 #include "CPDFRepair.h"
 
 #include "CLibraryLoader.h"
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -28,5 +29,14 @@ __attribute__((visibility("hidden")))
 const spr_page_renderer *spr_page_renderer_load(const char *path, char **error) {
     typedef const spr_page_renderer *(*functions_fn)(void);
     functions_fn functions = (functions_fn)engine_symbol(path, "spr_page_renderer_functions", error);
-    return functions ? functions() : NULL;
+    const spr_page_renderer *table = functions ? functions() : NULL;
+    if (functions && (!table || table->version != SPR_PAGE_RENDERER_VERSION || table->size != sizeof(spr_page_renderer))) {
+        // An engine from before the table had a version begins it with a function: refused too.
+        char message[160];
+        snprintf(message, sizeof message, "the library was built from other sources (this program needs page renderer version %d)",
+                 SPR_PAGE_RENDERER_VERSION);
+        if (error) *error = strdup(message);
+        return NULL;
+    }
+    return table;
 }

@@ -197,7 +197,7 @@ int pages_prepare(SPRPages *pages, int page, double dpiX, double dpiY, int width
     return plan < 0 ? fail(error, failure) : plan;
 }
 
-const spr_page_renderer renderer = {pages_open, pages_prepare, pages_render, pages_largest_image, pages_close};
+const spr_page_renderer renderer = {SPR_PAGE_RENDERER_VERSION, sizeof(spr_page_renderer), pages_open, pages_prepare, pages_render, pages_largest_image, pages_close};
 
 } // namespace
 

@@ -43,7 +43,12 @@ spr_drawn_text_fn spr_drawn_text_load(const char *path, char **error);
 // And it draws pages that hold images for raster output, a band at a time, with poppler's
 // rasteriser (Splash), which reads each image row by row where poppler-glib decodes it whole.
 typedef struct SPRPages SPRPages;
+// Changes whenever the table below changes: an engine built from other sources is refused (its
+// functions would be called with other arguments than they take).
+#define SPR_PAGE_RENDERER_VERSION 2
 typedef struct {
+    int version;
+    size_t size;
     // Opens the PDF at `input`; NULL with *error set. `antialias` 0: edges and glyphs in whole
     // dots (fixed for the document: poppler makes its font engine with it). `scratch`: an open
     // file, empty, that stays the caller's, for each page's photos scaled to their size on it.
@@ -72,7 +77,8 @@ typedef struct {
     void (*close)(SPRPages *pages);
 } spr_page_renderer;
 
-// Opens the engine at `path` and finds its page renderer; NULL with *error set when it cannot.
+// Opens the engine at `path` and finds its page renderer; NULL with *error set when it cannot,
+// or when the engine's table is not this program's (SPR_PAGE_RENDERER_VERSION).
 const spr_page_renderer *spr_page_renderer_load(const char *path, char **error);
 
 #ifdef __cplusplus

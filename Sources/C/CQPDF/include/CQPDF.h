@@ -106,7 +106,7 @@ typedef struct {
 } SPQOutlineItem;
 
 /// Changes whenever the table below changes: a library built from other sources is refused.
-#define SPQ_FUNCTIONS_VERSION 10
+#define SPQ_FUNCTIONS_VERSION 11
 
 /// The engine's functions.
 typedef struct {
