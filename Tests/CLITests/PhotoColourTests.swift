@@ -138,11 +138,12 @@ import Testing
         let r = try swiftprint(["convert", file, "-o", pwg, "--output-format", "pwg-raster", "--printer-resolution", "72",
                                 "--pwg-raster-document-type", "adobe-rgb_8"] + Self.page)
         #expect(r.status == 0, "\(r.stderr)")
-        let page = try PWGPage(try Data(contentsOf: URL(fileURLWithPath: pwg)))
-        #expect(page.header.colorSpace == 20 && page.header.width == Self.columns * Self.patch, "colour space \(page.header.colorSpace)")
+        let stream = try Data(contentsOf: URL(fileURLWithPath: pwg))
+        let page = try #require(try PWGRaster.pages(stream).first), colorSpace = PWGHeader(stream).colorSpace
+        #expect(colorSpace == 20 && page.width == Self.columns * Self.patch, "colour space \(colorSpace)")
         let inAdobeRGB = try CIELab.rgb(of: Self.samples(grey: false), channels: 3, profile: try Self.profile(profile), in: AdobeRGB.profile)
         let expected = try CIELab.of(inAdobeRGB, channels: 3, profile: AdobeRGB.profile)
-        Self.check(try CIELab.of(Self.patchMeans(page.samples, width: page.header.width), channels: 3, profile: AdobeRGB.profile),
+        Self.check(try CIELab.of(Self.patchMeans(page.pixels, width: page.width), channels: 3, profile: AdobeRGB.profile),
                    against: expected, "\(format) \(profile), Adobe RGB raster")
     }
 
@@ -160,15 +161,15 @@ import Testing
                                      "-type", "TrueColor", plain])
         let page = ["--media", "80x40pt", "--margins", "0", "--print-scaling", "fill", "--printer-resolution", "72", "--output-format", "pwg-raster"]
         let cmykProfile = "/usr/share/color/icc/ghostscript/default_cmyk.icc"
-        func raster(_ file: String, _ type: String) throws -> PWGPage {
+        func raster(_ file: String, _ type: String) throws -> (width: Int, height: Int, bytesPerPixel: Int, pixels: [UInt8]) {
             let out = dir + "/\(URL(fileURLWithPath: file).lastPathComponent).\(type).pwg"
             let r = try swiftprint(["convert", file, "-o", out, "--pwg-raster-document-type", type, "--cmyk-profile", cmykProfile] + page)
             #expect(r.status == 0, "\(r.stderr)")
-            return try PWGPage(try Data(contentsOf: URL(fileURLWithPath: out)))
+            return try #require(try PWGRaster.pages(try Data(contentsOf: URL(fileURLWithPath: out))).first)
         }
-        func pixel(_ page: PWGPage, x: Int) -> [Int] {
-            let size = page.header.bitsPerPixel / 8, at = 20 * page.header.bytesPerLine + x * size
-            return page.samples[at..<(at + size)].map { Int($0) }
+        func pixel(_ page: (width: Int, height: Int, bytesPerPixel: Int, pixels: [UInt8]), x: Int) -> [Int] {
+            let size = page.bytesPerPixel, at = (20 * page.width + x) * size
+            return page.pixels[at..<(at + size)].map { Int($0) }
         }
         func near(_ a: [Int], _ b: [UInt8], _ what: String) {
             #expect(zip(a, b).allSatisfy { abs($0 - Int($1)) <= 1 }, "\(what): \(a), expected \(b)")

@@ -159,8 +159,7 @@ import Testing
             _ = try Tool.run("qpdf", ["--qdf", "--object-streams=disable", out, expanded])
             let text = String(decoding: try Data(contentsOf: URL(fileURLWithPath: expanded)), as: UTF8.self)
             let found = text.split(separator: "\n").filter { $0.hasSuffix(" ri") }.map(String.init)
-            let pages = Int(try Tool.run("pdfinfo", [out]).text.split(separator: "\n").first { $0.hasPrefix("Pages:") }!.split(separator: " ").last!)!
-            return (pages, found)
+            return (try PDF.pageCount(out), found)
         }
         let perceptual = try intents(["--rendering-intent", "perceptual"])
         #expect(perceptual.pages > 0 && perceptual.found == Array(repeating: "/Perceptual ri", count: perceptual.pages), "\(perceptual)")

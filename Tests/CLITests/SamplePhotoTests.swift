@@ -104,8 +104,8 @@ import Testing
             let raster = try swiftprint(["convert", file, "-o", pwg, "--output-format", "pwg-raster", "--printer-resolution", "72",
                                          "--pwg-raster-document-type", type] + page)
             #expect(raster.status == 0, "\(raster.stderr)")
-            let read = try PWGPage(try Data(contentsOf: URL(fileURLWithPath: pwg)))
-            try check((read.header.width, read.header.height, read.samples), canvas: canvas, "\(type) raster")
+            let read = try #require(try PWGRaster.pages(try Data(contentsOf: URL(fileURLWithPath: pwg))).first)
+            try check((read.width, read.height, read.pixels), canvas: canvas, "\(type) raster")
         }
     }
 }

@@ -230,7 +230,8 @@ public enum PPM {
 
 /// PWG raster (PWG 5102.4), read the plain way a test can trust: the pages of a stream, each
 /// with its width, height and samples (bytes a pixel: the header's bits a pixel ÷ 8), the
-/// run-length coding undone.
+/// run-length coding undone (128 fills the rest of a line with white: no ink for black and
+/// CMYK, full light for the others).
 public enum PWGRaster {
     public struct Error: Swift.Error, CustomStringConvertible { public let description: String }
 
@@ -242,6 +243,7 @@ public enum PWGRaster {
         while at < bytes.count {
             guard at + 1796 <= bytes.count else { throw Error(description: "a header cut short at byte \(at)") }
             let width = word(at + 372), height = word(at + 376), bytesPerPixel = word(at + 388) / 8, lineBytes = word(at + 392)
+            let white: UInt8 = [3, 6].contains(word(at + 400)) ? 0 : 0xFF
             at += 1796
             var pixels = [UInt8](), y = 0
             pixels.reserveCapacity(lineBytes * height)
@@ -252,6 +254,10 @@ public enum PWGRaster {
                 while line.count < lineBytes {
                     guard at < bytes.count else { throw Error(description: "row \(y) cut short") }
                     let n = Int(bytes[at]); at += 1
+                    if n == 128 {
+                        line += [UInt8](repeating: white, count: lineBytes - line.count)
+                        break
+                    }
                     let count = n < 128 ? bytesPerPixel : (257 - n) * bytesPerPixel
                     guard at + count <= bytes.count else { throw Error(description: "row \(y) cut short") }
                     if n < 128 {
@@ -402,67 +408,9 @@ public struct PWGHeader {
     public var width: Int { word(4 + 372) }
     public var height: Int { word(4 + 376) }
     public var bitsPerColor: Int { word(4 + 384) }
-    public var bitsPerPixel: Int { word(4 + 388) }
-    public var bytesPerLine: Int { word(4 + 392) }
     public var colorSpace: Int { word(4 + 400) }
     public var totalPageCount: Int { word(4 + 452) }
     public var pageSizeName: String { String(decoding: bytes[(4 + 1732)..<(4 + 1796)].prefix { $0 != 0 }, as: UTF8.self) }
-}
-
-/// A one-page PWG raster stream: its header and its samples, decoded here from PWG's own
-/// compression (PWG 5102.4: a byte repeating the line, then runs of one pixel repeated or of
-/// pixels as they are; 128 fills the rest of the line with white), so that a test reads what a
-/// printer would, not what swiftprint reads back.
-public struct PWGPage {
-    public let header: PWGHeader
-    /// Rows top to bottom, `header.bytesPerLine` bytes each.
-    public let samples: [UInt8]
-
-    public init(_ data: Data) throws {
-        let bytes = [UInt8](data)
-        guard bytes.count >= 1800, bytes.prefix(4).elementsEqual("RaS2".utf8) else { throw DecodeError(message: "not PWG raster") }
-        header = PWGHeader(data)
-        let line = header.bytesPerLine, pixel = header.bitsPerPixel / 8, height = header.height
-        guard header.bitsPerPixel % 8 == 0, line == header.width * pixel else {
-            throw DecodeError(message: "\(header.bytesPerLine) bytes a line for \(header.width) pixels of \(header.bitsPerPixel) bits")
-        }
-        // White: no ink for black (3) and CMYK (6); full light for sRGB, grey and Adobe RGB.
-        let white: UInt8 = [3, 6].contains(header.colorSpace) ? 0 : 0xFF
-        guard pixel > 0, line > 0, line % pixel == 0 else { throw DecodeError(message: "a layout this decoder does not read") }
-        var out: [UInt8] = [], at = 1800
-        func next() throws -> UInt8 {
-            guard at < bytes.count else { throw DecodeError(message: "the page ends early") }
-            defer { at += 1 }
-            return bytes[at]
-        }
-        while out.count < line * height {
-            let repeats = Int(try next()) + 1
-            var row: [UInt8] = []
-            while row.count < line {
-                let run = Int(try next())
-                if run == 128 {
-                    row += [UInt8](repeating: white, count: line - row.count)
-                } else if run < 128 {
-                    guard at + pixel <= bytes.count else { throw DecodeError(message: "the page ends early") }
-                    let value = bytes[at..<(at + pixel)]
-                    at += pixel
-                    for _ in 0...run { row += value }
-                } else {
-                    let count = (257 - run) * pixel
-                    guard at + count <= bytes.count else { throw DecodeError(message: "the page ends early") }
-                    row += bytes[at..<(at + count)]
-                    at += count
-                }
-            }
-            guard row.count == line else { throw DecodeError(message: "a run crosses the end of a line") }
-            guard out.count + repeats * line <= line * height else { throw DecodeError(message: "a line repeated past the page's end") }
-            for _ in 0..<repeats { out += row }
-        }
-        guard at == bytes.count else { throw DecodeError(message: "\(bytes.count - at) bytes after the first page (one page is read)") }
-        samples = out
-    }
-
-    public struct DecodeError: Error, CustomStringConvertible { public var message: String; public var description: String { message } }
 }
 
 /// Whether the tests run under a sanitizer (scripts/sanitize sets SWIFTPRINT_SANITIZER): its
