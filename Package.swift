@@ -148,7 +148,7 @@ let package = Package(
         .target(name: "CUPSLibrary", dependencies: ["PrintModel", "CCupsShim"], path: "Sources/CUPS/Library"),
         .target(name: "PrintGraphics", dependencies: ["PrintModel", "PrintSupport", "PDFObjects", "CCairo", "CPango", "CPangoShim", "CFontSubset", "CPopplerGlibShim", "CLcmsShim"],
                 path: "Sources/Graphics"),
-        .target(name: "PrintOptions", dependencies: ["PrintModel", "PrintGraphics"], path: "Sources/Options"),
+        .target(name: "PrintOptions", dependencies: ["PrintModel", "PrintSupport", "PrintGraphics"], path: "Sources/Options"),
         // The one protocol of the helper programs (request and reply lines, a helper's main) and
         // where a helper is installed: the model only, no engine. Each helper's own task is its
         // plugin's (Plugins/<Type>/Protocol); the runner is HandlerSupport's.

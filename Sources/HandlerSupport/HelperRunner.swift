@@ -8,38 +8,6 @@ import PrintSupport
 // The runner of the helper programs (PrintHelpers says the protocol): a helper started under the
 // job's limits, its reply read, its PDF opened; and the errors of a program stopped at a limit.
 
-extension ChildProcess.Limits {
-    /// A helper's bounds under the job's limits: its clock (`helper-timeout`), as much
-    /// processor time, and its memory (`helper-memory`).
-    package init(helper limits: JobLimits) {
-        let h = limits.helper
-        self.init(seconds: h.seconds, cpuSeconds: h.cpuSeconds, memoryBytes: h.memoryBytes)
-    }
-
-    /// A converter's (types.tsv): its own clock (`converter-timeout`), a helper's memory.
-    package init(converter limits: JobLimits) {
-        self.init(seconds: limits.converterSeconds, cpuSeconds: Int(limits.converterSeconds.rounded(.up)),
-                  memoryBytes: limits.helper.memoryBytes)
-    }
-}
-
-extension ChildProcess.Result {
-    /// The error for a program stopped at one of its limits, naming the limit and the option
-    /// that sets it; nil when it crossed none. `clock` is the option of its time limit.
-    package func limitError(_ program: String, path: String, clock: any DeclaredOption) -> PrintError? {
-        switch crossedLimit {
-        case .seconds(let s)?:
-            return JobLimits.crossed(clock, path: path, "\(program) took longer than \(String(format: "%g", s)) s and was stopped")
-        case .cpuSeconds(let s)?:
-            return JobLimits.crossed(clock, path: path, "\(program) used more than \(s) s of processor time and was stopped")
-        case .memoryBytes(let bytes)?:
-            return JobLimits.crossed(LimitOptions.helperMemory, path: path, "\(program) needed more than the \(bytes >> 20) MB of memory it may use")
-        case nil:
-            return nil
-        }
-    }
-}
-
 /// swiftprint's helper executables (swiftprint-image, swiftprint-markup, swiftprint-map):
 /// programs that run one kind of job in a process of its own, so that other jobs never load
 /// their libraries. `Installation.helper` finds one; this starts it.
@@ -72,16 +40,7 @@ package enum HelperProgram {
         if let crossed = result.limitError(name, path: path, clock: LimitOptions.helperTimeout) { throw crossed }
         let lastLine = result.output.split(separator: UInt8(ascii: "\n")).last.map { Data($0) } ?? Data()
         guard !result.signalled, let reply = try? JSONDecoder().decode(HelperReply<Answer>.self, from: lastLine) else {
-            let said = result.lastErrorLine.isEmpty ? "" : ": " + result.lastErrorLine
-            // Stopped from outside (an administrator, a shutdown, the out-of-memory killer), not
-            // by its document: the job may work when tried again.
-            if result.signalled, let signal = Self.stoppingSignals[result.status] {
-                throw PrintError(.jobFailed, path: path, "\(name) was stopped by \(signal) from outside the job\(said)")
-            }
-            let how = result.signalled ? "crashed (signal \(result.status))"
-                : result.output.isEmpty ? "ended without a reply (status \(result.status))"
-                : "answered something that is not a reply (\(result.output.count) bytes; status \(result.status))"
-            throw PrintError(.renderingFailed, path: path, "\(name) \(how)\(said)")
+            throw result.endedWithoutReply(name, path: path, wrote: result.output.isEmpty ? nil : "\(result.output.count) bytes")
         }
         if let failure = reply.failure {
             var error = failure.error
@@ -91,6 +50,4 @@ package enum HelperProgram {
         return (try QPDFDocument(path: scratch.scratchPath!), reply)
     }
 
-    /// Signals that stop a process from outside, by name.
-    static let stoppingSignals: [Int32: String] = [SIGKILL: "SIGKILL", SIGTERM: "SIGTERM", SIGINT: "SIGINT", SIGHUP: "SIGHUP"]
 }

@@ -88,6 +88,25 @@ package enum ChildProcess {
     /// cannot start.
     package static func run(_ executable: String, _ arguments: [String], limits: Limits = .none,
                             workingDirectory: String? = nil, input: String? = nil) throws -> Result {
+        try run(executable, arguments, limits: limits, workingDirectory: workingDirectory, input: input, consume: nil)
+    }
+
+    /// `run` for a child that streams what it makes on its standard output: each part is handed
+    /// to `consume` as it arrives, not kept (`Result.output` stays empty), so that the child's
+    /// output costs this process a pipe's read, whatever its size. `consume` returns true when
+    /// the part shows progress (a finished sheet), which starts the clock again: `limits.seconds`
+    /// is then the longest the child may go without progress. When `consume` throws (the
+    /// output's disk is full, the part is not what the child should say), the child's group is
+    /// killed and reaped, and the error rethrown.
+    package static func run(_ executable: String, _ arguments: [String], limits: Limits = .none, input: String? = nil,
+                            consume: (UnsafeRawBufferPointer) throws -> Bool) throws -> Result {
+        try withoutActuallyEscaping(consume) { consume in
+            try run(executable, arguments, limits: limits, workingDirectory: nil, input: input, consume: .some(consume))
+        }
+    }
+
+    private static func run(_ executable: String, _ arguments: [String], limits: Limits, workingDirectory: String?, input: String?,
+                            consume: ((UnsafeRawBufferPointer) throws -> Bool)?) throws -> Result {
         let stdin = Glibc.open(input ?? "/dev/null", O_RDONLY | O_CLOEXEC)
         guard stdin >= 0 else { throw PrintError.system(.notAvailable, path: input ?? "/dev/null", "cannot open it as the input of \(executable)", errno: errno) }
         defer { close(stdin) }
@@ -105,7 +124,8 @@ package enum ChildProcess {
         close(out.write)
         close(err.write)
         defer { close(out.read); close(err.read) }
-        var result = drain(pid: pid, output: out.read, errors: err.read, timeout: limits.seconds)
+        var (result, consumeError) = drain(pid: pid, output: out.read, errors: err.read, timeout: limits.seconds, consume: consume)
+        if let consumeError { throw consumeError }
         result.limits = limits
         return result
     }
@@ -262,10 +282,14 @@ package enum ChildProcess {
     }
 
     /// Reads both pipes until they close and reaps the child; kills its process group after
-    /// `timeout` seconds. A grandchild may hold the pipes open after the child has gone: the
-    /// group is then killed, and the pipes read for two seconds more, not forever.
-    private static func drain(pid: pid_t, output: Int32, errors: Int32, timeout: Double?) -> Result {
-        let start = monotonicSeconds()
+    /// `timeout` seconds (from the last progress `consume` reported, when there is one). A
+    /// grandchild may hold the pipes open after the child has gone: the group is then killed,
+    /// and the pipes read for two seconds more, not forever. The standard output goes to
+    /// `consume` when there is one; its error stops the group, and is returned once it is reaped.
+    private static func drain(pid: pid_t, output: Int32, errors: Int32, timeout: Double?,
+                              consume: ((UnsafeRawBufferPointer) throws -> Bool)?) -> (Result, (any Error)?) {
+        var start = monotonicSeconds()
+        var consumeError: (any Error)?
         var data = [output: Data(), errors: Data()]
         var open = [output, errors]
         var status: Int32?
@@ -299,82 +323,30 @@ package enum ChildProcess {
             guard poll(&fds, nfds_t(fds.count), wait) > 0 else { continue }
             for fd in fds where fd.revents != 0 {
                 let n = buffer.withUnsafeMutableBytes { read(fd.fd, $0.baseAddress, $0.count) }
-                if n > 0 { data[fd.fd]!.append(contentsOf: buffer[..<n]) } else if n == 0 || errno != EINTR { open.removeAll { $0 == fd.fd } }
+                if n > 0, fd.fd == output, let consume {
+                    // After a failure, what is still coming is read and dropped until the group is gone.
+                    guard consumeError == nil else { continue }
+                    do {
+                        if try buffer.withUnsafeBytes({ try consume(UnsafeRawBufferPointer(rebasing: $0[..<n])) }) { start = monotonicSeconds() }
+                    } catch {
+                        consumeError = error
+                        kill(-pid, SIGKILL)
+                    }
+                } else if n > 0 { data[fd.fd]!.append(contentsOf: buffer[..<n]) } else if n == 0 || errno != EINTR { open.removeAll { $0 == fd.fd } }
             }
         }
         let raw = status ?? 0
         let signalled = raw & 0x7f != 0
         let seconds = { (t: timeval) in Double(t.tv_sec) + Double(t.tv_usec) / 1e6 }
-        return Result(status: signalled ? raw & 0x7f : (raw >> 8) & 0xff, signalled: signalled, timedOut: timedOut,
-                      output: data[output]!, errors: data[errors]!, processorSeconds: seconds(usage.ru_utime) + seconds(usage.ru_stime))
+        return (Result(status: signalled ? raw & 0x7f : (raw >> 8) & 0xff, signalled: signalled, timedOut: timedOut,
+                       output: data[output]!, errors: data[errors]!, processorSeconds: seconds(usage.ru_utime) + seconds(usage.ru_stime)),
+                consumeError)
     }
 
     private static func monotonicSeconds() -> Double {
         var t = timespec()
         clock_gettime(CLOCK_MONOTONIC, &t)
         return Double(t.tv_sec) + Double(t.tv_nsec) / 1e9
-    }
-
-    /// The most memory every process in the process group `group` has held resident since
-    /// `resetPeakResidentBytes(ofGroup:)` (or since it started), in bytes, added up: each
-    /// process's high-water mark (VmHWM in /proc/PID/status). What a program that reserves far
-    /// more address space than it uses (WebKit's processes reserve about 5 GB each, and fail
-    /// under any RLIMIT_DATA or RLIMIT_AS below it) is measured by instead. A peak, not what is
-    /// resident at the moment asked: a burst between two looks is still seen. The sum of each
-    /// process's peak is at least the group's peak (their peaks may fall at different moments).
-    package static func peakResidentBytes(ofGroup group: pid_t) -> Int {
-        processes(inGroup: group).reduce(0) { total, pid in
-            guard let status = procFile("/proc/\(pid)/status"),
-                  let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
-                  let kilobytes = Int(line.dropFirst(6).trimmingCharacters(in: .whitespaces).split(separator: " ").first ?? "")
-            else { return total }
-            return total + kilobytes * 1024
-        }
-    }
-
-    /// Starts each process of the group `group` afresh for `peakResidentBytes`: its high-water
-    /// mark becomes what it holds now ("5" to /proc/PID/clear_refs, Linux 4.0 and later; a
-    /// process of this user only). A renderer that serves several documents is measured for each
-    /// on its own.
-    package static func resetPeakResidentBytes(ofGroup group: pid_t) {
-        for pid in processes(inGroup: group) {
-            let fd = open("/proc/\(pid)/clear_refs", O_WRONLY | O_CLOEXEC)
-            guard fd >= 0 else { continue }
-            _ = write(fd, "5", 1)
-            close(fd)
-        }
-    }
-
-    /// A small /proc file's text, read with read(2). Foundation's String(contentsOfFile:)
-    /// leaked its 4 KB buffer when the process went away in the middle of the read (seen by
-    /// LeakSanitizer in the markup fuzz target): processes of a group come and go while it is
-    /// walked.
-    private static func procFile(_ path: String) -> String? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        var bytes: [UInt8] = [], chunk = [UInt8](repeating: 0, count: 4096)
-        while true {
-            let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if n < 0, errno == EINTR { continue }
-            guard n >= 0 else { return nil }
-            if n == 0 { break }
-            bytes += chunk[..<n]
-        }
-        return String(decoding: bytes, as: UTF8.self)
-    }
-
-    /// The processes whose process group is `group`, from /proc.
-    private static func processes(inGroup group: pid_t) -> [pid_t] {
-        guard let entries = try? FileManager.default.contentsOfDirectory(atPath: "/proc") else { return [] }
-        return entries.compactMap { entry in
-            guard entry.first?.isNumber == true, let pid = pid_t(entry),
-                  // "pid (comm) state ppid pgrp …": fields after the command's closing parenthesis.
-                  let stat = procFile("/proc/\(entry)/stat"),
-                  let close = stat.lastIndex(of: ")") else { return nil }
-            let fields = stat[stat.index(after: close)...].split(separator: " ")
-            return fields.count > 2 && pid_t(fields[2]) == group ? pid : nil
-        }
     }
 
     /// The folder a child starts in: ours, or `/` when we cannot enter ours. A child is sent
