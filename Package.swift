@@ -30,6 +30,7 @@ let package = Package(
         .executable(name: "swiftprint-relay", targets: ["swiftprint-relay"]),
         .executable(name: "swiftprint-markup", targets: ["swiftprint-markup"]),
         .executable(name: "swiftprint-map", targets: ["swiftprint-map"]),
+        .executable(name: "swiftprint-raster", targets: ["swiftprint-raster"]),
         // The map engine, for apps that draw maps in their own page renderers (MapPrintFormatter);
         // swiftprint's programs draw maps through swiftprint-map instead.
         .library(name: "SwiftPrintMaps", targets: ["MapEngine"]),
@@ -156,7 +157,10 @@ let package = Package(
         .target(name: "PageLayout", dependencies: ["PrintModel", "PrintGraphics", "PrintOptions"], path: "Sources/Layout"),
         .target(name: "PDFOutput", dependencies: ["PrintModel", "PrintSupport", "PDFObjects", "PrintGraphics"], path: "Sources/Output"),
         // PWG and Apple raster: a job's PDF drawn by poppler, written by libcups.
-        .target(name: "RasterOutput", dependencies: ["PrintModel", "PrintSupport", "PDFObjects", "PrintGraphics", "CUPSLibrary"], path: "Sources/Raster"),
+        // The drawing runs in swiftprint-raster, a process of its own (RasterHelperProcess says why).
+        .target(name: "RasterOutput", dependencies: ["PrintModel", "PrintSupport", "PrintHelpers", "PDFObjects", "PrintGraphics", "PrintOptions", "CUPSLibrary"],
+                path: "Sources/Raster"),
+        .executableTarget(name: "swiftprint-raster", dependencies: ["RasterOutput", "PrintHelpers", "PrintModel"], path: "Sources/RasterHelper"),
         // gdk-pixbuf's owner, for the two that decode with it (BMP, map tiles), both in helpers.
         .target(name: "PixbufDecoding", dependencies: ["PrintModel", "CGdkPixbuf"], path: "Sources/Pixbuf"),
         // What a content handler builds on, in one import (the layers above, without PrintJobs).
@@ -294,20 +298,20 @@ let package = Package(
         .testTarget(name: "PrintJobsLayerTests", dependencies: ["PrintJobs", "PageLayout", "PrintGraphics", "PrintModel", "PrintSupport"]),
         .testTarget(name: "PrintGraphicsTests", dependencies: ["SwiftPrint", "TestSupport"]),
         .testTarget(name: "PrintJobsTests", dependencies: ["SwiftPrint", "MapEngine", "TestSupport", "CXattr", "notes-example",
-                                                            "swiftprint-markup", "swiftprint-map"]),
+                                                            "swiftprint-markup", "swiftprint-map", "swiftprint-raster"]),
         .testTarget(name: "MapEngineTests", dependencies: ["SwiftPrint", "MapEngine", "TestSupport", "swiftprint-map"]),
         // Fixtures/ and Golden/ are read by path, beside the tests.
         .testTarget(name: "TextHandlerTests", dependencies: ["SwiftPrint", "TextHandler", "TestSupport"], exclude: ["Fixtures"]),
         // TileServer/: a counting tile server the map tests start (Python, from the test).
         // SampleFiles/: OpenPrinting's sample photos, read by path.
-        .testTarget(name: "CLITests", dependencies: ["swiftprint", "swiftprint-markup", "swiftprint-map", "recipe-example", "TestSupport",
+        .testTarget(name: "CLITests", dependencies: ["swiftprint", "swiftprint-markup", "swiftprint-map", "swiftprint-raster", "recipe-example", "TestSupport",
                                                      "PrintHelpers", "ImageProtocol", "MapProtocol", "PrintGraphics"],
                     exclude: ["TileServer", "Golden", "Identity", "SampleFiles"]),
         // Replays every seed and every input that ever failed through swiftprint-fuzz.
         .testTarget(name: "FuzzTests", dependencies: ["swiftprint-fuzz", "TestSupport"]),
         .testTarget(name: "CUPSTests", dependencies: ["CUPSFilter", "CUPSBackend", "CUPSCommon", "CUPSLibrary", "CUPSQueue", "TestSupport",
                                                       "swiftprint", "swiftprint-filter", "swiftprint-backend", "swiftprint-relay", "swiftprint-markup", "swiftprint-map",
-                                                      "receipt-example", "recipe-example", "notes-example"]),
+                                                      "swiftprint-raster", "receipt-example", "recipe-example", "notes-example"]),
     ],
     cxxLanguageStandard: .cxx17
 )

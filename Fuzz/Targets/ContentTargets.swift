@@ -3,8 +3,10 @@ import Foundation
 import HandlerSupport
 import ImageDecoders
 import ImageHandler
+import PDFObjects
 import PrintJobs
 import RasterHandler
+import RasterOutput
 import SwiftPrint
 
 // Targets for the bytes of a document: its type, and each handler that reads it. Where a handler
@@ -89,13 +91,25 @@ let pdfTargets = [
             settings.info.pageRanges = PageRanges(ranges: [1...4])
         }
     },
+    // A job draws raster in swiftprint-raster, where the fuzzer would not see it: the job's
+    // PDF is made here, and drawn in this process as the helper draws it, after the job's
+    // image-limit check.
     FuzzTarget("pdf-raster", reaches: "poppler's rasteriser (Splash) drawing a job's pages in Adobe RGB: every colour space managed on the way (CanvasColours), images scaled once before the bands (PrescaledImages); the job's image limit") { data, scratch in
-        try convert(data, name: "input.pdf", declared: "application/pdf", scratch) { settings in
-            settings.info.pageRanges = PageRanges(ranges: [1...2])
-            settings.info.outputFormat = .pwgRaster
-            settings.info.rasterType = .adobeRGB8
-            settings.info.printerResolution = PrinterResolution(x: 36, y: 36)
+        var settings: JobSettings?
+        try convert(data, name: "input.pdf", declared: "application/pdf", scratch) {
+            $0.info.pageRanges = PageRanges(ranges: [1...2])
+            settings = $0
         }
+        let pdf = scratch.path("output.pdf")
+        let document = try QPDFDocument(path: pdf)
+        for page in 0..<document.pageCount where try document.largestImagePixels(onPage: page) > settings!.limits.pixelsPerImage {
+            throw PrintError(.limitExceeded, "page \(page + 1) draws an image over the limit")
+        }
+        var info = settings!.info
+        info.outputFormat = .pwgRaster
+        info.rasterType = .adobeRGB8
+        info.printerResolution = PrinterResolution(x: 36, y: 36)
+        _ = try RasterDocumentWriter(info: info).write(pdf: pdf, to: { _ in }, sheetWritten: { _ in })
     },
     FuzzTarget("pdf-repair", reaches: "poppler's core reading a damaged PDF and writing its objects again (CPDFRepairShim), then qpdf opening the rewrite") { data, scratch in
         let output = scratch.path("repaired.pdf")

@@ -146,13 +146,18 @@ public struct DocumentConversion {
         return (spools, formatters)
     }
 
-    /// Writes the job's PDF to a scratch file, then draws it as raster into `destination`.
+    /// Writes the job's PDF to a scratch file, then draws it as raster into `destination`, in
+    /// swiftprint-raster (`RasterHelperProcess` says why).
     static func write(_ job: PrintJob, as raster: RasterDocumentWriter, to destination: OutputDestination, limits: JobLimits,
                       sheetWritten: (Int) -> Void) throws -> JobReport {
-        try withScratchPDF(of: job, limits: limits) { pdf, report in
+        try withScratchPDF(of: job, limits: limits) { pdf, pages, report in
             let output = try OutputFile(destination)
             do {
-                report.sheetsWritten = try raster.write(pdf: pdf, to: output, sheetWritten: sheetWritten)
+                report.sheetsWritten = try RasterHelperProcess.draw(pdf: pdf, pages: pages, settings: raster.settings, limits: limits,
+                                                                    to: { output.write($0) }, sheetWritten: { number in
+                    if let error = output.error { throw error }
+                    sheetWritten(number)
+                })
                 try output.commit()
             } catch {
                 output.abandon()
@@ -165,9 +170,10 @@ public struct DocumentConversion {
     /// Writes the job's PDF to a scratch file, then hands it on as raster, a sheet at a time.
     static func write(_ job: PrintJob, as raster: RasterDocumentWriter, limits: JobLimits,
                       sheets: (Int, Data) throws -> Void) throws -> JobReport {
-        try withScratchPDF(of: job, limits: limits) { pdf, report in
+        try withScratchPDF(of: job, limits: limits) { pdf, pages, report in
             var part = Data(), total = 0
-            report.sheetsWritten = try raster.write(pdf: pdf, to: { part.append(contentsOf: $0) }, sheetWritten: { number in
+            report.sheetsWritten = try RasterHelperProcess.draw(pdf: pdf, pages: pages, settings: raster.settings, limits: limits,
+                                                                to: { part.append(contentsOf: $0) }, sheetWritten: { number in
                 try sheets(number, part)
                 total += part.count
                 part = Data()
@@ -179,7 +185,7 @@ public struct DocumentConversion {
     /// The job's PDF in a scratch file that `body` reads, removed after. Its images are held to
     /// the pixel limit before a page is drawn: a PDF of a few hundred bytes can declare an
     /// image of 100000 × 100000 pixels, which poppler would decode for minutes.
-    private static func withScratchPDF(of job: PrintJob, limits: JobLimits, _ body: (String, inout JobReport) throws -> Void) throws -> JobReport {
+    private static func withScratchPDF(of job: PrintJob, limits: JobLimits, _ body: (String, Int, inout JobReport) throws -> Void) throws -> JobReport {
         guard let (fd, pdf) = TemporaryFiles.make(in: TemporaryFiles.folder, prefix: "swiftprint-raster-") else {
             throw PrintError.system(.outputFailed, path: TemporaryFiles.folder, "cannot create a temporary file", errno: errno)
         }
@@ -195,7 +201,7 @@ public struct DocumentConversion {
                                         "page \(page + 1) draws an image of \(pixels) pixels, more than the limit of \(limits.pixelsPerImage)")
             }
         }
-        try body(pdf, &report)
+        try body(pdf, document.pageCount, &report)
         return report
     }
 

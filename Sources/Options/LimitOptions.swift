@@ -20,7 +20,8 @@ public struct JobLimits: Sendable, Equatable, Codable {
     public var sheetsPerPoster = 64
     /// How deep arrays and objects may nest in a JSON document (GeoJSON, map descriptions).
     public var nestingDepth = 256
-    /// Seconds a helper (swiftprint-image, swiftprint-map) may run for one document.
+    /// Seconds a helper (swiftprint-image, swiftprint-map) may run for one document, and
+    /// swiftprint-raster for one sheet (`RasterHelperProcess`).
     public var helperSeconds: Double = 300
     /// Megabytes of memory each helper process may use (WebKit's processes included, each on
     /// its own).
@@ -94,7 +95,7 @@ public enum LimitOptions {
 
     public static let helperTimeout = seconds(
         "swiftprint-helper-timeout", aliases: ["helper-timeout"],
-        help: "Seconds a helper (images, maps) may take for one document.", example: "30",
+        help: "Seconds a helper (images, maps) may take for one document, and raster output for one sheet.", example: "30",
         default: JobLimits.defaults.helperSeconds) { $0.limits.helperSeconds = $1 }
 
     public static let helperMemory = count(

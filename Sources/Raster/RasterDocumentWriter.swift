@@ -17,12 +17,8 @@ import PrintSupport
 /// rasteriser on every page, in Adobe RGB: cairo's device draws in sRGB, which would clip a
 /// wide-gamut photo's colours before they reach a printer that can print them.
 package struct RasterDocumentWriter {
-    package var format: RasterWriter.Format
-    package var type: RasterType
-    package var resolution: PrinterResolution
-    /// `sides`, for the header and to know the backs (every second page when two-sided).
-    package var duplex: PrintInfo.Duplex
-    package var sheetBack: SheetBack
+    /// What it writes: the raster settings, as the raster helper is sent them.
+    package let settings: RasterSettings
     /// Adobe RGB and CMYK output: the profile pages are drawn in (Adobe RGB), every colour
     /// managed on its way there; nil for sRGB, unmanaged.
     private var canvasProfile: Data?
@@ -30,22 +26,25 @@ package struct RasterDocumentWriter {
     /// job's rendering intent.
     private var transform: ColorTransform?
 
-    /// The raster settings of `info`: its format (PWG or Apple raster), and the type, resolution
-    /// and back-side turn asked or their defaults. Combinations a format has no room for are
-    /// refused before, with the option to change (`JobSettings.checkCombinations`).
+    private var format: RasterWriter.Format { settings.format == .appleRaster ? .apple : .pwg }
+    private var type: RasterType { settings.type }
+    private var resolution: PrinterResolution { settings.resolution }
+    private var duplex: PrintInfo.Duplex { settings.duplex }
+    private var sheetBack: SheetBack { settings.sheetBack }
+
+    /// The raster settings of `info` (`RasterSettings(info:)`). A CMYK profile that cannot be
+    /// read or is not CMYK is refused here, before any document is read.
     package init(info: PrintInfo, cmykProfile: String? = nil, intent: RenderingIntent = .auto) throws {
-        let format: RasterWriter.Format = info.outputFormat == .appleRaster ? .apple : .pwg
-        let gray = info.outputType == .grayscale || info.outputType == .photoGrayscale
-        self.format = format
-        type = info.rasterType ?? (gray ? .sgray8 : .srgb8)
-        resolution = info.printerResolution ?? .standard
-        duplex = info.duplex ?? .none
-        sheetBack = info.sheetBack ?? .normal
-        switch type {
+        try self.init(settings: RasterSettings(info: info, cmykProfile: cmykProfile, intent: intent))
+    }
+
+    package init(settings: RasterSettings) throws {
+        self.settings = settings
+        switch settings.type {
         case .adobeRGB8, .adobeRGB16, .cmyk8, .cmyk16: canvasProfile = AdobeRGB.profile
         default: canvasProfile = nil
         }
-        transform = try Self.transform(for: type, from: canvasProfile, cmykProfile: cmykProfile, intent: intent)
+        transform = try Self.transform(for: settings.type, from: canvasProfile, cmykProfile: settings.cmykProfile, intent: settings.intent)
     }
 
     /// Little CMS's transform for CMYK: from the canvas's colours (`canvas`) to the inks of

@@ -95,9 +95,16 @@ import Testing
         #expect(text.contains { $0.contains("libcairo") }, "the loader's log was not read: \(text)")
         #expect(!text.contains { $0.contains("libcups") || $0.contains("libpoppler") })
         #expect(try !loaded(["convert", dir + "/a.pdf", "-o", dir + "/b.pdf"]).contains { $0.contains("libcups") || $0.contains("libpoppler") })
-        // Raster output loads both; a preview draws with poppler-glib in its own process.
+        // Raster output is drawn and written by swiftprint-raster: the job's process loads
+        // neither, the helper both; a preview draws with poppler-glib in its own process.
         let raster = try loaded(["convert", dir + "/a.pdf", "--output-format", "urf", "--printer-resolution", "20", "-o", dir + "/a.urf"])
-        #expect(raster.contains { $0.contains("libcups.so") } && raster.contains { $0.contains("libpoppler-glib") })
+        #expect(raster.contains { $0.contains("libcairo") } && !raster.contains { $0.contains("libcups") || $0.contains("libpoppler") })
+        #expect(FileManager.default.fileExists(atPath: dir + "/a.urf"))
+        let built = URL(fileURLWithPath: Tool.swiftprint).deletingLastPathComponent().appendingPathComponent("swiftprint-raster").path
+        let request = #"{"input": "\#(dir)/a.pdf", "task": {"format": "urf", "type": "srgb_8", "resolution": {"x": 20, "y": 20}, "duplex": "none", "sheetBack": "normal", "intent": "auto"}}"#
+        let helper = try Tool.run(built, [], stdin: Data((request + "\n").utf8), environment: ["LD_DEBUG": "libs"])
+        let helperLoaded = helper.stderr.split(separator: "\n").filter { $0.contains("calling init:") }
+        #expect(helperLoaded.contains { $0.contains("libcups.so") } && helperLoaded.contains { $0.contains("libpoppler-glib") }, "\(helper.stderr.suffix(2000))")
         #expect(try loaded(["preview", dir + "/a.pdf", "--resolution", "20", "-o", dir + "/a.png"]).contains { $0.contains("libpoppler-glib") })
         // `printers` loads it (and fails for want of a server here, or lists what there is).
         #expect(try loaded(["printers"]).contains { $0.contains("libcups.so") })

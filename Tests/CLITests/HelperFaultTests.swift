@@ -7,14 +7,18 @@ import Testing
 /// helper was stopped and by what, not that a limit was crossed or that it crashed; no output
 /// is left, and the same job then works.
 @Suite struct HelperFaultTests {
-    /// The image helper (a 24 MP TIFF) and the map helper (the walk example), each killed
-    /// (SIGKILL) or asked to end (SIGTERM) at a moment drawn from a fixed seed within its first
-    /// 0.3 s (the map helper's first 0.05 s: it lives about 0.1 s).
+    /// The image helper (a 24 MP TIFF), the map helper (the walk example) and the raster helper
+    /// (a text file to PWG raster at 600 dpi, its 46 pages in the middle of their stream), each
+    /// killed (SIGKILL) or asked to end (SIGTERM) at a moment drawn from a fixed seed within its
+    /// first 0.3 s (the map helper's first 0.05 s: it lives about 0.1 s).
     @Test(arguments: [("swiftprint-image", "big.tif", SIGKILL), ("swiftprint-image", "big.tif", SIGTERM),
-                      ("swiftprint-map", "walk.gpx", SIGKILL), ("swiftprint-map", "walk.gpx", SIGTERM)])
+                      ("swiftprint-map", "walk.gpx", SIGKILL), ("swiftprint-map", "walk.gpx", SIGTERM),
+                      ("swiftprint-raster", "multilingual.txt", SIGKILL), ("swiftprint-raster", "multilingual.txt", SIGTERM)])
     func aHelperKilledMidJobFailsTheJobSayingSo(helperName: String, inputName: String, signal: Int32) throws {
         let dir = try temporaryDirectory()
         let input: String
+        let raster = helperName == "swiftprint-raster"
+        let options = raster ? ["--output-format", "pwg-raster", "--printer-resolution", "600"] : []
         if inputName == "big.tif" {
             // A TIFF swiftprint-image takes a moment to decode (24 MP).
             input = dir + "/big.tif"
@@ -32,7 +36,7 @@ import Testing
         for attempt in 0..<8 where !killedOne {
             let job = Process()
             job.executableURL = URL(fileURLWithPath: Tool.swiftprint)
-            job.arguments = ["convert", input, "-o", out]
+            job.arguments = ["convert", input, "-o", out] + options
             let errors = Pipe()
             job.standardError = errors
             try job.run()
@@ -54,7 +58,7 @@ import Testing
             #expect(!FileManager.default.fileExists(atPath: out))
         }
         try #require(killedOne, "\(helperName) ended each time before it could be stopped")
-        let again = try swiftprint(["convert", input, "-o", out])
+        let again = try swiftprint(["convert", input, "-o", out] + options)
         #expect(again.status == 0 && FileManager.default.fileExists(atPath: out), "\(again.stderr)")
     }
 
@@ -65,7 +69,8 @@ import Testing
     /// starts again after any failure.)
     @Test(arguments: [("SWIFTPRINT_IMAGE_DECODER", "poster.svg", "swiftprint-image answered something that is not a reply", 70),
                       ("SWIFTPRINT_MAP_HELPER", "walk.gpx", "swiftprint-map answered something that is not a reply", 70),
-                      ("SWIFTPRINT_MARKUP_RENDERER", "report.html", "the markup renderer answered something unreadable", 75)])
+                      ("SWIFTPRINT_MARKUP_RENDERER", "report.html", "the markup renderer answered something unreadable", 75),
+                      ("SWIFTPRINT_RASTER_HELPER", "server.log", "swiftprint-raster answered something that is not a raster stream", 70)])
     func aHelperAnsweringNoiseFailsTheJobSayingSo(variable: String, example: String, says: String, status: Int32) throws {
         let dir = try temporaryDirectory()
         let noise = dir + "/noise"
@@ -73,7 +78,8 @@ import Testing
         try "#!/bin/sh\nhead -n 1 >/dev/null\nhead -c 3000 /dev/urandom\nprintf '\\n{\"answer\": 42}\\n'\n".write(toFile: noise, atomically: false, encoding: .utf8)
         chmod(noise, 0o755)
         let out = dir + "/out.pdf"
-        let r = try swiftprint(["convert", examples + "/" + example, "-o", out], env: [variable: noise])
+        let raster = variable == "SWIFTPRINT_RASTER_HELPER" ? ["--output-format", "pwg-raster"] : []
+        let r = try swiftprint(["convert", examples + "/" + example, "-o", out] + raster, env: [variable: noise])
         #expect(r.status == status, "\(r.status) \(r.stderr)")
         #expect(r.stderr.contains(example) && r.stderr.contains(says), "\(r.stderr)")
         #expect(!FileManager.default.fileExists(atPath: out))

@@ -90,6 +90,9 @@ import Testing
     @Test func aHelperPastItsTimeOrMemory() throws {
         let (slow, slowOut) = try convert(examples + "/poster.svg", ["--helper-timeout", "0.001"])
         expectRefused(slow, slowOut, naming: "poster.svg", "swiftprint-image took longer than 0.001 s and was stopped", flag: "helper-timeout")
+        // The raster helper's clock runs from its start or its last sheet.
+        let (raster, rasterOut) = try convert(examples + "/server.log", ["--output-format", "pwg-raster", "--helper-timeout", "0.001"])
+        expectRefused(raster, rasterOut, naming: "server.log", "swiftprint-raster drew no sheet for 0.001 s and was stopped", flag: "helper-timeout")
         let (html, htmlOut) = try convert(examples + "/report.html", ["--helper-memory", "50"])
         expectRefused(html, htmlOut, naming: "report.html", "needed more than the 50 MB of memory it may use", flag: "helper-memory")
     }

@@ -6,7 +6,8 @@ import PrintModel
 /// Where `swiftprint install` puts things. The defaults are the system's; tests point every
 /// folder and the CUPS server at a private cupsd of their own.
 public struct InstallLayout: Sendable {
-    /// bin/swiftprint, libexec/swiftprint/{swiftprint-filter,swiftprint-backend,swiftprint-relay,swiftprint-image,swiftprint-markup,swiftprint-map},
+    /// bin/swiftprint, libexec/swiftprint/{swiftprint-filter,swiftprint-backend,swiftprint-relay,swiftprint-image,swiftprint-markup,swiftprint-map,
+    /// swiftprint-raster},
     /// lib/swiftprint/{libSwiftPrintQPDF.so,libSwiftPrintPDFRepair.so,libSwiftPrintWebPrintDeflate.so},
     /// share/swiftprint/{Config,swiftprint.ppd,installed-files}.
     public var prefix = "/usr/local"

@@ -10,7 +10,8 @@ import PrintSupport
 public struct Installer {
     public let layout: InstallLayout
     /// The folder holding the built swiftprint, swiftprint-filter, swiftprint-backend,
-    /// swiftprint-relay and the helpers swiftprint-image, swiftprint-markup and swiftprint-map.
+    /// swiftprint-relay and the helpers swiftprint-image, swiftprint-markup, swiftprint-map and
+    /// swiftprint-raster.
     public let products: String
     /// The source tree's Config folder.
     public let config: String
@@ -63,6 +64,7 @@ public struct Installer {
         try copy(product("swiftprint-image"), to: l.libexec + "/swiftprint-image", mode: 0o755, &manifest)
         try copy(product("swiftprint-markup"), to: l.libexec + "/swiftprint-markup", mode: 0o755, &manifest)
         try copy(product("swiftprint-map"), to: l.libexec + "/swiftprint-map", mode: 0o755, &manifest)
+        try copy(product("swiftprint-raster"), to: l.libexec + "/swiftprint-raster", mode: 0o755, &manifest)
         // The PDF assembler's engine (libqpdf), opened by the tool and the filter on first use.
         try copy(product("libSwiftPrintQPDF.so"), to: l.engines + "/libSwiftPrintQPDF.so", mode: 0o755, &manifest)
         // The damaged-PDF repair engine (poppler), opened only for a PDF qpdf cannot rebuild.
