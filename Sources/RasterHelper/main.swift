@@ -9,6 +9,11 @@ import PrintHelpers
 import PrintModel
 import RasterOutput
 
+// libcups, which writes the raster stream, loads GnuTLS, whose constructor sets up its
+// cryptography and PKCS #11 modules (0.7 MB resident). This process makes no connection, and
+// opens libcups later: GnuTLS is left for libcups to set up if it ever connected.
+setenv("GNUTLS_NO_IMPLICIT_INIT", "1", 1)
+
 let stream = RasterHelperStream.Writer(fd: STDOUT_FILENO)
 HelperMain.answerOnce(RasterSettings.self, replying: stream.reply) { request, _ -> Int in
     guard let input = request.input else { throw PrintError(.invalidOption, "the request names no PDF to draw") }
