@@ -248,6 +248,36 @@ static void giveBack(MappedFile *mapping) {
     if (mapping->address != MAP_FAILED) madvise(mapping->address, mapping->length, MADV_DONTNEED);
 }
 
+namespace {
+
+// Passes a stream's bytes on, giving the mapping's pages back after every megabyte: read whole
+// before they were given back, a 6.6 MB photo held 3.6 MB of its file resident in the job's
+// process at its peak.
+class GivingBackPipeline : public Pipeline {
+  public:
+    GivingBackPipeline(Pipeline &next, MappedFile *mapping) : Pipeline("swiftprint give back", nullptr), next(next), mapping(mapping) {}
+    void write(unsigned char const *data, size_t length) override {
+        next.write(data, length);
+        passed += length;
+        if (passed >= givenBackEvery) {
+            giveBack(mapping);
+            passed = 0;
+        }
+    }
+    void finish() override {
+        next.finish();
+        giveBack(mapping);
+    }
+
+  private:
+    static constexpr size_t givenBackEvery = 1 << 20;
+    Pipeline &next;
+    MappedFile *mapping;
+    size_t passed = 0;
+};
+
+} // namespace
+
 void spliceLargeStreams(QPDFObjectHandle resources, SPQDocument &source) {
     auto &seen = source.splicedSearched;
     MappedFile *mapping = &source.mapping;
@@ -271,15 +301,17 @@ void spliceLargeStreams(QPDFObjectHandle resources, SPQDocument &source) {
                 auto stored = image.copyStream();
                 Pl_Discard discard;
                 Pl_Count counted("swiftprint stored length", &discard);
+                GivingBackPipeline counting(counted, mapping);
                 bool decoded = false; // none asked
-                bool read = stored.pipeStreamData(&counted, &decoded, 0, qpdf_dl_none, true, false);
+                bool read = stored.pipeStreamData(&counting, &decoded, 0, qpdf_dl_none, true, false);
                 giveBack(mapping);
                 if (!read) continue;
                 auto parms = image.getDict().getKey("/DecodeParms");
                 image.replaceStreamData(std::make_shared<SplicedStream>(
                                             [stored, mapping](Pipeline &p) mutable {
                                                 bool decoded = false;
-                                                if (!stored.pipeStreamData(&p, &decoded, 0, qpdf_dl_none, true, false)) {
+                                                GivingBackPipeline passing(p, mapping);
+                                                if (!stored.pipeStreamData(&passing, &decoded, 0, qpdf_dl_none, true, false)) {
                                                     throw std::runtime_error("a photo's stored bytes cannot be read again");
                                                 }
                                                 giveBack(mapping);
