@@ -4,7 +4,8 @@ import TestSupport
 import Testing
 
 /// Many jobs at once (issue 41): jobs of every kind `swiftprint convert` takes — text, Markdown,
-/// HTML, an SVG, a photo, a map, a PDF and Apple raster — three of each, eight at a time. Each
+/// HTML, an SVG, a photo, a map, a PDF, Apple raster in and PWG raster out (drawn by
+/// swiftprint-raster) — three of each, eight at a time. Each
 /// output is the same bytes as the same job run alone, and the jobs leave nothing in their
 /// temporary folder. (`scripts/load-run` is the long run: 200 jobs, with their time and memory.)
 @Suite(.serialized) struct LoadTests {
@@ -21,6 +22,7 @@ import Testing
             ("map", examples + "/walk.gpx", []),
             ("pdf 2-up", identity + "/pages.pdf", ["--number-up", "2"]),
             ("apple raster", raster, []),
+            ("pwg raster out", identity + "/pages.pdf", ["--output-format", "pwg-raster", "--printer-resolution", "150"]),
         ]
     }
 
