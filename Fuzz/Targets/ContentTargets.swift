@@ -101,10 +101,7 @@ let pdfTargets = [
             settings = $0
         }
         let pdf = scratch.path("output.pdf")
-        let document = try QPDFDocument(path: pdf)
-        for page in 0..<document.pageCount where try document.largestImagePixels(onPage: page) > settings!.limits.pixelsPerImage {
-            throw PrintError(.limitExceeded, "page \(page + 1) draws an image over the limit")
-        }
+        try DocumentConversion.checkImagesBeforeDrawing(QPDFDocument(path: pdf), limits: settings!.limits)
         var info = settings!.info
         info.outputFormat = .pwgRaster
         info.rasterType = .adobeRGB8

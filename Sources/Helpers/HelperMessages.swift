@@ -1,7 +1,8 @@
 import Foundation
 import PrintModel
 
-// One protocol for every helper program (swiftprint-image, swiftprint-map, swiftprint-markup):
+// One protocol for every helper program (swiftprint-image, swiftprint-map, swiftprint-markup,
+// swiftprint-raster, whose reply follows its raster stream in frames: RasterHelperStream):
 // a request is one JSON line — the document, the PDF to write, and the helper's own task with the
 // job's typed settings it needs — and its reply is one JSON line: the answer, warnings, or a
 // typed failure.

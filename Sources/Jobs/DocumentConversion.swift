@@ -65,6 +65,7 @@ public struct DocumentConversion {
         try settings.checkCombinations()
         let raster = try settings.info.outputFormat.flatMap { $0 == .pdf ? nil : try RasterDocumentWriter(info: settings.info, cmykProfile: settings.cmykProfile,
                                                                                                               intent: settings.renderingIntent ?? .auto) }
+        if raster != nil { _ = try RasterHelperProcess.locate() }
         let (spools, formatters) = try open(inputs, settings: settings)
         // The first document's own page setup (HTML's @page) decides what the job leaves open.
         let setup: DocumentPageSetup?
@@ -194,6 +195,14 @@ public struct DocumentConversion {
         defer { unlink(pdf); TemporaryFiles.unregister(pdf) }
         var report = try job.writePDF(to: .file(pdf))
         let document = try QPDFDocument(path: pdf)
+        try checkImagesBeforeDrawing(document, limits: limits)
+        try body(pdf, document.pageCount, &report)
+        return report
+    }
+
+    /// Refuses a job's PDF whose pages draw an image of more pixels than the job's limit, before
+    /// poppler decodes any (the fuzz target that draws raster in its own process asks too).
+    package static func checkImagesBeforeDrawing(_ document: QPDFDocument, limits: JobLimits) throws {
         for page in 0..<document.pageCount {
             let pixels = try document.largestImagePixels(onPage: page)
             if pixels > limits.pixelsPerImage {
@@ -201,8 +210,6 @@ public struct DocumentConversion {
                                         "page \(page + 1) draws an image of \(pixels) pixels, more than the limit of \(limits.pixelsPerImage)")
             }
         }
-        try body(pdf, document.pageCount, &report)
-        return report
     }
 
     /// `error` naming its file the way the caller knows it, not by its spool copy; one naming

@@ -13,6 +13,14 @@ extension ChildProcess.Limits {
         self.init(seconds: h.seconds, cpuSeconds: h.cpuSeconds, memoryBytes: h.memoryBytes)
     }
 
+    /// A helper that works a sheet at a time (swiftprint-raster) on `sheets` sheets: its clock
+    /// `helper-timeout` for each sheet (its runner starts it again at each), as much processor
+    /// time for each, and its memory (`helper-memory`).
+    package init(helper limits: JobLimits, sheets: Int) {
+        let h = limits.helper
+        self.init(seconds: h.seconds, cpuSeconds: h.cpuSeconds * max(1, sheets), memoryBytes: h.memoryBytes)
+    }
+
     /// A converter's (types.tsv): its own clock (`converter-timeout`), a helper's memory.
     package init(converter limits: JobLimits) {
         self.init(seconds: limits.converterSeconds, cpuSeconds: Int(limits.converterSeconds.rounded(.up)),

@@ -15,26 +15,41 @@ package enum RasterHelperProcess {
     /// A path that replaces the installed helper (tests, a build tree).
     static let override = "SWIFTPRINT_RASTER_HELPER"
 
-    /// Draws the PDF at `pdf` (of `pages` pages) with `settings`. Its bytes go to `sink` as
-    /// they come; `sheetWritten` gets each sheet's number once the sheet's bytes are in the
-    /// sink. Limits (`JobLimits.helper`): its memory is `helper-memory`; its clock
-    /// `helper-timeout` from the start or the last sheet (a thousand-page job may take longer
-    /// than one document's helper, and a helper that stops drawing is still stopped); its
-    /// processor time that clock once a page. Returns the sheets written.
-    package static func draw(pdf: String, pages: Int, settings: RasterSettings, limits: JobLimits,
-                             to sink: (UnsafeRawBufferPointer) throws -> Void, sheetWritten: (Int) throws -> Void) throws -> Int {
+    /// The installed helper, or the error saying it is missing: asked before a raster job
+    /// reads its documents, so that a job that cannot be drawn fails before the work.
+    package static func locate() throws -> String {
         guard let helper = Installation.helper(name, override: override) else {
             throw PrintError(.notAvailable, "cannot draw raster output: \(name) is not installed beside swiftprint")
         }
+        return helper
+    }
+
+    /// Draws the PDF at `pdf` (of `pages` pages) with `settings`. Its bytes go to `sink` as
+    /// they come; `sheetWritten` gets each sheet's number once the sheet's bytes are in the
+    /// sink. Limits (`ChildProcess.Limits(helper:sheets:)`): its memory is `helper-memory`; its
+    /// clock `helper-timeout` from the start or the last sheet (a thousand-page job may take
+    /// longer than one document's helper, and a helper that stops drawing is still stopped),
+    /// not counting the time the output takes to be written; its processor time that clock once
+    /// a page. Returns the sheets written.
+    package static func draw(pdf: String, pages: Int, settings: RasterSettings, limits: JobLimits,
+                             to sink: (UnsafeRawBufferPointer) throws -> Void, sheetWritten: (Int) throws -> Void) throws -> Int {
+        let helper = try locate()
         let requestFile = try OutputFile.scratch(prefix: name + "-request-")
         defer { requestFile.removeScratch() }
         HelperLine.encode(RasterHelperRequest(input: pdf, task: settings)).withUnsafeBytes { requestFile.write($0) }
         try requestFile.commit()
-        let h = limits.helper
-        let bounds = ChildProcess.Limits(seconds: h.seconds, cpuSeconds: h.cpuSeconds * max(1, pages), memoryBytes: h.memoryBytes)
         var reader = RasterHelperStream.Reader()
-        let result = try ChildProcess.run(helper, [], limits: bounds, input: requestFile.scratchPath!) { part in
-            try reader.take(part, bytes: sink, sheet: sheetWritten)
+        var sheets = 0
+        let result = try ChildProcess.run(helper, [], limits: ChildProcess.Limits(helper: limits, sheets: pages),
+                                          input: requestFile.scratchPath!) { part in
+            try reader.take(part, bytes: sink, sheet: { number in
+                // Sheets come in order, each once: anything else is not the helper's stream.
+                guard number == sheets + 1 else {
+                    throw PrintError(.renderingFailed, "\(name) reported sheet \(number) after sheet \(sheets)")
+                }
+                sheets = number
+                try sheetWritten(number)
+            })
         }
         if case .seconds(let s)? = result.crossedLimit {
             throw JobLimits.crossed(LimitOptions.helperTimeout, path: nil, "\(name) drew no sheet for \(String(format: "%g", s)) s and was stopped")
@@ -45,7 +60,9 @@ package enum RasterHelperProcess {
             throw result.endedWithoutReply(name, path: nil, wrote: reader.reply.map { "\($0.count) bytes" })
         }
         if let failure = reply.failure { throw failure.error }
-        guard let sheets = reply.answer else { throw PrintError(.renderingFailed, "\(name) replied without the sheets it wrote") }
+        guard let answer = reply.answer, answer == sheets else {
+            throw PrintError(.renderingFailed, "\(name) replied \(reply.answer.map(String.init) ?? "nothing") sheets, having sent \(sheets)")
+        }
         return sheets
     }
 }

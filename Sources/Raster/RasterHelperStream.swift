@@ -24,8 +24,9 @@ package enum RasterHelperStream {
     static let largestMessage = 1 << 20
 
     /// The helper's side: raster bytes gathered into frames of `frameBytes`, written to a
-    /// descriptor. A reader that has gone (the job cancelled) ends the helper: nobody is left
-    /// to draw for.
+    /// descriptor. A reader that has gone (the job cancelled) ends the helper at once, from
+    /// inside libcups's write if need be (`_exit`: nothing of this process is worth flushing):
+    /// nobody is left to draw for.
     package final class Writer {
         private let fd: Int32
         private var pending: [UInt8] = []
@@ -62,7 +63,7 @@ package enum RasterHelperStream {
             var header = [kind.rawValue]
             withUnsafeBytes(of: UInt32(payload.count).littleEndian) { header += $0 }
             guard header.withUnsafeBytes({ HelperLine.write(Data($0), to: fd) }),
-                  payload.isEmpty || HelperLine.write(Data(payload), to: fd) else { exit(0) }
+                  payload.isEmpty || HelperLine.write(Data(payload), to: fd) else { _exit(0) }
         }
     }
 
@@ -99,7 +100,7 @@ package enum RasterHelperStream {
                     }
                     kind = k
                     remaining = Int(UInt32(header[1]) | UInt32(header[2]) << 8 | UInt32(header[3]) << 16 | UInt32(header[4]) << 24)
-                    if kind != .bytes && remaining > Self.largestMessage {
+                    if kind != .bytes && remaining > RasterHelperStream.largestMessage {
                         throw Self.noise("a message of \(remaining) bytes announced")
                     }
                     if remaining > 0 { continue }
@@ -124,8 +125,6 @@ package enum RasterHelperStream {
             }
             return sheetEnded
         }
-
-        private static var largestMessage: Int { RasterHelperStream.largestMessage }
 
         /// What the helper wrote was not frames (a damaged install, another program under its name).
         private static func noise(_ what: String) -> PrintError {

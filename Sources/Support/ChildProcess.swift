@@ -4,7 +4,7 @@ import CSpawnShim
 import Synchronization
 
 /// The one way swiftprint runs another program (a converter named in types.tsv, the helpers
-/// swiftprint-image, swiftprint-map and swiftprint-markup, CUPS's tools): with argv, never a
+/// swiftprint-image, swiftprint-map, swiftprint-markup and swiftprint-raster, CUPS's tools): with argv, never a
 /// shell; in a process group of its own, so that it is stopped whole, grandchildren included;
 /// with no descriptor of ours but its standard three; under `Limits`.
 ///
@@ -95,18 +95,21 @@ package enum ChildProcess {
     /// to `consume` as it arrives, not kept (`Result.output` stays empty), so that the child's
     /// output costs this process a pipe's read, whatever its size. `consume` returns true when
     /// the part shows progress (a finished sheet), which starts the clock again: `limits.seconds`
-    /// is then the longest the child may go without progress. When `consume` throws (the
-    /// output's disk is full, the part is not what the child should say), the child's group is
-    /// killed and reaped, and the error rethrown.
+    /// is then the longest the child may go without progress, not counting the time `consume`
+    /// itself takes (a slow reader of the job's output, a printer out of paper, is not the
+    /// child's doing). When `consume` throws (the output's disk is full, the part is not what
+    /// the child should say), the child's group is killed and reaped, and the error rethrown.
+    /// The child is killed too if the calling thread ends first (a cancelled job's process
+    /// stopped by a signal): it would otherwise draw until its next write.
     package static func run(_ executable: String, _ arguments: [String], limits: Limits = .none, input: String? = nil,
                             consume: (UnsafeRawBufferPointer) throws -> Bool) throws -> Result {
         try withoutActuallyEscaping(consume) { consume in
-            try run(executable, arguments, limits: limits, workingDirectory: nil, input: input, consume: .some(consume))
+            try run(executable, arguments, limits: limits, workingDirectory: nil, input: input, consume: .some(consume), killedWithStarter: true)
         }
     }
 
     private static func run(_ executable: String, _ arguments: [String], limits: Limits, workingDirectory: String?, input: String?,
-                            consume: ((UnsafeRawBufferPointer) throws -> Bool)?) throws -> Result {
+                            consume: ((UnsafeRawBufferPointer) throws -> Bool)?, killedWithStarter: Bool = false) throws -> Result {
         let stdin = Glibc.open(input ?? "/dev/null", O_RDONLY | O_CLOEXEC)
         guard stdin >= 0 else { throw PrintError.system(.notAvailable, path: input ?? "/dev/null", "cannot open it as the input of \(executable)", errno: errno) }
         defer { close(stdin) }
@@ -116,7 +119,7 @@ package enum ChildProcess {
         let pid: pid_t
         do {
             pid = try spawn(executable, arguments, descriptors: (stdin, out.write, err.write), workingDirectory: workingDirectory,
-                            limits: limits, newSession: false)
+                            limits: limits, newSession: false, killedWithStarter: killedWithStarter)
         } catch {
             [out.read, out.write, err.read, err.write].forEach { close($0) }
             throw error
@@ -326,11 +329,14 @@ package enum ChildProcess {
                 if n > 0, fd.fd == output, let consume {
                     // After a failure, what is still coming is read and dropped until the group is gone.
                     guard consumeError == nil else { continue }
+                    let began = monotonicSeconds()
                     do {
-                        if try buffer.withUnsafeBytes({ try consume(UnsafeRawBufferPointer(rebasing: $0[..<n])) }) { start = monotonicSeconds() }
+                        let progress = try buffer.withUnsafeBytes { try consume(UnsafeRawBufferPointer(rebasing: $0[..<n])) }
+                        // The consumer's own time is not the child's.
+                        start = progress ? monotonicSeconds() : start + (monotonicSeconds() - began)
                     } catch {
                         consumeError = error
-                        kill(-pid, SIGKILL)
+                        if status == nil { kill(-pid, SIGKILL) }
                     }
                 } else if n > 0 { data[fd.fd]!.append(contentsOf: buffer[..<n]) } else if n == 0 || errno != EINTR { open.removeAll { $0 == fd.fd } }
             }

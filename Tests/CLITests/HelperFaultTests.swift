@@ -84,4 +84,60 @@ import Testing
         #expect(r.stderr.contains(example) && r.stderr.contains(says), "\(r.stderr)")
         #expect(!FileManager.default.fileExists(atPath: out))
     }
+
+    /// The job's process killed while swiftprint-raster draws (cupsd's SIGKILL after a cancel's
+    /// SIGTERM): the helper goes with it at once, not at its next write. The page here, forty
+    /// thousand small squares at 1200 dpi, takes seconds to draw and is almost all white, so the
+    /// helper writes almost nothing while it draws: it would go on with nobody left to read it.
+    @Test func theRasterHelperEndsWithItsJob() throws {
+        let dir = try temporaryDirectory()
+        let squares = (0..<40_000).map { "\(6 + $0 % 200 * 3) \(6 + $0 / 200 * 3) 1 1 re f" }.joined(separator: "\n")
+        let pdf = dir + "/squares.pdf"
+        try HandWrittenPDF.make([
+            "<< /Type /Catalog /Pages 2 0 R >>",
+            "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+            "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R >>",
+            "<< /Length \(squares.utf8.count) >>\nstream\n\(squares)\nendstream",
+        ]).write(to: URL(fileURLWithPath: pdf))
+        let job = Process()
+        job.executableURL = URL(fileURLWithPath: Tool.swiftprint)
+        job.arguments = ["convert", pdf, "-o", dir + "/out.pwg", "--output-format", "pwg-raster", "--printer-resolution", "1200"]
+        job.standardError = FileHandle.nullDevice
+        try job.run()
+        var helper: pid_t?
+        while job.isRunning && helper == nil {
+            helper = ProcessTree.descendants(of: job.processIdentifier).first { $0.name == "swiftprint-raster" }?.pid
+            if helper == nil { usleep(2_000) }
+        }
+        let drawing = try #require(helper, "the job ended before its helper was seen")
+        kill(job.processIdentifier, SIGKILL)
+        job.waitUntilExit()
+        // Gone (or a zombie of init's, reaped soon): not drawing.
+        var waited = 0
+        while waited < 100, let state = Self.state(of: drawing), state != "Z" { usleep(10_000); waited += 1 }
+        #expect(waited < 100, "swiftprint-raster (\(drawing)) still ran 1 s after its job was killed")
+    }
+
+    /// A process's state letter (R, S, Z …), nil once it is gone.
+    static func state(of pid: pid_t) -> String? {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8), let close = stat.lastIndex(of: ")") else { return nil }
+        return stat[stat.index(after: close)...].split(separator: " ").first.map(String.init)
+    }
+
+    /// A raster helper whose frames are well formed but whose sheets do not add up (a sheet
+    /// reported out of order; a reply counting sheets it never sent) fails the job: what it
+    /// sent is not a job's stream.
+    @Test(arguments: [(#"\002\004\000\000\000\002\000\000\000"#, "reported sheet 2 after sheet 0"),
+                      (#"\003\033\000\000\000{\042answer\042:3,\042warnings\042:[]}\n"#, "replied 3 sheets, having sent 0")])
+    func aRasterHelperWhoseSheetsDoNotAddUpFailsTheJob(frames: String, says: String) throws {
+        let dir = try temporaryDirectory()
+        let helper = dir + "/helper"
+        try "#!/bin/sh\nhead -n 1 >/dev/null\nprintf '\(frames)'\n".write(toFile: helper, atomically: false, encoding: .utf8)
+        chmod(helper, 0o755)
+        let out = dir + "/out.pwg"
+        let r = try swiftprint(["convert", examples + "/server.log", "-o", out, "--output-format", "pwg-raster"],
+                               env: ["SWIFTPRINT_RASTER_HELPER": helper])
+        #expect(r.status == 70 && r.stderr.contains("swiftprint-raster " + says), "\(r.status) \(r.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: out))
+    }
 }

@@ -93,6 +93,13 @@ import Testing
         // The raster helper's clock runs from its start or its last sheet.
         let (raster, rasterOut) = try convert(examples + "/server.log", ["--output-format", "pwg-raster", "--helper-timeout", "0.001"])
         expectRefused(raster, rasterOut, naming: "server.log", "swiftprint-raster drew no sheet for 0.001 s and was stopped", flag: "helper-timeout")
+        // A slow reader of the job's output (a printer out of paper) is not the helper's time:
+        // the job's writes (470 KB, more than both pipes hold) wait 2.5 s, longer than the
+        // helper's 1 s, and the job still ends well.
+        let slowReader = try Tool.run("/bin/bash", ["-c", "set -o pipefail; \"$0\" convert \"$1\" -o - --output-format pwg-raster --printer-resolution 600 "
+                                                    + "--helper-timeout 1 --quiet | (sleep 2.5; wc -c)", Tool.swiftprint, examples + "/multilingual.txt"])
+        #expect(slowReader.status == 0 && (Int(slowReader.text.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0) > 1 << 18,
+                "\(slowReader.status) \(slowReader.stderr)")
         let (html, htmlOut) = try convert(examples + "/report.html", ["--helper-memory", "50"])
         expectRefused(html, htmlOut, naming: "report.html", "needed more than the 50 MB of memory it may use", flag: "helper-memory")
     }
@@ -168,16 +175,7 @@ import Testing
             "<< /Type /XObject /Subtype /Image /Width \(width) /Height \(height) /ColorSpace /DeviceRGB /BitsPerComponent 8 /Length 3 >>\nstream\n\u{0}\u{0}\u{0}\nendstream",
             "<< /Length \(content.utf8.count) >>\nstream\n\(content)\nendstream",
         ]
-        var pdf = "%PDF-1.4\n", offsets: [Int] = []
-        for (i, object) in objects.enumerated() {
-            offsets.append(pdf.utf8.count)
-            pdf += "\(i + 1) 0 obj\n\(object)\nendobj\n"
-        }
-        let xref = pdf.utf8.count
-        pdf += "xref\n0 \(objects.count + 1)\n0000000000 65535 f \n"
-        for offset in offsets { pdf += String(format: "%010d 00000 n \n", offset) }
-        pdf += "trailer\n<< /Size \(objects.count + 1) /Root 1 0 R >>\nstartxref\n\(xref)\n%%EOF\n"
-        return Data(pdf.utf8)
+        return HandWrittenPDF.make(objects)
     }
 
     static func be32(_ v: UInt32) -> [UInt8] { [UInt8(v >> 24), UInt8(v >> 16 & 255), UInt8(v >> 8 & 255), UInt8(v & 255)] }
