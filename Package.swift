@@ -31,6 +31,7 @@ let package = Package(
         .executable(name: "swiftprint-markup", targets: ["swiftprint-markup"]),
         .executable(name: "swiftprint-map", targets: ["swiftprint-map"]),
         .executable(name: "swiftprint-raster", targets: ["swiftprint-raster"]),
+        .executable(name: "swiftprint-center", targets: ["swiftprint-center"]),
         // The map engine, for apps that draw maps in their own page renderers (MapPrintFormatter);
         // swiftprint's programs draw maps through swiftprint-map instead.
         .library(name: "SwiftPrintMaps", targets: ["MapEngine"]),
@@ -47,6 +48,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        // The web Print Center's server (swiftprint-center only).
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
         // `swift package generate-documentation`: the library's DocC catalogue (scripts/build-docs).
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
@@ -260,6 +263,13 @@ let package = Package(
         .executableTarget(name: "swiftprint-backend", dependencies: ["CUPSBackend", "CUPSCommon"], path: "Sources/CUPS/BackendProgram"),
         .executableTarget(name: "swiftprint-relay", dependencies: ["CUPSBackend", "CUPSCommon"], path: "Sources/CUPS/RelayProgram"),
 
+        // The Print Center as a web page (`swiftprint center` runs it): a program of its own, so
+        // that no other command loads a web server; its page is Config/center.
+        .executableTarget(name: "swiftprint-center",
+                          dependencies: ["CUPSClient", "PrintModel", .product(name: "Hummingbird", package: "hummingbird"),
+                                         .product(name: "ArgumentParser", package: "swift-argument-parser")],
+                          path: "Sources/WebCenter"),
+
         // The command-line tool
         .executableTarget(
             name: "swiftprint",
@@ -311,7 +321,7 @@ let package = Package(
         .testTarget(name: "FuzzTests", dependencies: ["swiftprint-fuzz", "TestSupport"]),
         .testTarget(name: "CUPSTests", dependencies: ["CUPSFilter", "CUPSBackend", "CUPSCommon", "CUPSLibrary", "CUPSQueue", "TestSupport",
                                                       "swiftprint", "swiftprint-filter", "swiftprint-backend", "swiftprint-relay", "swiftprint-markup", "swiftprint-map",
-                                                      "swiftprint-raster", "receipt-example", "recipe-example", "notes-example"]),
+                                                      "swiftprint-raster", "swiftprint-center", "receipt-example", "recipe-example", "notes-example"]),
     ],
     cxxLanguageStandard: .cxx17
 )

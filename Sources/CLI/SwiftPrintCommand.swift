@@ -17,7 +17,7 @@ struct SwiftPrintCommand: ParsableCommand {
         (143: terminated).
         """,
         version: SwiftPrintVersion.current,
-        subcommands: [Convert.self, Print.self, Printers.self, Jobs.self, Cancel.self, Preview.self, Detect.self, Types.self,
+        subcommands: [Convert.self, Print.self, Printers.self, Jobs.self, Cancel.self, Center.self, Preview.self, Detect.self, Types.self,
                       Install.self, Uninstall.self, Manual.self]
     )
 

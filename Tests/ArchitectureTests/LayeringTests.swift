@@ -29,7 +29,7 @@ import Testing
         ["SwiftPrint"],                 // the public library
         ["CUPSFilter"],                 // the CUPS filter
         ["swiftprint", "swiftprint-filter", "swiftprint-backend", "swiftprint-relay", "swiftprint-image", "swiftprint-map", "swiftprint-markup",
-         "swiftprint-raster",
+         "swiftprint-raster", "swiftprint-center",
          "swiftprint-make-basemap", "recipe-example", "receipt-example", "notes-example"],
         ["FuzzTargets"],                // a fuzz target for every parser of untrusted bytes
         ["swiftprint-fuzz"],            // libFuzzer's program, and the replay of findings

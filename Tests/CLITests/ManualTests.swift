@@ -25,7 +25,7 @@ import Testing
     }
 
     /// Every flag a command's --help shows is on its page.
-    @Test(arguments: ["convert", "print", "preview", "printers", "jobs", "cancel", "detect", "types", "install", "uninstall"])
+    @Test(arguments: ["convert", "print", "preview", "printers", "jobs", "cancel", "center", "detect", "types", "install", "uninstall"])
     func aCommandsPageShowsEveryFlagItsHelpShows(command: String) throws {
         let dir = try Self.pages()
         let help = try Tool.run(Tool.swiftprint, [command, "--help"]).text

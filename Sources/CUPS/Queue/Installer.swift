@@ -51,7 +51,7 @@ public struct Installer {
     /// types file and the queue's PPD. Returns whether the types file changed.
     private func installFiles(definition: QueueDefinition, _ manifest: inout Manifest) throws -> Bool {
         let l = layout
-        for dir in [l.prefix + "/bin", l.libexec, l.engines, l.share + "/Config/cups", l.share + "/Config/basemap", l.cupsServerBin + "/filter",
+        for dir in [l.prefix + "/bin", l.libexec, l.engines, l.share + "/Config/cups", l.share + "/Config/basemap", l.share + "/Config/center", l.cupsServerBin + "/filter",
                     l.cupsServerBin + "/backend", l.cupsDataDir + "/mime"] {
             try makeFolder(dir, mode: 0o755, &manifest)
         }
@@ -65,13 +65,16 @@ public struct Installer {
         try copy(product("swiftprint-markup"), to: l.libexec + "/swiftprint-markup", mode: 0o755, &manifest)
         try copy(product("swiftprint-map"), to: l.libexec + "/swiftprint-map", mode: 0o755, &manifest)
         try copy(product("swiftprint-raster"), to: l.libexec + "/swiftprint-raster", mode: 0o755, &manifest)
+        try copy(product("swiftprint-center"), to: l.libexec + "/swiftprint-center", mode: 0o755, &manifest)
         // The PDF assembler's engine (libqpdf), opened by the tool and the filter on first use.
         try copy(product("libSwiftPrintQPDF.so"), to: l.engines + "/libSwiftPrintQPDF.so", mode: 0o755, &manifest)
         // The damaged-PDF repair engine (poppler), opened only for a PDF qpdf cannot rebuild.
         try copy(product("libSwiftPrintPDFRepair.so"), to: l.engines + "/libSwiftPrintPDFRepair.so", mode: 0o755, &manifest)
         // Preloaded into WebKit's web process by swiftprint-markup (CWebPrintDeflateShim says why).
         try copy(product("libSwiftPrintWebPrintDeflate.so"), to: l.engines + "/libSwiftPrintWebPrintDeflate.so", mode: 0o755, &manifest)
-        for name in ["papers.tsv", "types.tsv", "cups/swiftprint.types", "basemap/world.mbtiles"] {
+        // The web Print Center's page: every file of Config/center.
+        let page = try FileManager.default.contentsOfDirectory(atPath: config + "/center").sorted().map { "center/" + $0 }
+        for name in ["papers.tsv", "types.tsv", "cups/swiftprint.types", "basemap/world.mbtiles"] + page {
             try copy(config + "/" + name, to: l.share + "/Config/" + name, mode: 0o644, &manifest)
         }
         // The spare markup renderer's services, written, not enabled (SpareRendererUnits).
