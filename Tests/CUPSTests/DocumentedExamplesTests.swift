@@ -22,6 +22,7 @@ struct DocumentedExamplesTests {
         "lpinfo --include-schemes dnssd -v": "lists printers announced on the network; AirPrintTests announces one in a network namespace and finds it",
         "sudo apt-get install avahi-daemon && sudo systemctl enable --now avahi-daemon": "installs and starts a system service",
         "swiftprint print --pick --sides two-sided-long-edge report.pdf": "asks at a terminal; PrinterPickerTests answers it there",
+        "swiftprint center --open": "serves its page until stopped; WebCenterTests runs it and drives it in a browser",
     ]
 
     /// Examples that end with another status, and why.
