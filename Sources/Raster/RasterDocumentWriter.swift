@@ -65,15 +65,6 @@ package struct RasterDocumentWriter {
         }
     }
 
-    /// Draws every page of the PDF at `pdfPath` into `output`, calling `sheetWritten` with each
-    /// sheet's number once its bytes are in `output`; returns the pages written.
-    package func write(pdf pdfPath: String, to output: OutputFile, sheetWritten: (Int) -> Void = { _ in }) throws -> Int {
-        try write(pdf: pdfPath, to: { output.write($0) }, sheetWritten: { number in
-            if let error = output.error { throw error }
-            sheetWritten(number)
-        })
-    }
-
     /// Draws every page of the PDF at `pdfPath` as raster into `sink`, calling `sheetWritten`
     /// with the sheet's number (from 1) once all its bytes are in the sink (the last after the
     /// stream has ended); returns the pages written.
