@@ -239,6 +239,37 @@ import Testing
         #expect(text.contains("1:"), "no numeric scale")
     }
 
+    /// MBTiles metadata as other writers leave it: zoom levels stored as numbers, a name that is
+    /// a number or bytes, bounds that are no place. The numbers are read as the text they show
+    /// (this set's deepest zoom is honoured: no tile is asked for below it), the rest is left
+    /// out. Each of these once stopped the program (GRDB's typed read traps, a NaN reached the
+    /// tile window, a reversed zoom range); the fuzzer found the first.
+    @Test func metadataOfAnyTypeOrNonsenseStillPrints() throws {
+        let dir = try temporaryDirectory()
+        let tiles = try Self.makeTiles(in: dir)
+        let sql = "DELETE FROM metadata WHERE name IN ('minzoom','maxzoom'); INSERT INTO metadata VALUES ('minzoom', 0), ('maxzoom', \(Self.zoom)), "
+            + "(42, 'x'), (x'ff00fe', 'y'), ('bounds', 'nan,nan,inf,-inf'), ('name', x'c3a9');"
+        let edit = try Tool.run("sqlite3", [tiles.mbtiles, sql])
+        #expect(edit.status == 0, "\(edit.stderr)")
+        let r = try swiftprint(["convert", tiles.mbtiles, "-o", dir + "/m.pdf"])
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(!r.stderr.contains("tiles missing"), "a zoom beyond the set's maxzoom was asked for: \(r.stderr)")
+        for (n, range) in [("reversed", "('minzoom','5'),('maxzoom','-3')"), ("beyond 30", "('minzoom','99'),('maxzoom','1000')")].enumerated() {
+            let copy = dir + "/bad-\(n).mbtiles"
+            try FileManager.default.copyItem(atPath: tiles.mbtiles, toPath: copy)
+            _ = try Tool.run("sqlite3", [copy, "DELETE FROM metadata WHERE name IN ('minzoom','maxzoom'); INSERT INTO metadata VALUES \(range.1);"])
+            let bad = try swiftprint(["convert", copy, "-o", dir + "/bad-\(n).pdf"])
+            #expect(bad.status == 0, "\(range.0): \(bad.stderr)")
+        }
+        for level in ["-3", "31"] {
+            let spec = dir + "/zoom\(level).json"
+            try #"{ "swiftprint-map": 1, "center": { "lat": 10, "lon": 10 }, "zoom": \#(level) }"#.write(toFile: spec, atomically: false, encoding: .utf8)
+            let refused = try swiftprint(["convert", spec, "-o", dir + "/z.pdf"])
+            #expect(refused.status != 0 && refused.stderr.contains("zoom is a zoom level from 0 to 30, not \(level)"), "\(refused.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: dir + "/z.pdf"))
+        }
+    }
+
     @Test func vectorTilesAreRefusedClearly() throws {
         let dir = try temporaryDirectory()
         let path = dir + "/vector.mbtiles"

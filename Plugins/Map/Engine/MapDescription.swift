@@ -92,7 +92,8 @@ struct MapDescription: Decodable {
 
     /// Places on the earth, as a GeoJSON position is checked (`MapFeatures`): a latitude within
     /// ±90°, a longitude within ±540° (a line may cross the antimeridian). A marker a fuzzer put
-    /// at longitude 2.4e31 reached the tile window's arithmetic and stopped the job.
+    /// at longitude 2.4e31 reached the tile window's arithmetic and stopped the job. Zoom
+    /// levels too: a negative one left a tile range with its ends reversed.
     func checkPlaces(path: String) throws {
         func check(_ lat: Double, _ lon: Double, _ what: String) throws {
             guard lat.isFinite, lon.isFinite, abs(lat) <= 90, abs(lon) <= 540 else {
@@ -100,6 +101,11 @@ struct MapDescription: Decodable {
             }
         }
         if let center { try check(center.lat, center.lon, "the center") }
+        for (key, level) in [("zoom", zoom), ("max-zoom", maxZoom)] {
+            if let level, !TileSetInfo.zoomLevels.contains(level) {
+                throw PrintError(.invalidInput, path: path, "\(key) is a zoom level from \(TileSetInfo.zoomLevels.lowerBound) to \(TileSetInfo.zoomLevels.upperBound), not \(level)")
+            }
+        }
         for (n, marker) in (markers ?? []).enumerated() { try check(marker.lat, marker.lon, "marker \(n + 1)") }
         if let bbox, bbox.count == 4 {
             try check(bbox[1], bbox[0], "the bbox's south-west corner")

@@ -11,6 +11,11 @@ public struct TileID: Hashable, Sendable, CustomStringConvertible {
 
 /// What a tile set says about itself.
 public struct TileSetInfo: Sendable {
+    /// The zoom levels tiles are numbered at: 0 (the world in one tile) to 30, the deepest any
+    /// tile scheme uses (2^30 tiles across). A level outside them, from a file's metadata, a
+    /// folder's name or a map description, is not a zoom.
+    public static let zoomLevels = 0...30
+
     public var name: String?
     public var minZoom = 0
     public var maxZoom = 19
@@ -52,7 +57,11 @@ public final class MBTilesSource: TileSource {
                 try Row.fetchAll(db, sql: "SELECT name, value FROM metadata")
             }
             var metadata: [String: String] = [:]
-            for row in rows { if let n: String = row["name"], let v: String = row["value"] { metadata[n] = v } }
+            // Each cell as the text it holds or shows (a number written as one, a blob as UTF-8):
+            // a typed read of a cell holding something else stops the program (GRDB traps).
+            for row in rows {
+                if let name = Self.text(row[0] as DatabaseValue), let value = Self.text(row[1] as DatabaseValue) { metadata[name] = value }
+            }
             info = Self.info(from: metadata)
         } catch let error as DatabaseError {
             throw PrintError(.invalidInput, path: path, "not a readable MBTiles file: \(error.message ?? "\(error.resultCode)")")
@@ -75,13 +84,32 @@ public final class MBTilesSource: TileSource {
         }
     }
 
+    private static func text(_ value: DatabaseValue) -> String? {
+        switch value.storage {
+        case .null: nil
+        case .int64(let n): String(n)
+        case .double(let x): String(x)
+        case .string(let text): text
+        case .blob(let bytes): String(decoding: bytes, as: UTF8.self)
+        }
+    }
+
+    /// What MBTiles metadata (or a tile folder's metadata.json) says, where it makes sense: a
+    /// zoom range within `TileSetInfo.zoomLevels` with its minimum at most its maximum, bounds
+    /// that are a box on the earth. Anything else is left out, as if the file did not say it.
     static func info(from metadata: [String: String]) -> TileSetInfo {
         var info = TileSetInfo()
         info.name = metadata["name"]
-        if let v = metadata["minzoom"].flatMap(Int.init) { info.minZoom = v }
-        if let v = metadata["maxzoom"].flatMap(Int.init) { info.maxZoom = v }
+        let zoom = { (key: String) in metadata[key].flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }.flatMap { TileSetInfo.zoomLevels.contains($0) ? $0 : nil } }
+        switch (zoom("minzoom"), zoom("maxzoom")) {
+        case let (lo?, hi?) where lo <= hi: info.minZoom = lo; info.maxZoom = hi
+        case let (lo?, nil) where lo <= info.maxZoom: info.minZoom = lo
+        case let (nil, hi?): info.maxZoom = hi
+        default: break
+        }
         if let b = metadata["bounds"]?.split(separator: ",").compactMap({ Double($0.trimmingCharacters(in: .whitespaces)) }), b.count == 4 {
-            info.bounds = GeoBox(west: b[0], south: b[1], east: b[2], north: b[3])
+            let box = GeoBox(west: b[0], south: b[1], east: b[2], north: b[3])
+            if box.isOnTheEarth { info.bounds = box }
         }
         info.attribution = metadata["attribution"].map(plainText(fromHTML:))
         info.format = metadata["format"]?.lowercased()
@@ -105,7 +133,7 @@ public final class TileFolderSource: TileSource {
         }
         var info = MBTilesSource.info(from: metadata)
         if metadata["maxzoom"] == nil {
-            let zooms = ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).compactMap(Int.init)
+            let zooms = ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).compactMap(Int.init).filter(TileSetInfo.zoomLevels.contains)
             guard let lo = zooms.min(), let hi = zooms.max() else {
                 throw PrintError(.invalidInput, path: path, "no tiles: expected folders named by zoom level ({z}/{x}/{y}.png)")
             }

@@ -28,6 +28,14 @@ public struct GeoBox: Hashable, Sendable {
         }
     }
 
+    /// West at or before east and south at or before north, each a place as GeoJSON positions are checked
+    /// (`MapFeatures`): finite, latitudes within ±90°, longitudes within ±540° (across the
+    /// antimeridian).
+    public var isOnTheEarth: Bool {
+        [west, south, east, north].allSatisfy(\.isFinite) && abs(south) <= 90 && abs(north) <= 90
+            && abs(west) <= 540 && abs(east) <= 540 && west <= east && south <= north
+    }
+
     public var center: GeoCoordinate {
         GeoCoordinate(latitude: (south + north) / 2, longitude: (west + east) / 2)
     }
