@@ -201,6 +201,14 @@ import Testing
         let beyond = try swiftprint(["preview", input, "--number-up", "4", "--page", "3", "-o", dir + "/side3.png"])
         #expect(beyond.status == 64 && beyond.stderr.contains("prints 2 sides"), "\(beyond.stderr)")
         #expect(!FileManager.default.fileExists(atPath: dir + "/side3.png"))
+
+        // Every side, each its own PNG, the same as each asked for alone (the Print Center's preview).
+        let all = try swiftprint(["preview", input, "--number-up", "4", "--page", "all", "-o", dir + "/every-%d.png", "--resolution", "20"])
+        #expect(all.status == 0, "\(all.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir).filter { $0.hasPrefix("every-") }.sorted() == ["every-1.png", "every-2.png"])
+        #expect(try Tool.run("convert", [dir + "/every-2.png", "-depth", "8", "ppm:-"]).stdout == ppm)
+        let unnamed = try swiftprint(["preview", input, "--page", "all", "-o", dir + "/every.png"])
+        #expect(unnamed.status == 64 && unnamed.stderr.contains("%d"), "\(unnamed.stderr)")
     }
 
     @Test func badSheetOptionsAreRefusedNamingTheOption() throws {
