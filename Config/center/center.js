@@ -1,9 +1,15 @@
-// The Print Center's page: printers and this user's jobs, kept up to date by the server's
-// event stream; cancel. Every word shown comes from strings.<lang>.json (one place, so that a
-// translation is one more file). The token of the page's address goes with every request.
+// The Print Center's page: files to print (typed, previewed and printed by swiftprint with the
+// options of a form made from its option declarations), printers, and this user's jobs, kept
+// up to date by the server's event stream; cancel. Every word shown comes from
+// strings.<lang>.json (one place, so that a translation is one more file). The token of the
+// page's address goes with every request.
 "use strict";
 const token = new URLSearchParams(location.search).get("token") || "";
 let strings = {};
+let printers = [];
+let form = [];
+// Where a printer's own list narrows an option's choices (its capabilities, as CUPS gives them).
+const printerChoices = { "media": "media", "sides": "sides", "print-color-mode": "colorModes" };
 
 function say(key, values = {}) {
   const text = strings[key] || key;
@@ -12,7 +18,13 @@ function say(key, values = {}) {
 
 async function api(path, options = {}) {
   const response = await fetch(path, { ...options, headers: { "X-SwiftPrint-Token": token, ...(options.headers || {}) } });
-  if (!response.ok) throw new Error((await response.text()).trim() || response.statusText);
+  if (!response.ok) {
+    // The server's reason: {"error": {"message": …}}, or plain text (a refusal).
+    const text = (await response.text()).trim();
+    let why = text;
+    try { why = JSON.parse(text).error.message; } catch (_) {}
+    throw new Error(why || response.statusText);
+  }
   return response.status === 204 ? null : response.json();
 }
 
@@ -66,6 +78,106 @@ function showJobs(jobs) {
   }
 }
 
+// One file on the page: its facts, the printer, the form of its options, its sides.
+function showUpload(file) {
+  const item = element("li", { class: "upload", "data-upload": file.id });
+  const facts = element("p", { class: "facts" });
+  const sides = element("div", { class: "sides", "aria-live": "polite", "aria-label": say("preview") });
+  const printer = element("select", { id: "printer-" + file.id, "data-printer-choice": "" });
+  for (const p of printers) printer.append(element("option", Object.assign({ value: p.name, text: p.name }, p.isDefault ? { selected: "" } : {})));
+  const print = element("button", { type: "button", "data-print": file.id, text: say("print") });
+  const remove = element("button", { type: "button", "data-remove": file.id, text: say("remove") });
+  const fields = element("div", { class: "form" });
+  item.append(element("h3", { text: file.name }), facts,
+    element("div", { class: "row" }, element("label", { for: printer.id, text: say("printOn") }), printer, print, remove),
+    sides, element("details", {}, element("summary", { text: say("options") }), fields));
+
+  const values = () => {
+    const chosen = {};
+    for (const input of fields.querySelectorAll("[data-flag]")) if (input.value !== "") chosen[input.dataset.flag] = input.value;
+    return chosen;
+  };
+  const showSides = preview => {
+    facts.textContent = preview.sides.length === 1 ? say("fileFacts1", { type: file.mime }) : say("fileFacts", { type: file.mime, sides: preview.sides.length });
+    sides.replaceChildren(...preview.sides.map((url, n) => element("img", { src: url, alt: say("sideAlt", { side: n + 1, name: file.name }) })));
+    sides.dataset.sides = String(preview.sides.length);
+  };
+  // Only the newest preview asked for is shown, however the answers arrive.
+  let asked = 0, timer = null;
+  const refresh = () => {
+    clearTimeout(timer);
+    timer = setTimeout(async () => {
+      const mine = ++asked;
+      sides.setAttribute("aria-busy", "true");
+      try {
+        const preview = await api("/api/files/" + file.id + "/preview", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ options: values() }) });
+        if (mine === asked) { showSides(preview); status(""); }
+      } catch (error) { if (mine === asked) status(say("cannotPreview", { why: error.message })); }
+      finally { if (mine === asked) sides.removeAttribute("aria-busy"); }
+    }, 120);
+  };
+  const build = () => {
+    const caps = (printers.find(p => p.name === printer.value) || {}).capabilities || {};
+    const kept = values();
+    fields.replaceChildren();
+    for (const group of form) {
+      if (group.handlers.length && !group.handlers.includes(file.handler)) continue;
+      const set = element("fieldset", {}, element("legend", { text: group.title }));
+      for (const option of group.options) {
+        const id = "o-" + file.id + "-" + option.flag;
+        let input;
+        if (option.kind === "value") {
+          // A count (its example a whole number) gets a number field; anything else, text.
+          const count = /^[0-9]+$/.test(option.example);
+          input = element("input", Object.assign({ id, type: count ? "number" : "text", placeholder: option.example, value: kept[option.flag] || "" },
+                                                 count ? { min: "1", step: "1" } : {}));
+        } else {
+          const own = printerChoices[option.name] && caps[printerChoices[option.name]];
+          const choices = option.kind === "switch" ? ["on", "off"] : (own && own.length ? own : option.choices);
+          input = element("select", { id }, element("option", { value: "", text: say("choiceStandard") }),
+                          ...choices.map(c => element("option", { value: c, text: option.kind === "switch" ? say(c) : c })));
+          input.value = choices.includes(kept[option.flag]) ? kept[option.flag] : "";
+        }
+        input.dataset.flag = option.flag;
+        input.setAttribute("aria-describedby", id + "-help");
+        set.append(element("div", {}, element("label", { for: id, text: option.flag }), input,
+                           element("span", { id: id + "-help", class: "note", text: option.help + (option.standard ? " (" + say("standard", { value: option.standard }) + ")" : "") })));
+      }
+      fields.append(set);
+    }
+  };
+  fields.addEventListener("change", refresh);
+  fields.addEventListener("input", event => { if (event.target.tagName === "INPUT") refresh(); });
+  printer.addEventListener("change", () => { build(); refresh(); });
+  print.addEventListener("click", async () => {
+    print.disabled = true;
+    try {
+      const reply = await api("/api/files/" + file.id + "/print", { method: "POST", headers: { "Content-Type": "application/json" },
+                                                                    body: JSON.stringify({ printer: printer.value, options: values() }) });
+      status(say("sent", { name: file.name, job: reply.job, printer: printer.value }));
+      item.remove();
+    } catch (error) { status(say("cannotPrint", { why: error.message })); print.disabled = false; }
+  });
+  remove.addEventListener("click", async () => {
+    try { await api("/api/files/" + file.id, { method: "DELETE" }); } catch (error) { status(error.message); }
+    item.remove();
+  });
+  build();
+  showSides(file.preview);
+  document.getElementById("uploads").append(item);
+}
+
+async function upload(files) {
+  for (const file of files) {
+    status(say("uploading", { name: file.name }));
+    try {
+      const reply = await api("/api/files", { method: "POST", headers: { "X-SwiftPrint-File-Name": encodeURIComponent(file.name) }, body: file });
+      showUpload(reply);
+      status("");
+    } catch (error) { status(say("cannotUpload", { why: error.message })); }
+  }
+}
+
 function listen() {
   const all = document.getElementById("show-finished").checked ? "1" : "0";
   const events = new EventSource("/api/events?all=" + all + "&token=" + encodeURIComponent(token));
@@ -89,7 +201,13 @@ async function start() {
     try { await api("/api/jobs/" + id + "/cancel", { method: "POST" }); status(say("cancelled", { id })); }
     catch (error) { status(say("cannotCancel", { id, why: error.message })); }
   });
-  try { showPrinters(await api("/api/printers")); } catch (error) { status(error.message); }
+  try { printers = await api("/api/printers"); showPrinters(printers); } catch (error) { status(error.message); }
+  try { form = await api("/api/form"); } catch (error) { status(error.message); }
+  const input = document.getElementById("files"), drop = document.getElementById("drop");
+  input.addEventListener("change", () => { upload([...input.files]); input.value = ""; });
+  drop.addEventListener("dragover", event => { event.preventDefault(); drop.classList.add("over"); });
+  drop.addEventListener("dragleave", () => drop.classList.remove("over"));
+  drop.addEventListener("drop", event => { event.preventDefault(); drop.classList.remove("over"); upload([...event.dataTransfer.files]); });
 }
 
 start();

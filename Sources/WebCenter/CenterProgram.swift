@@ -10,7 +10,7 @@ import PrintModel
 struct CenterProgram: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "swiftprint-center",
-        abstract: "Serve the Print Center (printers, jobs, cancel) as a web page for this user.")
+        abstract: "Serve the Print Center (files to print, printers, jobs, cancel) as a web page for this user.")
 
     @Option(help: "Address to listen on; only loopback addresses without --tls (not yet offered).")
     var listen = "127.0.0.1"
@@ -21,11 +21,19 @@ struct CenterProgram: AsyncParsableCommand {
     @Flag(help: "Open the page in the browser (xdg-open).")
     var open = false
 
+    @Option(help: "The swiftprint program that types, previews and prints the page's files (swiftprint center gives its own).")
+    var swiftprint: String
+
+    @Option(help: ArgumentHelp("The largest file the page takes, in MB.", valueName: "MB"))
+    var maxUpload = CenterUploads.defaultLimit >> 20
+
     func validate() throws {
         guard CenterAccess.isLoopback(listen) else {
             throw ValidationError("--listen \(listen): a network address needs TLS, which swiftprint center does not offer yet; it serves loopback only")
         }
         guard (0...65535).contains(port) else { throw ValidationError("--port \(port): not a port (0 to 65535)") }
+        guard (1...(1 << 20)).contains(maxUpload) else { throw ValidationError("--max-upload \(maxUpload): 1 MB or more") }
+        guard FileManager.default.isExecutableFile(atPath: swiftprint) else { throw ValidationError("--swiftprint \(swiftprint): not a program") }
     }
 
     func run() async throws {
@@ -35,7 +43,11 @@ struct CenterProgram: AsyncParsableCommand {
         let access = CenterAccess(token: CenterAccess.newToken())
         let router = Router(context: BasicRequestContext.self)
         router.add(middleware: access)
-        CenterRoutes(assets: assets).add(to: router)
+        let uploads = try CenterUploads(limit: maxUpload << 20)
+        Self.removeOnTermination(uploads)
+        let routes = CenterRoutes(assets: assets, uploads: uploads, tool: CenterTool(path: swiftprint))
+        routes.add(to: router)
+        routes.addPrinting(to: router)
         let opens = open
         let app = Application(
             router: router,
@@ -51,6 +63,24 @@ struct CenterProgram: AsyncParsableCommand {
         // Not runService's graceful shutdown: it would wait for every open event stream (a
         // page left open) to end. SIGTERM and Ctrl-C end the server at once; it holds nothing
         // that must be saved.
+        defer { uploads.removeAll() }
         try await app.run()
     }
+
+    /// SIGTERM and Ctrl-C end the server at once; the user's files go with it.
+    private static func removeOnTermination(_ uploads: CenterUploads) {
+        for number in [SIGTERM, SIGINT, SIGHUP] {
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler {
+                uploads.removeAll()
+                Glibc.exit(128 + number)
+            }
+            source.resume()
+            signalSources.append(source)
+        }
+    }
+
+    /// Kept for the program's life (set once, at start, before any other task runs).
+    nonisolated(unsafe) private static var signalSources: [any DispatchSourceSignal] = []
 }

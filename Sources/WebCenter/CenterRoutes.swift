@@ -3,10 +3,17 @@ import Foundation
 import Hummingbird
 import PrintModel
 
-/// What the page asks: printers, jobs (and their changes, as server-sent events), cancel. The
-/// facts come from the same adapters as `swiftprint printers` and `swiftprint jobs`.
+/// What the page asks: printers, jobs (and their changes, as server-sent events), cancel; and
+/// files to print: kept (`CenterUploads`), typed, previewed and printed by `swiftprint` itself
+/// (`CenterTool`) with the options of the form (`CenterForm`). The facts come from the same
+/// adapters as `swiftprint printers` and `swiftprint jobs`.
 struct CenterRoutes: Sendable {
     let assets: CenterAssets
+    let uploads: CenterUploads
+    let tool: CenterTool
+
+    /// The preview's pixels per inch: an A4 side is 331 × 468 pixels.
+    static let previewResolution = 40
 
     /// Paths served without the token: the page and its files.
     static let publicPaths = Set(CenterAssets.served.map(\.path))
@@ -55,9 +62,106 @@ struct CenterRoutes: Sendable {
         }
         router.post("/api/jobs/:id/cancel") { _, context in
             guard let id = context.parameters.get("id", as: Int.self) else { throw HTTPError(.badRequest, message: "no job number") }
+            // This user's jobs only, whatever the server's policy would let this user do: the
+            // page shows no one else's, and acts on nothing it does not show.
+            guard try await PrintCenter.shared.jobs(includeFinished: true).contains(where: { $0.id == id }) else {
+                throw HTTPError(.forbidden, message: "job \(id) is not one of yours")
+            }
             do { try await PrintCenter.shared.cancel(job: id) } catch let e as PrintError { throw HTTPError(.conflict, message: e.message) }
             return Response(status: .noContent)
         }
+    }
+
+    func addPrinting(to router: Router<BasicRequestContext>) {
+        router.get("/api/form") { _, _ in try Self.json(CenterForm.groups) }
+        router.post("/api/files") { request, _ in
+            let given = request.headers[.init("X-SwiftPrint-File-Name")!].flatMap { $0.removingPercentEncoding } ?? "file"
+            let upload: CenterUploads.Upload
+            do { upload = try await uploads.store(name: given, body: request.body) } catch CenterUploads.UploadError.tooLarge(let limit) {
+                throw HTTPError(.contentTooLarge, message: "\(CenterUploads.shownName(given)): larger than the \(limit >> 20) MB an upload may be")
+            }
+            do {
+                let detected = try await tool.run(["detect", "--json", upload.path])
+                struct Detected: Decodable { var mime: String; var uti: String?; var handler: String? }
+                guard detected.status == 0, let type = try? JSONDecoder().decode(Detected.self, from: detected.output) else {
+                    throw HTTPError(.unprocessableContent, message: CenterTool.problem(detected, of: upload))
+                }
+                guard let handler = type.handler else {
+                    throw HTTPError(.unsupportedMediaType, message: "\(upload.name): swiftprint prints no \(type.mime) files")
+                }
+                let preview = try await self.preview(upload, options: [])
+                return try Self.json(UploadReply(id: upload.id, name: upload.name, mime: type.mime, type: type.uti ?? type.mime,
+                                                 handler: handler, preview: preview), status: .created)
+            } catch {
+                await uploads.remove(upload.id)
+                throw error
+            }
+        }
+        router.post("/api/files/:id/preview") { request, context in
+            let (upload, chosen) = try await self.request(request, context)
+            return try Self.json(try await self.preview(upload, options: try Self.arguments(chosen.options)))
+        }
+        router.post("/api/files/:id/print") { request, context in
+            let (upload, chosen) = try await self.request(request, context)
+            guard let printer = chosen.printer, !printer.isEmpty else { throw HTTPError(.badRequest, message: "no printer chosen") }
+            let result = try await tool.run(["print", "-d", printer, "--no-wait", "--title", upload.name] + Self.arguments(chosen.options) + [upload.path])
+            guard result.status == 0, let job = Int(String(decoding: result.output, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)) else {
+                throw HTTPError(.unprocessableContent, message: CenterTool.problem(result, of: upload))
+            }
+            // CUPS holds the job's own copy now.
+            await uploads.remove(upload.id)
+            return try Self.json(["job": job])
+        }
+        router.delete("/api/files/:id") { _, context in
+            await uploads.remove(context.parameters.get("id") ?? "")
+            return Response(status: .noContent)
+        }
+    }
+
+    struct UploadReply: Encodable {
+        var id, name, mime, type, handler: String
+        var preview: Preview
+    }
+
+    struct Preview: Encodable {
+        /// Each side as a PNG `data:` URL, in order.
+        var sides: [String]
+    }
+
+    /// What the page sends with a preview or a print: the form's values by flag, and the printer.
+    struct Chosen: Decodable {
+        var options: [String: String]
+        var printer: String?
+    }
+
+    private func request(_ request: Request, _ context: BasicRequestContext) async throws -> (CenterUploads.Upload, Chosen) {
+        guard let upload = await uploads.upload(context.parameters.get("id") ?? "") else {
+            throw HTTPError(.notFound, message: "no such file: it was printed or removed")
+        }
+        let body = try await request.body.collect(upTo: 1 << 20)
+        guard let chosen = try? JSONDecoder().decode(Chosen.self, from: Data(buffer: body)) else {
+            throw HTTPError(.badRequest, message: "the request is not the form's values")
+        }
+        return (upload, chosen)
+    }
+
+    private static func arguments(_ chosen: [String: String]) throws -> [String] {
+        do { return try CenterForm.arguments(for: chosen) } catch let error as PrintError { throw HTTPError(.badRequest, message: error.message) }
+    }
+
+    /// Every side of the job `swiftprint preview` makes of `upload` with `options`, as PNGs.
+    private func preview(_ upload: CenterUploads.Upload, options: [String]) async throws -> Preview {
+        let folder = (upload.path as NSString).deletingLastPathComponent + "/preview-" + String(CenterAccess.newToken().prefix(8))
+        guard mkdir(folder, 0o700) == 0 else { throw HTTPError(.internalServerError, message: "cannot make the preview") }
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let result = try await tool.run(["preview", "--page", "all", "--resolution", String(Self.previewResolution),
+                                         "-o", folder + "/side-%d.png"] + options + [upload.path])
+        guard result.status == 0 else { throw HTTPError(.unprocessableContent, message: CenterTool.problem(result, of: upload)) }
+        var sides: [String] = []
+        while let png = FileManager.default.contents(atPath: folder + "/side-\(sides.count + 1).png") {
+            sides.append("data:image/png;base64," + png.base64EncodedString())
+        }
+        return Preview(sides: sides)
     }
 
     /// This user's jobs (unfinished, or all that CUPS keeps), newest first.
@@ -72,10 +176,10 @@ struct CenterRoutes: Sendable {
         return encoder
     }()
 
-    static func json(_ value: some Encodable) throws -> Response {
+    static func json(_ value: some Encodable, status: HTTPResponse.Status = .ok) throws -> Response {
         var headers = HTTPFields()
         headers[.contentType] = "application/json"
         headers[.cacheControl] = "no-store"
-        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: try encoder.encode(value))))
+        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: try encoder.encode(value))))
     }
 }

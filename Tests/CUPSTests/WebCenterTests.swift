@@ -13,10 +13,10 @@ extension PrinterTests {
         let base: String
         let token: String
 
-        init(cups: PrivateCUPS) throws {
+        init(cups: PrivateCUPS, arguments: [String] = [], environment: [String: String] = [:]) throws {
             process.executableURL = URL(fileURLWithPath: Tool.swiftprint)
-            process.arguments = ["center"]
-            process.environment = ProcessInfo.processInfo.environment.merging(["CUPS_SERVER": cups.server]) { $1 }
+            process.arguments = ["center"] + arguments
+            process.environment = ProcessInfo.processInfo.environment.merging(["CUPS_SERVER": cups.server].merging(environment) { $1 }) { $1 }
             let out = Pipe()
             process.standardOutput = out
             process.standardError = FileHandle.nullDevice
@@ -37,12 +37,18 @@ extension PrinterTests {
             token = String(match.2)
         }
 
-        func stop() { process.terminate(); process.waitUntilExit() }
+        func stop() {
+            guard process.isRunning else { return }
+            process.terminate()
+            process.waitUntilExit()
+        }
 
         /// curl's answer: the status, and the body.
         func request(_ path: String, method: String = "GET", headers: [String: String] = [:], withToken: Bool = true,
-                     maxTime: Double = 10) throws -> (status: Int, body: String) {
+                     maxTime: Double = 10, file: String? = nil, json: String? = nil) throws -> (status: Int, body: String) {
             var args = ["-s", "-o", "-", "-w", "\n%{http_code}", "-X", method, "--max-time", String(maxTime)]
+            if let file { args += ["--data-binary", "@" + file] }
+            if let json { args += ["-H", "Content-Type: application/json", "--data-binary", json] }
             var all = headers
             if withToken { all["X-SwiftPrint-Token"] = token }
             for (name, value) in all.sorted(by: { $0.key < $1.key }) { args += ["-H", "\(name): \(value)"] }
@@ -110,6 +116,98 @@ extension PrinterTests {
     }
 }
 
+/// Files printed from the page: kept privately, typed, previewed and printed by `swiftprint`,
+/// with the form's options; and what the page must refuse.
+extension PrinterTests {
+    struct Uploaded: Decodable {
+        var id, name, mime, handler: String
+        var preview: Preview
+    }
+    struct Preview: Decodable { var sides: [String] }
+
+    /// The sides a preview of `id` with `options` shows.
+    func previewSides(_ center: WebCenter, _ id: String, _ options: String) throws -> Int {
+        let r = try center.request("/api/files/\(id)/preview", method: "POST", json: #"{"options": \#(options)}"#)
+        guard r.status == 200 else { throw Failure("preview \(options): \(r)") }
+        return try JSONDecoder().decode(Preview.self, from: Data(r.body.utf8)).sides.count
+    }
+
+    @Test func theWebCenterTypesPreviewsAndPrintsAFileKeptPrivately() throws {
+        let s = try Setup.shared()
+        // Its own temporary folder, to see what it keeps; and a user of its own (libcups's
+        // CUPS_USER), so that "this user's jobs" is not root's, whom CUPS lets do anything.
+        let temporary = try temporaryDirectory()
+        let center = try WebCenter(cups: s.cups, arguments: ["--max-upload", "1"], environment: ["TMPDIR": temporary, "CUPS_USER": "carol"])
+        defer { center.stop() }
+        let pdf = try threePagesPDF(s)
+        func kept() -> [String] { (FileManager.default.subpaths(atPath: temporary) ?? []).filter { $0.hasSuffix(".pdf") }.sorted() }
+
+        // A name with a path in it: shown as its last part, kept under a name of the server's.
+        let sent = try center.request("/api/files", method: "POST", headers: ["X-SwiftPrint-File-Name": "..%2F..%2F..%2Fetc%2Fthree.pdf"], file: pdf)
+        #expect(sent.status == 201, "\(sent)")
+        let file = try JSONDecoder().decode(Uploaded.self, from: Data(sent.body.utf8))
+        #expect(file.name == "three.pdf" && file.mime == "application/pdf" && file.handler == "pdf", "\(file.name) \(file.mime)")
+        #expect(file.preview.sides.count == 3 && file.preview.sides.allSatisfy { $0.hasPrefix("data:image/png;base64,") })
+        #expect(!FileManager.default.fileExists(atPath: "/etc/three.pdf"))
+        let stored = kept()
+        #expect(stored.count == 1 && stored[0].hasSuffix("/document.pdf") && !sent.body.contains(temporary), "\(stored)")
+        let folder = temporary + "/" + stored[0].split(separator: "/")[0]
+        #expect((try FileManager.default.attributesOfItem(atPath: folder)[.posixPermissions] as? Int) == 0o700)
+
+        // The preview follows the options, as `swiftprint preview` draws them.
+        #expect(try previewSides(center, file.id, #"{"number-up": "2"}"#) == 2)
+        #expect(try previewSides(center, file.id, #"{"number-up": "4"}"#) == 1)
+        #expect(try previewSides(center, file.id, #"{"booklet": "on"}"#) == 2)
+        #expect(try previewSides(center, file.id, #"{"page-ranges": "2-3", "sides": "two-sided-long-edge"}"#) == 2)
+        // Options the form does not have, values an option does not take, files by name: refused.
+        for (options, says) in [(#"{"bogus": "1"}"#, "--bogus: not an option"), (#"{"number-up": "zero"}"#, "number-up"),
+                                (#"{"booklet": "maybe"}"#, "on or off"), (#"{"allow-files": "/etc"}"#, "--allow-files: not an option"),
+                                (#"{"page-ranges": "9"}"#, "three.pdf")] {
+            let r = try center.request("/api/files/\(file.id)/preview", method: "POST", json: #"{"options": \#(options)}"#)
+            #expect((r.status == 400 || r.status == 422) && r.body.contains(says) && !r.body.contains(temporary), "\(options): \(r)")
+        }
+        #expect(try center.request("/api/files/\(file.id)/preview", method: "POST", withToken: false, json: #"{"options": {}}"#).status == 403)
+        #expect(try center.request("/api/files", method: "POST", headers: ["Origin": "http://attacker.example"], file: pdf).status == 403)
+
+        // Larger than --max-upload (1 MB): refused as it arrives, nothing of it kept.
+        let big = try temporaryDirectory() + "/big.pdf"
+        try Data(repeating: 0x20, count: 3 << 20).write(to: URL(fileURLWithPath: big))
+        let tooBig = try center.request("/api/files", method: "POST", headers: ["X-SwiftPrint-File-Name": "big.pdf"], file: big)
+        #expect(tooBig.status == 413 && tooBig.body.contains("big.pdf"), "\(tooBig)")
+        // A type swiftprint does not print: refused, naming the file, and not kept.
+        let noise = try temporaryDirectory() + "/noise.bin"
+        try Data((0..<4096).map { UInt8(truncatingIfNeeded: $0 &* 2654435761 >> 7) }).write(to: URL(fileURLWithPath: noise))
+        let unknown = try center.request("/api/files", method: "POST", headers: ["X-SwiftPrint-File-Name": "noise.bin"], file: noise)
+        #expect(unknown.status == 415 && unknown.body.contains("noise.bin"), "\(unknown)")
+        #expect(kept() == stored)
+
+        // Printed two-sided on Office: the job is carol's, titled by the file's name, and CUPS
+        // holds it now, so the upload is gone.
+        let printed = try center.request("/api/files/\(file.id)/print", method: "POST",
+                                         json: #"{"printer": "Office", "options": {"sides": "two-sided-long-edge", "number-up": "2"}}"#)
+        #expect(printed.status == 200, "\(printed)")
+        let job = try #require(try JSONSerialization.jsonObject(with: Data(printed.body.utf8)) as? [String: Int])["job"]
+        #expect(kept().isEmpty)
+        let mine = try center.request("/api/jobs?all=1")
+        #expect(mine.body.contains("\"id\":\(job ?? -1)") && mine.body.contains("three.pdf"), "\(mine)")
+        #expect(try center.request("/api/files/\(file.id)/preview", method: "POST", json: #"{"options": {}}"#).status == 404)
+
+        // A second user's job: not listed, and not cancelled from carol's page.
+        let theirs = try s.cups.submit([pdf], to: "Office", options: ["job-hold-until": "indefinite"], title: "dave's", user: "dave")
+        defer { _ = try? Tool.run("cancel", ["-h", s.cups.server, String(theirs)]) }
+        #expect(!(try center.request("/api/jobs").body.contains("\"id\":\(theirs)")))
+        // (This cupsd's policy would let anyone cancel anything: the page itself refuses.)
+        let cancel = try center.request("/api/jobs/\(theirs)/cancel", method: "POST")
+        #expect(cancel.status == 403 && cancel.body.contains("not one of yours"), "\(cancel)")
+        let daves = try Tool.run(Tool.swiftprint, ["jobs", "--all", "--json"], environment: ["CUPS_SERVER": s.cups.server, "CUPS_USER": "dave"])
+        #expect(try Self.jobs(from: daves.stdout).first { $0.id == theirs }?.state == .held)
+
+        // Stopped: nothing of carol's files stays.
+        center.stop()
+        #expect((try FileManager.default.contentsOfDirectory(atPath: temporary)).filter { $0.hasPrefix("swiftprint-center-") }.isEmpty)
+    }
+}
+
 /// The Print Center in a real browser (Debian's Chromium, headless, through chromedriver):
 /// the printers of the suite's cupsd, a job appearing live, cancelled from the page. A
 /// screenshot of each step is left in .build/screenshots/ to be looked at.
@@ -144,6 +242,55 @@ extension PrinterTests {
         try browser.run("document.getElementById('show-finished').click()")
         try browser.wait(until: "return !!document.querySelector('[data-job=\"\(id)\"][data-state=\"cancelled\"]')")
         try browser.screenshot(to: Self.screenshots + "/web-center-3-cancelled.png")
+        #expect(try browser.consoleErrors().isEmpty)
+    }
+
+    /// Drop a PDF and a photo, change n-up and see the PDF's preview change, print it, watch the
+    /// job reach "completed"; remove the photo.
+    @Test(.enabled(if: WebDriver.canRun, "needs chromium and chromium-driver"))
+    func theWebCenterInABrowserPreviewsAndPrintsAFile() throws {
+        let s = try Setup.shared()
+        let center = try WebCenter(cups: s.cups, environment: ["CUPS_USER": "erin"])
+        defer { center.stop() }
+        try FileManager.default.createDirectory(atPath: Self.screenshots, withIntermediateDirectories: true)
+        let browser = try WebDriver(width: 1100, height: 1400)
+        defer { browser.quit() }
+        try browser.open(center.base + "/?token=" + center.token)
+        try browser.wait(until: #"return !!document.querySelector('[data-printer="Office"]')"#)
+        let photo = URL(fileURLWithPath: directory() + "/../CLITests/Identity/photo.jpg").standardized.path
+        try browser.choose(files: [try threePagesPDF(s), photo], in: "#files")
+        try browser.wait(seconds: 30, until: "return [...document.querySelectorAll('.upload .sides')].filter(x => x.querySelector('img')).length === 2")
+        let facts = try browser.run("return [...document.querySelectorAll('.upload')].map(u => u.querySelector('h3').textContent + ': ' + u.querySelector('.facts').textContent)") as? [String]
+        #expect(facts == ["three.pdf: application/pdf · 3 sides", "photo.jpg: image/jpeg · 1 side"], "\(facts ?? [])")
+        try browser.screenshot(to: Self.screenshots + "/web-center-4-files.png")
+
+        // The PDF's form, opened by keyboard as by mouse: 2-up on Office, then the preview.
+        let pdfCard = #"document.querySelectorAll('.upload')[0]"#
+        try browser.run("\(pdfCard).querySelector('details').open = true")
+        try browser.run("""
+            const printer = \(pdfCard).querySelector('[data-printer-choice]'); printer.value = 'Office'; printer.dispatchEvent(new Event('change'));
+            const up = \(pdfCard).querySelector('[data-flag="number-up"]'); up.focus(); up.value = '2'; up.dispatchEvent(new Event('input', {bubbles: true}));
+            """)
+        try browser.wait(seconds: 15, until: "return \(pdfCard).querySelector('.sides').dataset.sides === '2' && !\(pdfCard).querySelector('.sides[aria-busy]')")
+        // Office's own choices of sides, not every keyword: the form follows the printer.
+        let sides = try browser.run("return [...\(pdfCard).querySelectorAll('[data-flag=\"sides\"] option')].map(o => o.value).filter(Boolean)") as? [String]
+        #expect(sides?.contains("two-sided-long-edge") == true, "\(sides ?? [])")
+        try browser.screenshot(to: Self.screenshots + "/web-center-5-preview-2up.png")
+
+        try browser.run("\(pdfCard).querySelector('[data-print]').click()")
+        try browser.wait(seconds: 30, until: "return /job \\d+ sent to Office/.test(document.getElementById('status').textContent)")
+        let status = try browser.run("return document.getElementById('status').textContent") as? String ?? ""
+        let job = Int(status.firstMatch(of: /job (\d+)/)?.1 ?? "") ?? -1
+        try browser.run("document.getElementById('show-finished').click()")
+        try browser.wait(seconds: 60, until: "return !!document.querySelector('[data-job=\"\(job)\"][data-state=\"completed\"]')")
+        let erins = try Tool.run(Tool.swiftprint, ["jobs", "--all", "--json"], environment: ["CUPS_SERVER": s.cups.server, "CUPS_USER": "erin"])
+        let listed = try Self.jobs(from: erins.stdout).first { $0.id == job }
+        #expect(listed?.state == .completed && listed?.title == "three.pdf", "\(String(describing: listed))")
+        try browser.screenshot(to: Self.screenshots + "/web-center-6-printed.png")
+
+        // The photo: removed from the page.
+        try browser.run("document.querySelector('.upload [data-remove]').click()")
+        try browser.wait(until: "return document.querySelectorAll('.upload').length === 0")
         #expect(try browser.consoleErrors().isEmpty)
     }
 }

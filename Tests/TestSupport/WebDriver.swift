@@ -72,6 +72,13 @@ public final class WebDriver {
         throw Failure(description: "not true after \(seconds) s: \(script)")
     }
 
+    /// Gives `files` to the file input `selector` as a user picking them would.
+    public func choose(files: [String], in selector: String) throws {
+        let found = try Self.call(session + "/element", "POST", ["using": "css selector", "value": selector])
+        guard let element = (found["value"] as? [String: Any])?.values.first as? String else { throw Failure(description: "no element \(selector)") }
+        _ = try Self.call(session + "/element/\(element)/value", "POST", ["text": files.joined(separator: "\n")])
+    }
+
     /// A PNG of the window, written to `path`.
     public func screenshot(to path: String) throws {
         guard let text = try Self.call(session + "/screenshot", "GET", nil)["value"] as? String, let png = Data(base64Encoded: text) else {
