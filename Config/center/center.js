@@ -69,12 +69,14 @@ function showJobs(jobs) {
   body.replaceChildren();
   document.getElementById("no-jobs").hidden = jobs.length !== 0;
   for (const job of jobs) {
-    const cancel = job.state === "completed" || job.state === "cancelled" || job.state === "aborted" ? null
-      : element("button", { type: "button", "aria-label": say("cancelJob", { id: job.id }), "data-cancel": job.id, text: say("cancel") });
+    const finished = job.state === "completed" || job.state === "cancelled" || job.state === "aborted";
+    const button = action => element("button", { type: "button", "aria-label": say(action + "Job", { id: job.id }), ["data-" + action]: job.id, text: say(action) });
+    const actions = element("span", { class: "actions" }, job.state === "pending" ? button("hold") : null,
+                            job.state === "held" ? button("release") : null, finished ? null : button("cancel"));
     const state = say("job." + job.state) + (job.message && job.state !== "completed" ? " — " + job.message : "");
     body.append(element("tr", { "data-job": job.id, "data-state": job.state },
       element("td", { text: String(job.id) }), element("td", { text: job.printer }), element("td", { class: "state", text: state }),
-      element("td", { text: String(job.impressionsCompleted) }), element("td", { text: job.title }), element("td", {}, cancel)));
+      element("td", { text: String(job.impressionsCompleted) }), element("td", { text: job.title }), element("td", {}, actions)));
   }
 }
 
@@ -103,8 +105,9 @@ function showUpload(file) {
     sides.dataset.sides = String(preview.sides.length);
   };
   // Only the newest preview asked for is shown, however the answers arrive.
+  // A choice made (change) is drawn at once; typing (input) waits for a pause of 250 ms.
   let asked = 0, timer = null;
-  const refresh = () => {
+  const refresh = (pause = 0) => {
     clearTimeout(timer);
     timer = setTimeout(async () => {
       const mine = ++asked;
@@ -114,7 +117,7 @@ function showUpload(file) {
         if (mine === asked) { showSides(preview); status(""); }
       } catch (error) { if (mine === asked) status(say("cannotPreview", { why: error.message })); }
       finally { if (mine === asked) sides.removeAttribute("aria-busy"); }
-    }, 120);
+    }, pause);
   };
   const build = () => {
     const caps = (printers.find(p => p.name === printer.value) || {}).capabilities || {};
@@ -146,8 +149,8 @@ function showUpload(file) {
       fields.append(set);
     }
   };
-  fields.addEventListener("change", refresh);
-  fields.addEventListener("input", event => { if (event.target.tagName === "INPUT") refresh(); });
+  fields.addEventListener("change", () => refresh());
+  fields.addEventListener("input", event => { if (event.target.tagName === "INPUT") refresh(250); });
   printer.addEventListener("change", () => { build(); refresh(); });
   print.addEventListener("click", async () => {
     print.disabled = true;
@@ -196,10 +199,16 @@ async function start() {
   let events = listen();
   document.getElementById("show-finished").addEventListener("change", () => { events.close(); events = listen(); });
   document.querySelector("#jobs tbody").addEventListener("click", async event => {
-    const id = event.target.dataset && event.target.dataset.cancel;
-    if (!id) return;
-    try { await api("/api/jobs/" + id + "/cancel", { method: "POST" }); status(say("cancelled", { id })); }
-    catch (error) { status(say("cannotCancel", { id, why: error.message })); }
+    const data = event.target.dataset || {};
+    const action = ["cancel", "hold", "release"].find(a => data[a]);
+    if (!action) return;
+    const id = data[action];
+    try { await api("/api/jobs/" + id + "/" + action, { method: "POST" }); status(say(action + "Done", { id })); }
+    catch (error) { status(say(action + "Failed", { id, why: error.message })); }
+  });
+  document.getElementById("cancel-all").addEventListener("click", async () => {
+    try { const reply = await api("/api/jobs/cancel-all", { method: "POST" }); status(say("cancelAllDone", { count: reply.cancelled.length })); }
+    catch (error) { status(error.message); }
   });
   try { printers = await api("/api/printers"); showPrinters(printers); } catch (error) { status(error.message); }
   try { form = await api("/api/form"); } catch (error) { status(error.message); }

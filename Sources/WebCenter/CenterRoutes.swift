@@ -60,15 +60,28 @@ struct CenterRoutes: Sendable {
                 try await writer.finish(nil)
             })
         }
-        router.post("/api/jobs/:id/cancel") { _, context in
-            guard let id = context.parameters.get("id", as: Int.self) else { throw HTTPError(.badRequest, message: "no job number") }
-            // This user's jobs only, whatever the server's policy would let this user do: the
-            // page shows no one else's, and acts on nothing it does not show.
-            guard try await PrintCenter.shared.jobs(includeFinished: true).contains(where: { $0.id == id }) else {
-                throw HTTPError(.forbidden, message: "job \(id) is not one of yours")
+        // Cancel, hold, release: of this user's jobs only, whatever the server's policy would
+        // let this user do: the page shows no one else's, and acts on nothing it does not show.
+        let actions: [(String, @Sendable (Int) async throws -> Void)] = [
+            ("cancel", { try await PrintCenter.shared.cancel(job: $0) }),
+            ("hold", { try await PrintCenter.shared.hold(job: $0) }),
+            ("release", { try await PrintCenter.shared.release(job: $0) }),
+        ]
+        for (name, act) in actions {
+            router.post(RouterPath("/api/jobs/:id/" + name)) { _, context in
+                guard let id = context.parameters.get("id", as: Int.self) else { throw HTTPError(.badRequest, message: "no job number") }
+                guard try await PrintCenter.shared.jobs(includeFinished: true).contains(where: { $0.id == id }) else {
+                    throw HTTPError(.forbidden, message: "job \(id) is not one of yours")
+                }
+                do { try await act(id) } catch let e as PrintError { throw HTTPError(.conflict, message: e.message) }
+                return Response(status: .noContent)
             }
-            do { try await PrintCenter.shared.cancel(job: id) } catch let e as PrintError { throw HTTPError(.conflict, message: e.message) }
-            return Response(status: .noContent)
+        }
+        // Every unfinished job of this user's, as `swiftprint cancel --all`.
+        router.post("/api/jobs/cancel-all") { _, _ in
+            let ids = try await PrintCenter.shared.jobs().map(\.id)
+            for id in ids { do { try await PrintCenter.shared.cancel(job: id) } catch let e as PrintError { throw HTTPError(.conflict, message: e.message) } }
+            return try Self.json(["cancelled": ids])
         }
     }
 

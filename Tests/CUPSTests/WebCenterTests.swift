@@ -116,6 +116,42 @@ extension PrinterTests {
     }
 }
 
+extension PrinterTests {
+    /// Hold, release and cancel-all act on the page's user's jobs, as `lp -H` and `cancel -a`
+    /// would; a job another user holds stays as it is.
+    @Test func theWebCenterHoldsReleasesAndCancelsAllOfItsUsersJobs() throws {
+        let s = try Setup.shared()
+        let center = try WebCenter(cups: s.cups, environment: ["CUPS_USER": "frank"])
+        defer { center.stop() }
+        let pdf = try threePagesPDF(s)
+        func state(_ id: Int, of user: String = "frank") throws -> JobStatus.State? {
+            let r = try Tool.run(Tool.swiftprint, ["jobs", "--all", "--json"], environment: ["CUPS_SERVER": s.cups.server, "CUPS_USER": user])
+            return try Self.jobs(from: r.stdout).first { $0.id == id }?.state
+        }
+        let held = try s.cups.submit([pdf], to: "Office", options: ["job-hold-until": "indefinite"], title: "frank's first", user: "frank")
+        let second = try s.cups.submit([pdf], to: "Office", options: ["job-hold-until": "indefinite"], title: "frank's second", user: "frank")
+        let gina = try s.cups.submit([pdf], to: "Office", options: ["job-hold-until": "indefinite"], title: "gina's", user: "gina")
+        defer { _ = try? Tool.run("cancel", ["-h", s.cups.server, String(gina)]) }
+
+        // Released: it prints, and a finished job can be held no more.
+        #expect(try center.request("/api/jobs/\(held)/release", method: "POST").status == 204)
+        let end = Date().addingTimeInterval(60)
+        while try state(held) != .completed, Date() < end { usleep(200_000) }
+        #expect(try state(held) == .completed)
+        let late = try center.request("/api/jobs/\(held)/hold", method: "POST")
+        #expect(late.status == 409 && late.body.contains("cannot hold job \(held)"), "\(late)")
+        // Another user's job: neither released nor held from this page.
+        #expect(try center.request("/api/jobs/\(gina)/release", method: "POST").status == 403)
+
+        // Cancel all: frank's unfinished jobs, gina's left held.
+        let all = try center.request("/api/jobs/cancel-all", method: "POST")
+        #expect(all.status == 200 && all.body == #"{"cancelled":[\#(second)]}"#, "\(all)")
+        #expect(try state(second) == .cancelled)
+        #expect(try state(gina, of: "gina") == .held)
+        #expect(try center.request("/api/jobs/cancel-all", method: "POST", headers: ["Sec-Fetch-Site": "cross-site"]).status == 403)
+    }
+}
+
 /// Files printed from the page: kept privately, typed, previewed and printed by `swiftprint`,
 /// with the form's options; and what the page must refuse.
 extension PrinterTests {
@@ -233,7 +269,9 @@ extension PrinterTests {
         try browser.wait(until: "return !!document.querySelector('[data-job=\"\(id)\"][data-state=\"held\"]')")
         try browser.screenshot(to: Self.screenshots + "/web-center-2-job.png")
 
-        // Its Cancel button, reached by keyboard as by mouse: a real button, in the tab order.
+        // Held: it offers Release (and no Hold); its Cancel button, reached by keyboard as by
+        // mouse: a real button, in the tab order.
+        #expect(try browser.run("return !!document.querySelector('[data-release=\"\(id)\"]') && !document.querySelector('[data-hold=\"\(id)\"]')") as? Bool == true)
         let focusable = try browser.run("const b = document.querySelector('[data-cancel=\"\(id)\"]'); b.focus(); return document.activeElement === b && b.tagName === 'BUTTON'")
         #expect(focusable as? Bool == true)
         try browser.run("document.querySelector('[data-cancel=\"\(id)\"]').click()")

@@ -70,6 +70,16 @@ public struct PrintCenter: Sendable {
         try await BlockingCall.run { try Self.cancel(job: id) }
     }
 
+    /// Holds job `id` until it is released (`lp -i ID -H hold`); only a job not yet printing can be.
+    public func hold(job id: Int) async throws {
+        try await BlockingCall.run { try CUPSJobQuery.hold(job: id) }
+    }
+
+    /// Releases held job `id` (`lp -i ID -H resume`).
+    public func release(job id: Int) async throws {
+        try await BlockingCall.run { try CUPSJobQuery.release(job: id) }
+    }
+
     /// Waits until job `id` is final and returns its final status; cancelling the waiting task
     /// stops the wait (`CancellationError`), not the job.
     public func finalStatus(ofJob id: Int, pollingEvery interval: Duration = .milliseconds(250)) async throws -> JobStatus {

@@ -39,10 +39,25 @@ extension CUPSJobQuery {
 
     /// Cancel-Job for job `id`; a job already finished cannot be, and cupsd says so.
     package static func cancel(job id: Int) throws {
+        try act(IPP_OP_CANCEL_JOB, onJob: id, doing: "cannot cancel job \(id)")
+    }
+
+    /// Hold-Job for job `id` (held until released); a job already printing or finished cannot
+    /// be, and cupsd says so.
+    package static func hold(job id: Int) throws {
+        try act(IPP_OP_HOLD_JOB, onJob: id, doing: "cannot hold job \(id)")
+    }
+
+    /// Release-Job for job `id`; a job that is not held cannot be, and cupsd says so.
+    package static func release(job id: Int) throws {
+        try act(IPP_OP_RELEASE_JOB, onJob: id, doing: "cannot release job \(id)")
+    }
+
+    private static func act(_ operation: ipp_op_t, onJob id: Int, doing what: String) throws {
         try LibCUPS.loadForRequests()
-        let request = IPPRequest(IPP_OP_CANCEL_JOB)
+        let request = IPPRequest(operation)
         request.add(IPP_TAG_OPERATION, IPP_TAG_URI, "job-uri", "ipp://localhost/jobs/\(id)")
         request.add(IPP_TAG_OPERATION, IPP_TAG_NAME, "requesting-user-name", LibCUPS.user)
-        _ = try request.send(to: "/jobs/", doing: "cannot cancel job \(id)")
+        _ = try request.send(to: "/jobs/", doing: what)
     }
 }
