@@ -266,7 +266,7 @@ let package = Package(
         // The Print Center as a web page (`swiftprint center` runs it): a program of its own, so
         // that no other command loads a web server; its page is Config/center.
         .executableTarget(name: "swiftprint-center",
-                          dependencies: ["CUPSClient", "PrintModel", "PrintOptions", .product(name: "Hummingbird", package: "hummingbird"),
+                          dependencies: ["CUPSClient", "CUPSCommon", "PrintModel", "PrintOptions", .product(name: "Hummingbird", package: "hummingbird"),
                                          .product(name: "ArgumentParser", package: "swift-argument-parser")],
                           path: "Sources/WebCenter"),
 

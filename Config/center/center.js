@@ -105,19 +105,36 @@ function showUpload(file) {
     sides.dataset.sides = String(preview.sides.length);
   };
   // Only the newest preview asked for is shown, however the answers arrive.
-  // A choice made (change) is drawn at once; typing (input) waits for a pause of 250 ms.
-  let asked = 0, timer = null;
+  // A choice made (change) is drawn at once; typing (input) waits for a pause of 250 ms. Once
+  // the file is printed or removed, an answer still on its way is dropped: the status line
+  // keeps what the user last did.
+  let asked = 0, timer = null, gone = false, previewError = null;
+  const drawing = new Set();
   const refresh = (pause = 0) => {
     clearTimeout(timer);
-    timer = setTimeout(async () => {
-      const mine = ++asked;
-      sides.setAttribute("aria-busy", "true");
-      try {
-        const preview = await api("/api/files/" + file.id + "/preview", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ options: values() }) });
-        if (mine === asked) { showSides(preview); status(""); }
-      } catch (error) { if (mine === asked) status(say("cannotPreview", { why: error.message })); }
-      finally { if (mine === asked) sides.removeAttribute("aria-busy"); }
+    timer = setTimeout(() => {
+      const one = draw();
+      drawing.add(one);
+      one.finally(() => drawing.delete(one));
     }, pause);
+  };
+  // Every preview asked for and not yet answered.
+  const drawn = () => { clearTimeout(timer); return Promise.allSettled([...drawing]); };
+  const draw = async () => {
+    const mine = ++asked;
+    sides.setAttribute("aria-busy", "true");
+    try {
+      const preview = await api("/api/files/" + file.id + "/preview", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ options: values() }) });
+      if (mine === asked && !gone) {
+        showSides(preview);
+        if (previewError !== null && document.getElementById("status").textContent === previewError) status("");
+        previewError = null;
+      }
+    } catch (error) {
+      if (mine === asked && !gone) { previewError = say("cannotPreview", { why: error.message }); status(previewError); }
+    } finally {
+      if (mine === asked) sides.removeAttribute("aria-busy");
+    }
   };
   const build = () => {
     const caps = (printers.find(p => p.name === printer.value) || {}).capabilities || {};
@@ -154,14 +171,19 @@ function showUpload(file) {
   printer.addEventListener("change", () => { build(); refresh(); });
   print.addEventListener("click", async () => {
     print.disabled = true;
+    // What is printed is what the preview shows: a preview being drawn ends first.
+    await drawn();
     try {
       const reply = await api("/api/files/" + file.id + "/print", { method: "POST", headers: { "Content-Type": "application/json" },
                                                                     body: JSON.stringify({ printer: printer.value, options: values() }) });
+      gone = true;
       status(say("sent", { name: file.name, job: reply.job, printer: printer.value }));
       item.remove();
     } catch (error) { status(say("cannotPrint", { why: error.message })); print.disabled = false; }
   });
   remove.addEventListener("click", async () => {
+    gone = true;
+    await drawn();
     try { await api("/api/files/" + file.id, { method: "DELETE" }); } catch (error) { status(error.message); }
     item.remove();
   });
@@ -181,13 +203,43 @@ async function upload(files) {
   }
 }
 
+// The save-as-PDF queues' files of this user's, each with its first page drawn small.
+let savedShown = null;
+async function showSaved() {
+  let saved = [];
+  try { saved = await api("/api/saved"); } catch (error) { status(error.message); return; }
+  // Drawn again only when the list changed (each thumbnail is a drawing of its first page).
+  if (JSON.stringify(saved) === savedShown) return;
+  savedShown = JSON.stringify(saved);
+  const list = document.getElementById("saved");
+  document.getElementById("no-saved").hidden = saved.length !== 0;
+  const query = "?token=" + encodeURIComponent(token);
+  list.replaceChildren(...saved.map(file => {
+    const size = file.bytes >= 1048576 ? (file.bytes / 1048576).toFixed(1) + " MB" : Math.max(1, Math.round(file.bytes / 1024)) + " KB";
+    const remove = element("button", { type: "button", "data-delete-saved": file.id, "aria-label": say("deleteSaved", { name: file.name }), text: say("delete") });
+    remove.addEventListener("click", async () => {
+      try { await api("/api/saved/" + file.id, { method: "DELETE" }); status(say("deleted", { name: file.name })); await showSaved(); }
+      catch (error) { status(error.message); }
+    });
+    return element("li", { class: "card saved", "data-saved": file.id },
+      element("img", { src: "/api/saved/" + file.id + "/thumbnail" + query, alt: say("thumbnailOf", { name: file.name }) }),
+      element("h3", { text: file.name }),
+      element("p", { text: say("savedFacts", { queue: file.queue, size, date: new Date(file.saved).toLocaleString() }) }),
+      element("p", { class: "row" },
+        element("a", { href: "/api/saved/" + file.id + query, target: "_blank", rel: "noopener", "aria-label": say("openSaved", { name: file.name }), text: say("open") }),
+        element("a", { href: "/api/saved/" + file.id + query + "&download=1", download: file.name, "aria-label": say("downloadSaved", { name: file.name }), text: say("download") }),
+        remove));
+  }));
+}
+
 function listen() {
   const all = document.getElementById("show-finished").checked ? "1" : "0";
   const events = new EventSource("/api/events?all=" + all + "&token=" + encodeURIComponent(token));
   // The status line keeps what the user last did ("Job 12 cancelled."); an update says "up to
   // date" only after the stream was lost.
   let lost = false;
-  events.addEventListener("jobs", event => { showJobs(JSON.parse(event.data)); if (lost) { status(say("live")); lost = false; } });
+  // A job that ends may have saved a PDF: the list is read again whenever the jobs change.
+  events.addEventListener("jobs", event => { showJobs(JSON.parse(event.data)); showSaved(); if (lost) { status(say("live")); lost = false; } });
   events.onerror = () => { lost = true; status(say("reconnecting")); };
   return events;
 }

@@ -48,6 +48,7 @@ struct CenterProgram: AsyncParsableCommand {
         let routes = CenterRoutes(assets: assets, uploads: uploads, tool: CenterTool(path: swiftprint))
         routes.add(to: router)
         routes.addPrinting(to: router)
+        routes.addSavedPDFs(to: router)
         let opens = open
         let app = Application(
             router: router,

@@ -131,6 +131,47 @@ struct CenterRoutes: Sendable {
         }
     }
 
+    /// The save-as-PDF queues' files of this user's: listed, opened or downloaded, drawn small,
+    /// deleted. Each by its id (`CenterSavedPDFs`).
+    func addSavedPDFs(to router: Router<BasicRequestContext>) {
+        router.get("/api/saved") { _, _ in try Self.json(try await CenterSavedPDFs.list()) }
+        router.get("/api/saved/:id") { request, context in
+            let saved = try await Self.saved(context)
+            guard let bytes = FileManager.default.contents(atPath: saved.path) else { throw HTTPError(.notFound, message: "\(saved.name) can no longer be read") }
+            var headers = HTTPFields()
+            headers[.contentType] = "application/pdf"
+            headers[.cacheControl] = "no-store"
+            // The name as a download's, its quotes and controls left out (RFC 6266's filename*).
+            let encoded = saved.name.addingPercentEncoding(withAllowedCharacters: .alphanumerics.union(.init(charactersIn: "-._"))) ?? "saved.pdf"
+            let how = request.uri.queryParameters["download"] == "1" ? "attachment" : "inline"
+            headers[.contentDisposition] = "\(how); filename*=UTF-8''\(encoded)"
+            return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
+        }
+        router.get("/api/saved/:id/thumbnail") { _, context in
+            let saved = try await Self.saved(context)
+            let result = try await tool.run(["preview", "--page", "1", "--resolution", "24", "-o", "-", saved.path])
+            guard result.status == 0 else { throw HTTPError(.unprocessableContent, message: "\(saved.name): cannot be drawn") }
+            var headers = HTTPFields()
+            headers[.contentType] = "image/png"
+            headers[.cacheControl] = "no-store"
+            return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: result.output)))
+        }
+        router.delete("/api/saved/:id") { _, context in
+            let saved = try await Self.saved(context)
+            guard unlink(saved.path) == 0 else {
+                throw HTTPError(.conflict, message: "\(saved.name) cannot be deleted: \(String(cString: strerror(errno)))")
+            }
+            return Response(status: .noContent)
+        }
+    }
+
+    private static func saved(_ context: BasicRequestContext) async throws -> CenterSavedPDFs.Saved {
+        guard let saved = try await CenterSavedPDFs.find(context.parameters.get("id") ?? "") else {
+            throw HTTPError(.notFound, message: "no such saved PDF")
+        }
+        return saved
+    }
+
     struct UploadReply: Encodable {
         var id, name, mime, type, handler: String
         var preview: Preview

@@ -26,7 +26,7 @@ public final class WebDriver {
         try driver.run()
         base = "http://127.0.0.1:\(port)"
         var ready = false
-        for _ in 0..<100 where !ready {
+        for _ in 0..<200 where !ready {
             ready = (try? Tool.run("/usr/bin/curl", ["-s", "--max-time", "1", base + "/status"]))?.text.contains("\"ready\":true") == true
             if !ready { usleep(50_000) }
         }
