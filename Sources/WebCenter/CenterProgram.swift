@@ -44,7 +44,7 @@ struct CenterProgram: AsyncParsableCommand {
         let router = Router(context: BasicRequestContext.self)
         router.add(middleware: access)
         let uploads = try CenterUploads(limit: maxUpload << 20)
-        Self.removeOnTermination(uploads)
+        let signalSources = Self.removeOnTermination(uploads)
         let routes = CenterRoutes(assets: assets, uploads: uploads, tool: CenterTool(path: swiftprint))
         routes.add(to: router)
         routes.addPrinting(to: router)
@@ -66,11 +66,13 @@ struct CenterProgram: AsyncParsableCommand {
         // that must be saved.
         defer { uploads.removeAll() }
         try await app.run()
+        // The signal sources live as long as the server.
+        withExtendedLifetime(signalSources) {}
     }
 
     /// SIGTERM and Ctrl-C end the server at once; the user's files go with it.
-    private static func removeOnTermination(_ uploads: CenterUploads) {
-        for number in [SIGTERM, SIGINT, SIGHUP] {
+    private static func removeOnTermination(_ uploads: CenterUploads) -> [any DispatchSourceSignal] {
+        [SIGTERM, SIGINT, SIGHUP].map { number in
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
             source.setEventHandler {
@@ -78,10 +80,7 @@ struct CenterProgram: AsyncParsableCommand {
                 Glibc.exit(128 + number)
             }
             source.resume()
-            signalSources.append(source)
+            return source
         }
     }
-
-    /// Kept for the program's life (set once, at start, before any other task runs).
-    nonisolated(unsafe) private static var signalSources: [any DispatchSourceSignal] = []
 }
