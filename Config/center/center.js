@@ -75,7 +75,7 @@ function showJobs(jobs) {
                             job.state === "held" ? button("release") : null, finished ? null : button("cancel"));
     const state = say("job." + job.state) + (job.message && job.state !== "completed" ? " — " + job.message : "");
     body.append(element("tr", { "data-job": job.id, "data-state": job.state },
-      element("td", { text: String(job.id) }), element("td", { text: job.printer }), element("td", { class: "state", text: state }),
+      element("td", { text: String(job.id) }), element("td", { text: job.printer }), element("td", { text: job.user }), element("td", { class: "state", text: state }),
       element("td", { text: String(job.impressionsCompleted) }), element("td", { text: job.title }), element("td", {}, actions)));
   }
 }
@@ -234,7 +234,9 @@ async function showSaved() {
 
 function listen() {
   const all = document.getElementById("show-finished").checked ? "1" : "0";
-  const events = new EventSource("/api/events?all=" + all + "&token=" + encodeURIComponent(token));
+  // Every user's jobs: offered to CUPS's administrators only (the server refuses others).
+  const users = document.getElementById("all-users").checked ? "&users=all" : "";
+  const events = new EventSource("/api/events?all=" + all + users + "&token=" + encodeURIComponent(token));
   // The status line keeps what the user last did ("Job 12 cancelled."); an update says "up to
   // date" only after the stream was lost.
   let lost = false;
@@ -248,8 +250,9 @@ async function start() {
   strings = await (await fetch("/strings.en.json")).json();
   for (const node of document.querySelectorAll("[data-text]")) node.textContent = say(node.dataset.text);
   document.title = say("title");
+  try { document.getElementById("all-users-choice").hidden = !(await api("/api/me")).administrator; } catch (error) { status(error.message); }
   let events = listen();
-  document.getElementById("show-finished").addEventListener("change", () => { events.close(); events = listen(); });
+  for (const box of ["show-finished", "all-users"]) document.getElementById(box).addEventListener("change", () => { events.close(); events = listen(); });
   document.querySelector("#jobs tbody").addEventListener("click", async event => {
     const data = event.target.dataset || {};
     const action = ["cancel", "hold", "release"].find(a => data[a]);

@@ -34,11 +34,15 @@ struct CenterRoutes: Sendable {
         router.get("/api/printers") { _, _ in
             try Self.json(try await PrinterDirectory.printers(capabilities: true))
         }
+        router.get("/api/me") { _, _ in
+            try Self.json(Me(user: PrintCenter.user, administrator: Self.administrator))
+        }
         router.get("/api/jobs") { request, _ in
-            try Self.json(try await Self.jobs(all: request.uri.queryParameters["all"] == "1"))
+            try Self.json(try await Self.jobs(all: request.uri.queryParameters["all"] == "1", everyone: try Self.everyone(request)))
         }
         router.get("/api/events") { request, _ in
             let all = request.uri.queryParameters["all"] == "1"
+            let everyone = try Self.everyone(request)
             var headers = HTTPFields()
             headers[.contentType] = "text/event-stream"
             headers[.cacheControl] = "no-store"
@@ -48,7 +52,7 @@ struct CenterRoutes: Sendable {
                 // comment line when nothing changed), so that a page that has gone is noticed
                 // at once and its loop ends, not kept asking CUPS for nobody.
                 while !Task.isCancelled {
-                    let now = (try? Self.encoder.encode(try await Self.jobs(all: all))) ?? Data("[]".utf8)
+                    let now = (try? Self.encoder.encode(try await Self.jobs(all: all, everyone: everyone))) ?? Data("[]".utf8)
                     if now != last {
                         try await writer.write(ByteBuffer(string: "event: jobs\ndata: \(String(decoding: now, as: UTF8.self))\n\n"))
                         last = now
@@ -62,6 +66,7 @@ struct CenterRoutes: Sendable {
         }
         // Cancel, hold, release: of this user's jobs only, whatever the server's policy would
         // let this user do: the page shows no one else's, and acts on nothing it does not show.
+        // An administrator's page shows every user's, and cupsd decides.
         let actions: [(String, @Sendable (Int) async throws -> Void)] = [
             ("cancel", { try await PrintCenter.shared.cancel(job: $0) }),
             ("hold", { try await PrintCenter.shared.hold(job: $0) }),
@@ -70,7 +75,7 @@ struct CenterRoutes: Sendable {
         for (name, act) in actions {
             router.post(RouterPath("/api/jobs/:id/" + name)) { _, context in
                 guard let id = context.parameters.get("id", as: Int.self) else { throw HTTPError(.badRequest, message: "no job number") }
-                guard try await PrintCenter.shared.jobs(includeFinished: true).contains(where: { $0.id == id }) else {
+                guard try await PrintCenter.shared.jobs(includeFinished: true, allUsers: Self.administrator).contains(where: { $0.id == id }) else {
                     throw HTTPError(.forbidden, message: "job \(id) is not one of yours")
                 }
                 do { try await act(id) } catch let e as PrintError { throw HTTPError(.conflict, message: e.message) }
@@ -218,9 +223,25 @@ struct CenterRoutes: Sendable {
         return Preview(sides: sides)
     }
 
-    /// This user's jobs (unfinished, or all that CUPS keeps), newest first.
-    static func jobs(all: Bool) async throws -> [JobStatus] {
-        try await PrintCenter.shared.jobs(includeFinished: all).sorted { $0.id > $1.id }
+    /// This user's jobs, or every user's (`everyone`, an administrator's page): unfinished, or
+    /// all that CUPS keeps; newest first.
+    static func jobs(all: Bool, everyone: Bool = false) async throws -> [JobStatus] {
+        try await PrintCenter.shared.jobs(includeFinished: all, allUsers: everyone).sorted { $0.id > $1.id }
+    }
+
+    /// Whether the page's user administers CUPS, read once.
+    static let administrator = PrintCenter.isAdministrator()
+
+    struct Me: Encodable {
+        var user: String
+        var administrator: Bool
+    }
+
+    /// `users=all`: every user's jobs, which only an administrator's page may ask for.
+    static func everyone(_ request: Request) throws -> Bool {
+        guard request.uri.queryParameters["users"] == "all" else { return false }
+        guard administrator else { throw HTTPError(.forbidden, message: "every user's jobs are shown to CUPS's administrators only") }
+        return true
     }
 
     static let encoder: JSONEncoder = {

@@ -113,6 +113,16 @@ extension PrinterTests {
         #expect(try Self.jobs(from: try s.swiftprint(["jobs", "--all", "--json"]).stdout).first { $0.id == id }?.state == .cancelled)
         let again = try center.request(cancel, method: "POST")
         #expect(again.status == 409, "a finished job cannot be cancelled again: \(again)")
+
+        // Root administers CUPS: its page may list every user's jobs and act on them as cupsd
+        // allows; its own list stays its own.
+        #expect(try center.request("/api/me").body == #"{"administrator":true,"user":"root"}"#)
+        let ivys = try s.cups.submit([try threePagesPDF(s)], to: "Office", options: ["job-hold-until": "indefinite"], title: "ivy's", user: "ivy")
+        defer { _ = try? Tool.run("cancel", ["-h", s.cups.server, String(ivys)]) }
+        #expect(!(try center.request("/api/jobs").body.contains("\"id\":\(ivys)")))
+        let everyone = try center.request("/api/jobs?users=all")
+        #expect(everyone.status == 200 && everyone.body.contains("\"id\":\(ivys)") && everyone.body.contains("\"user\":\"ivy\""), "\(everyone)")
+        #expect(try center.request("/api/jobs/\(ivys)/cancel", method: "POST").status == 204)
     }
 }
 
@@ -140,8 +150,12 @@ extension PrinterTests {
         #expect(try state(held) == .completed)
         let late = try center.request("/api/jobs/\(held)/hold", method: "POST")
         #expect(late.status == 409 && late.body.contains("cannot hold job \(held)"), "\(late)")
-        // Another user's job: neither released nor held from this page.
+        // Another user's job: neither released nor held from this page, nor listed: frank does
+        // not administer CUPS (no account here, so in no SystemGroup).
         #expect(try center.request("/api/jobs/\(gina)/release", method: "POST").status == 403)
+        #expect(try center.request("/api/me").body == #"{"administrator":false,"user":"frank"}"#)
+        let everyone = try center.request("/api/jobs?users=all")
+        #expect(everyone.status == 403 && everyone.body.contains("administrators only"), "\(everyone)")
 
         // Cancel all: frank's unfinished jobs, gina's left held.
         let all = try center.request("/api/jobs/cancel-all", method: "POST")
@@ -303,6 +317,8 @@ extension PrinterTests {
         try browser.wait(until: #"return ["Office", "Lobby"].every(n => document.querySelector(`[data-printer="${n}"]`))"#)
         let office = try browser.run(#"return document.querySelector('[data-printer="Office"]').innerText"#) as? String ?? ""
         #expect(office.contains("two-sided-long-edge") && office.contains("monochrome"), "\(office)")
+        // Root administers CUPS: the page offers every user's jobs.
+        try browser.wait(until: "return !document.getElementById('all-users-choice').hidden")
         try browser.screenshot(to: Self.screenshots + "/web-center-1-printers.png")
 
         // A job sent now appears without a reload (the server's event stream).

@@ -70,6 +70,39 @@ public struct PrintCenter: Sendable {
         try await BlockingCall.run { try Self.cancel(job: id) }
     }
 
+    /// The user name CUPS's requests carry (`cupsUser`: `CUPS_USER`, client.conf's `User`, else
+    /// this process's account); empty when libcups cannot be opened.
+    public static var user: String {
+        guard (try? LibCUPS.loadForRequests()) != nil else { return "" }
+        return LibCUPS.user
+    }
+
+    /// Whether `user` administers CUPS by its own rule: root, or a member of a group cupsd's
+    /// `SystemGroup` names (`/etc/cups/cups-files.conf`; Debian's default, `lpadmin`, when the
+    /// file cannot be read). Such a user may see and act on every user's jobs, as cupsd lets
+    /// them; anyone else, on their own.
+    public static func isAdministrator(_ user: String = user, configuration: String = "/etc/cups/cups-files.conf") -> Bool {
+        if user == "root" { return true }
+        let text = (try? String(contentsOfFile: configuration, encoding: .utf8)) ?? ""
+        let named = text.split(separator: "\n").compactMap { line -> [String]? in
+            let words = line.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
+            return words.first == "SystemGroup" ? Array(words.dropFirst()) : nil
+        }.flatMap { $0 }
+        let groups = named.isEmpty ? ["lpadmin"] : named
+        guard let account = getpwnam(user) else { return false }
+        let primary = account.pointee.pw_gid
+        return groups.contains { name in
+            guard let group = getgrnam(name) else { return false }
+            if group.pointee.gr_gid == primary { return true }
+            var member = group.pointee.gr_mem
+            while let m = member?.pointee {
+                if String(cString: m) == user { return true }
+                member = member?.advanced(by: 1)
+            }
+            return false
+        }
+    }
+
     /// Holds job `id` until it is released (`lp -i ID -H hold`); only a job not yet printing can be.
     public func hold(job id: Int) async throws {
         try await BlockingCall.run { try CUPSJobQuery.hold(job: id) }
