@@ -100,9 +100,11 @@ function showUpload(file) {
     return chosen;
   };
   const showSides = preview => {
-    facts.textContent = preview.sides.length === 1 ? say("fileFacts1", { type: file.mime }) : say("fileFacts", { type: file.mime, sides: preview.sides.length });
-    sides.replaceChildren(...preview.sides.map((url, n) => element("img", { src: url, alt: say("sideAlt", { side: n + 1, name: file.name }) })));
-    sides.dataset.sides = String(preview.sides.length);
+    facts.textContent = preview.total === 1 ? say("fileFacts1", { type: file.mime }) : say("fileFacts", { type: file.mime, sides: preview.total });
+    const more = preview.total - preview.sides.length;
+    sides.replaceChildren(...preview.sides.map((url, n) => element("img", { src: url, alt: say("sideAlt", { side: n + 1, name: file.name }) })),
+                          more > 0 ? element("p", { class: "note", text: say("moreSides", { shown: preview.sides.length, more }) }) : null);
+    sides.dataset.sides = String(preview.total);
   };
   // Only the newest preview asked for is shown, however the answers arrive.
   // A choice made (change) is drawn at once; typing (input) waits for a pause of 250 ms. Once

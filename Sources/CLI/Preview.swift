@@ -15,20 +15,28 @@ struct Preview: ParsableCommand {
           swiftprint preview report.pdf --number-up 4 --page 2 -o sheet2.png
           swiftprint preview notes.txt --booklet -o front.png --resolution 150
           swiftprint preview report.pdf --number-up 2 --page all -o 'side-%d.png'
+          swiftprint preview report.pdf --page 1-12 -o 'side-%d.png'
+
+        With all or A-B, the job's number of sides is printed on standard output.
         """ + "\n\n" + JobFlagsHelp.text
     )
 
     @Option(name: .shortAndLong, help: "The PNG to write; - writes standard output. With --page all, a name holding %d, which becomes each side's number.")
     var output: String
 
-    @Option(help: ArgumentHelp("The side to show, from 1, or all: every side, each its own PNG.", valueName: "n|all"))
+    @Option(help: ArgumentHelp("The side to show, from 1; all: every side, each its own PNG; A-B: sides A to B, those the job has (its number of sides is printed).",
+                               valueName: "n|all|a-b"))
     var page: Side = .number(1)
 
-    /// One side, or every side of the job.
+    /// One side, every side of the job, or the sides from one to another.
     enum Side: ExpressibleByArgument, Equatable {
-        case number(Int), all
+        case number(Int), all, range(ClosedRange<Int>)
         init?(argument: String) {
-            if argument == "all" { self = .all } else if let n = Int(argument) { self = .number(n) } else { return nil }
+            if argument == "all" { self = .all; return }
+            if let n = Int(argument) { self = .number(n); return }
+            let ends = argument.split(separator: "-", omittingEmptySubsequences: false).map { Int($0) }
+            guard ends.count == 2, let a = ends[0], let b = ends[1], a >= 1, a <= b else { return nil }
+            self = .range(a...b)
         }
     }
 
@@ -44,9 +52,9 @@ struct Preview: ParsableCommand {
         switch page {
         case .number(let n):
             guard n >= 1 else { throw ValidationError("--page counts sides from 1") }
-        case .all:
+        case .all, .range:
             guard output.components(separatedBy: "%d").count == 2 else {
-                throw ValidationError("--page all writes one PNG a side: -o names them with one %d (side-%d.png)")
+                throw ValidationError("--page all and --page A-B write one PNG a side: -o names them with one %d (side-%d.png)")
             }
         }
         guard (1...1200).contains(resolution) else { throw ValidationError("--resolution must be 1 to 1200 pixels per inch") }
@@ -69,11 +77,17 @@ struct Preview: ParsableCommand {
                     throw PrintError(.invalidOption, "--page \(n): the job prints \(report.sheetsWritten) side\(report.sheetsWritten == 1 ? "" : "s")")
                 }
                 try rasterise(try PDFRasterizer(path: pdf), side: n, to: output)
-            case .all:
+            case .all, .range:
+                let sides = if case .range(let asked) = page { asked.clamped(to: 1...max(1, report.sheetsWritten)) } else { 1...max(1, report.sheetsWritten) }
+                if case .range(let asked) = page, asked.lowerBound > report.sheetsWritten {
+                    throw PrintError(.invalidOption, "--page \(asked.lowerBound)-\(asked.upperBound): the job prints \(report.sheetsWritten) side\(report.sheetsWritten == 1 ? "" : "s")")
+                }
                 let rasterizer = try PDFRasterizer(path: pdf)
-                for side in stride(from: 1, through: report.sheetsWritten, by: 1) {
+                for side in sides where side <= report.sheetsWritten {
                     try rasterise(rasterizer, side: side, to: output.replacingOccurrences(of: "%d", with: String(side)))
                 }
+                // How many sides the job has, drawn or not: what a caller shows beside them.
+                print(report.sheetsWritten)
             }
         } catch let error as PrintError {
             var e = error

@@ -14,6 +14,8 @@ struct CenterRoutes: Sendable {
 
     /// The preview's pixels per inch: an A4 side is 331 × 468 pixels.
     static let previewResolution = 40
+    /// The sides a preview draws at most; the page says how many more the job has.
+    static let previewSides = 24
 
     /// Paths served without the token: the page and its files.
     static let publicPaths = Set(CenterAssets.served.map(\.path))
@@ -183,8 +185,10 @@ struct CenterRoutes: Sendable {
     }
 
     struct Preview: Encodable {
-        /// Each side as a PNG `data:` URL, in order.
+        /// The first sides (at most `previewSides`) as PNG `data:` URLs, in order.
         var sides: [String]
+        /// How many sides the job has.
+        var total: Int
     }
 
     /// What the page sends with a preview or a print: the form's values by flag, and the printer.
@@ -213,14 +217,15 @@ struct CenterRoutes: Sendable {
         let folder = (upload.path as NSString).deletingLastPathComponent + "/preview-" + String(CenterAccess.newToken().prefix(8))
         guard mkdir(folder, 0o700) == 0 else { throw HTTPError(.internalServerError, message: "cannot make the preview") }
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        let result = try await tool.run(["preview", "--page", "all", "--resolution", String(Self.previewResolution),
+        let result = try await tool.run(["preview", "--page", "1-\(Self.previewSides)", "--resolution", String(Self.previewResolution),
                                          "-o", folder + "/side-%d.png"] + options + [upload.path])
         guard result.status == 0 else { throw HTTPError(.unprocessableContent, message: CenterTool.problem(result, of: upload)) }
         var sides: [String] = []
         while let png = FileManager.default.contents(atPath: folder + "/side-\(sides.count + 1).png") {
             sides.append("data:image/png;base64," + png.base64EncodedString())
         }
-        return Preview(sides: sides)
+        let total = Int(String(decoding: result.output, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)) ?? sides.count
+        return Preview(sides: sides, total: total)
     }
 
     /// This user's jobs, or every user's (`everyone`, an administrator's page): unfinished, or

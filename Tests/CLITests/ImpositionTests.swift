@@ -207,6 +207,13 @@ import Testing
         #expect(all.status == 0, "\(all.stderr)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir).filter { $0.hasPrefix("every-") }.sorted() == ["every-1.png", "every-2.png"])
         #expect(try Tool.run("convert", [dir + "/every-2.png", "-depth", "8", "ppm:-"]).stdout == ppm)
+        #expect(all.text.trimmingCharacters(in: .whitespacesAndNewlines) == "2", "the job's side count: \(all.text)")
+        // A range: the sides the job has of it, and its count of sides.
+        let first = try swiftprint(["preview", input, "--page", "2-5", "-o", dir + "/first-%d.png", "--resolution", "10"])
+        #expect(first.status == 0 && first.text.trimmingCharacters(in: .whitespacesAndNewlines) == "8", "\(first.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir).filter { $0.hasPrefix("first-") }.sorted() == (2...5).map { "first-\($0).png" })
+        let past = try swiftprint(["preview", input, "--number-up", "4", "--page", "3-9", "-o", dir + "/past-%d.png"])
+        #expect(past.status == 64 && past.stderr.contains("prints 2 sides"), "\(past.stderr)")
         let unnamed = try swiftprint(["preview", input, "--page", "all", "-o", dir + "/every.png"])
         #expect(unnamed.status == 64 && unnamed.stderr.contains("%d"), "\(unnamed.stderr)")
     }

@@ -214,13 +214,15 @@ extension PrinterTests {
         var id, name, mime, handler: String
         var preview: Preview
     }
-    struct Preview: Decodable { var sides: [String] }
+    struct Preview: Decodable { var sides: [String]; var total: Int }
 
     /// The sides a preview of `id` with `options` shows.
     func previewSides(_ center: WebCenter, _ id: String, _ options: String) throws -> Int {
         let r = try center.request("/api/files/\(id)/preview", method: "POST", json: #"{"options": \#(options)}"#)
         guard r.status == 200 else { throw Failure("preview \(options): \(r)") }
-        return try JSONDecoder().decode(Preview.self, from: Data(r.body.utf8)).sides.count
+        let preview = try JSONDecoder().decode(Preview.self, from: Data(r.body.utf8))
+        guard preview.sides.count == min(preview.total, 24) else { throw Failure("preview \(options): \(preview.sides.count) of \(preview.total) sides drawn") }
+        return preview.total
     }
 
     @Test func theWebCenterTypesPreviewsAndPrintsAFileKeptPrivately() throws {
@@ -250,6 +252,15 @@ extension PrinterTests {
         #expect(try previewSides(center, file.id, #"{"number-up": "4"}"#) == 1)
         #expect(try previewSides(center, file.id, #"{"booklet": "on"}"#) == 2)
         #expect(try previewSides(center, file.id, #"{"page-ranges": "2-3", "sides": "two-sided-long-edge"}"#) == 2)
+        // A long document: the first 24 sides drawn, and how many the job has.
+        let long = try temporaryDirectory() + "/thirty.txt"
+        try (1...30).map { "page \($0)" }.joined(separator: "\u{0C}").write(toFile: long, atomically: false, encoding: .utf8)
+        let thirty = try center.request("/api/files", method: "POST", headers: ["X-SwiftPrint-File-Name": "thirty.txt"], file: long)
+        let longFile = try JSONDecoder().decode(Uploaded.self, from: Data(thirty.body.utf8))
+        #expect(longFile.handler == "text" && longFile.preview.total == 30 && longFile.preview.sides.count == 24, "\(longFile.preview.total)")
+        #expect(try previewSides(center, longFile.id, #"{"number-up": "2"}"#) == 15)
+        #expect(try center.request("/api/files/\(longFile.id)", method: "DELETE").status == 204)
+
         // Options the form does not have, values an option does not take, files by name: refused.
         for (options, says) in [(#"{"bogus": "1"}"#, "--bogus: not an option"), (#"{"number-up": "zero"}"#, "number-up"),
                                 (#"{"booklet": "maybe"}"#, "on or off"), (#"{"allow-files": "/etc"}"#, "--allow-files: not an option"),
