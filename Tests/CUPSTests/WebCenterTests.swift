@@ -382,6 +382,13 @@ extension PrinterTests {
         let sides = try browser.run("return [...\(pdfCard).querySelectorAll('[data-flag=\"sides\"] option')].map(o => o.value).filter(Boolean)") as? [String]
         #expect(sides?.contains("two-sided-long-edge") == true, "\(sides ?? [])")
         try browser.screenshot(to: Self.screenshots + "/web-center-5-preview-2up.png")
+        // At 200 % zoom (the same page in half the width) nothing runs off the side: the form's
+        // fields and the sides wrap, the jobs table scrolls on its own.
+        try browser.resize(width: 550, height: 1400)
+        let overflow = try browser.run("return document.documentElement.scrollWidth - document.documentElement.clientWidth") as? Int
+        #expect(overflow == 0, "the page is \(overflow ?? -1) px wider than the window at 200 %")
+        try browser.screenshot(to: Self.screenshots + "/web-center-5b-200-percent.png")
+        try browser.resize(width: 1100, height: 1400)
 
         try browser.run("\(pdfCard).querySelector('[data-print]').click()")
         try browser.wait(seconds: 30, until: "return /job \\d+ sent to Office/.test(document.getElementById('status').textContent)")

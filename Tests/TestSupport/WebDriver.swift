@@ -79,6 +79,11 @@ public final class WebDriver {
         _ = try Self.call(session + "/element/\(element)/value", "POST", ["text": files.joined(separator: "\n")])
     }
 
+    /// Makes the window `width` × `height` (half the width shows what 200 % zoom shows).
+    public func resize(width: Int, height: Int) throws {
+        _ = try Self.call(session + "/window/rect", "POST", ["width": width, "height": height])
+    }
+
     /// A PNG of the window, written to `path`.
     public func screenshot(to path: String) throws {
         guard let text = try Self.call(session + "/screenshot", "GET", nil)["value"] as? String, let png = Data(base64Encoded: text) else {
