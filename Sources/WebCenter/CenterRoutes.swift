@@ -26,9 +26,7 @@ struct CenterRoutes: Sendable {
     func add(to router: Router<BasicRequestContext>) {
         for (path, file) in assets.files {
             router.get(RouterPath(path)) { _, _ in
-                var headers = HTTPFields()
-                headers[.contentType] = file.contentType
-                headers[.cacheControl] = "no-store"
+                var headers = Self.uncached(file.contentType)
                 headers[.init("Content-Security-Policy")!] = "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; frame-ancestors 'none'"
                 return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: file.bytes)))
             }
@@ -45,10 +43,7 @@ struct CenterRoutes: Sendable {
         router.get("/api/events") { request, _ in
             let all = request.uri.queryParameters["all"] == "1"
             let everyone = try Self.everyone(request)
-            var headers = HTTPFields()
-            headers[.contentType] = "text/event-stream"
-            headers[.cacheControl] = "no-store"
-            return Response(status: .ok, headers: headers, body: ResponseBody { writer in
+            return Response(status: .ok, headers: Self.uncached("text/event-stream"), body: ResponseBody { writer in
                 var last = Data()
                 // Until the page goes or the server stops. Something is written every time (a
                 // comment line when nothing changed), so that a page that has gone is noticed
@@ -145,9 +140,7 @@ struct CenterRoutes: Sendable {
         router.get("/api/saved/:id") { request, context in
             let saved = try await Self.saved(context)
             guard let bytes = FileManager.default.contents(atPath: saved.path) else { throw HTTPError(.notFound, message: "\(saved.name) can no longer be read") }
-            var headers = HTTPFields()
-            headers[.contentType] = "application/pdf"
-            headers[.cacheControl] = "no-store"
+            var headers = Self.uncached("application/pdf")
             // The name as a download's, its quotes and controls left out (RFC 6266's filename*).
             let encoded = saved.name.addingPercentEncoding(withAllowedCharacters: .alphanumerics.union(.init(charactersIn: "-._"))) ?? "saved.pdf"
             let how = request.uri.queryParameters["download"] == "1" ? "attachment" : "inline"
@@ -158,10 +151,7 @@ struct CenterRoutes: Sendable {
             let saved = try await Self.saved(context)
             let result = try await tool.run(["preview", "--page", "1", "--resolution", "24", "-o", "-", saved.path])
             guard result.status == 0 else { throw HTTPError(.unprocessableContent, message: "\(saved.name): cannot be drawn") }
-            var headers = HTTPFields()
-            headers[.contentType] = "image/png"
-            headers[.cacheControl] = "no-store"
-            return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: result.output)))
+            return Response(status: .ok, headers: Self.uncached("image/png"), body: .init(byteBuffer: ByteBuffer(bytes: result.output)))
         }
         router.delete("/api/saved/:id") { _, context in
             let saved = try await Self.saved(context)
@@ -256,10 +246,16 @@ struct CenterRoutes: Sendable {
         return encoder
     }()
 
-    static func json(_ value: some Encodable, status: HTTPResponse.Status = .ok) throws -> Response {
+    /// Every answer's headers: its type, and never kept by the browser (each holds this
+    /// user's data or the page as it is now).
+    static func uncached(_ contentType: String) -> HTTPFields {
         var headers = HTTPFields()
-        headers[.contentType] = "application/json"
+        headers[.contentType] = contentType
         headers[.cacheControl] = "no-store"
-        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: try encoder.encode(value))))
+        return headers
+    }
+
+    static func json(_ value: some Encodable, status: HTTPResponse.Status = .ok) throws -> Response {
+        Response(status: status, headers: Self.uncached("application/json"), body: .init(byteBuffer: ByteBuffer(bytes: try encoder.encode(value))))
     }
 }
