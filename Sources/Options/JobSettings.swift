@@ -214,6 +214,14 @@ public struct MapSettings: Sendable, Equatable, Codable {
     public var grid: Grid?
     public init() {}
 
+    /// The scales a map may be printed at: N of 1:N from 1 to a billion (the whole world a few
+    /// centimetres wide). Past that, the arithmetic from scale to tile pixels leaves the range of
+    /// whole numbers: `-o map-scale=1e300` stopped the job.
+    public static let scales: ClosedRange<Double> = 1...1_000_000_000
+    /// The resolutions a map may be made for, dots (or tile pixels) per inch: from 10 to
+    /// 10,000. At 1e-300 dpi the tile zoom came out as minus infinity.
+    public static let resolutions: ClosedRange<Double> = 10...10_000
+
     /// What a tile that cannot be had becomes.
     public enum MissingTiles: String, Sendable, Codable, CaseIterable, OptionValue {
         /// A grey hatched square, so the gap is plain on paper (the default).

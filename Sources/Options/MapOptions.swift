@@ -9,11 +9,11 @@ public enum MapOptions {
         valueName: "source", expects: "a file, folder or URL template", example: "tiles.mbtiles",
         default: .unset("a map description's own, else the offline world basemap")) { $0.map.tiles = $1 }
 
-    public static let scale = positive("scale", help: "Print GeoJSON and GPX at scale 1:N, centred on them.",
+    public static let scale = ranged("scale", MapSettings.scales, help: "Print GeoJSON and GPX at scale 1:N, centred on them.",
                                        valueName: "N", example: "25000", default: .unset("fitted to the features")) { $0.map.scale = $1 }
-    public static let dpi = positive("dpi", commandLine: "map-dpi", help: "The resolution a map is made for.",
+    public static let dpi = ranged("dpi", MapSettings.resolutions, commandLine: "map-dpi", help: "The resolution a map is made for.",
                                      valueName: "dpi", example: "150", default: .unset("a map description's own, else 300")) { $0.map.dpi = $1 }
-    public static let tileDPI = positive("tile-dpi", commandLine: "map-tile-dpi",
+    public static let tileDPI = ranged("tile-dpi", MapSettings.resolutions, commandLine: "map-tile-dpi",
                                          help: "Tile pixels per inch on paper (96: labels at their screen size).",
                                          valueName: "dpi", example: "96", default: .unset("a map description's own, else map-dpi")
     ) { $0.map.tileDPI = $1 }
@@ -66,11 +66,12 @@ public enum MapOptions {
         [tiles, scale, dpi, tileDPI, missingTiles, attribution, maxZoom, userAgent, tileCache,
          poster, posterOverlap, grid]
 
-    private static func positive(_ name: String, commandLine: String? = nil, help: String, valueName: String, example: String,
-                                 default declaredDefault: OptionDefault, set: @escaping @Sendable (inout JobSettings, Double) -> Void) -> JobOption<Double> {
+    private static func ranged(_ name: String, _ range: ClosedRange<Double>, commandLine: String? = nil, help: String, valueName: String,
+                               example: String, default declaredDefault: OptionDefault,
+                               set: @escaping @Sendable (inout JobSettings, Double) -> Void) -> JobOption<Double> {
         JobOption<Double>("swiftprint-map-\(name)", aliases: ["map-\(name)"], commandLine: commandLine ?? "map-\(name)",
-                          help: help, valueName: valueName, expects: "a positive number", example: example, default: declaredDefault,
-                          valid: { $0 > 0 }, set: set)
+                          help: help, valueName: valueName, expects: "a number from \(Int(range.lowerBound)) to \(Int(range.upperBound))",
+                          example: example, default: declaredDefault, valid: { range.contains($0) }, set: set)
     }
 
     private static func count(_ name: String, help: String, valueName: String? = nil, example: String,

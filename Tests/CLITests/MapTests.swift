@@ -270,6 +270,42 @@ import Testing
         }
     }
 
+    /// Numbers past what a map can be: each of these once stopped the program with a trap
+    /// (a zoom of minus infinity from 0 dpi, a poster whose sheet count was past Int.max, a tile
+    /// window past the whole numbers); the fuzzer found them in map descriptions, and the same
+    /// numbers came in through `-o` options. Now each is refused, saying which value and its
+    /// range, or, where the value is in range, the map is drawn or refused by its tile limit.
+    @Test func numbersPastTheirRangeAreRefusedNotFatal() throws {
+        let dir = try temporaryDirectory()
+        let out = dir + "/m.pdf"
+        var specs = 0
+        func spec(_ fields: String, lat: Double = 10) throws -> String {
+            specs += 1
+            let path = dir + "/spec-\(specs).json"
+            try #"{ "swiftprint-map": 1, "center": { "lat": \#(lat), "lon": 20 }, \#(fields) }"#.write(toFile: path, atomically: false, encoding: .utf8)
+            return path
+        }
+        for (fields, message) in [(#""scale": 25000, "dpi": 0"#, "dpi is a number from 10 to 10000, not 0.0"),
+                                  (#""scale": 25000, "tile-dpi": 1e-300"#, "tile-dpi is a number from 10 to 10000"),
+                                  (#""scale": 1e300"#, "scale is a number from 1 to 1000000000"),
+                                  (#""zoom": 2, "poster": { "columns": 4611686018427387904, "rows": 4 }"#, "more than the limit of 64")] {
+            let r = try swiftprint(["convert", try spec(fields), "-o", out])
+            #expect(r.status == 65 && r.stderr.contains(message), "\(fields): \(r.status) \(r.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: out))
+        }
+        let route = dir + "/route.geojson"
+        try #"{ "type": "LineString", "coordinates": [[7.9, 46.6], [7.95, 46.65]] }"#.write(toFile: route, atomically: false, encoding: .utf8)
+        for option in [["--map-dpi", "1e-300"], ["--map-tile-dpi", "1e308"], ["--map-scale", "1e300"]] {
+            let r = try swiftprint(["convert", route, "-o", out] + option)
+            #expect(r.status == 64 && r.stderr.contains("a number from"), "\(option): \(r.status) \(r.stderr)")
+        }
+        let poster = try swiftprint(["convert", route, "-o", out, "--map-poster", "4611686018427387904x4"])
+        #expect(poster.status == 65 && poster.stderr.contains("map-max-sheets"), "\(poster.status) \(poster.stderr)")
+        // In range, at the most: a billion to one beside the pole spans the world many times over.
+        let pole = try swiftprint(["convert", try spec(#""scale": 1000000000"#, lat: 89.99), "-o", out])
+        #expect(pole.status == 0 || (pole.status == 65 && pole.stderr.contains("tiles")), "\(pole.status) \(pole.stderr)")
+    }
+
     @Test func vectorTilesAreRefusedClearly() throws {
         let dir = try temporaryDirectory()
         let path = dir + "/vector.mbtiles"

@@ -38,6 +38,16 @@ struct JobDoorTests {
         #expect(!text.contains("%{") && !text.contains("{page}"))
     }
 
+    /// A number past a map option's range fails the job saying the range: `map-dpi=1e-300`
+    /// once made the tile zoom minus infinity and stopped the filter with a trap.
+    @Test func aMapResolutionPastItsRangeFailsTheJobSayingTheRange() throws {
+        let cups = try PrivateCUPS.shared()
+        let id = try lp(cups, examples + "/walk.gpx", ["map-dpi=1e-300"], title: "map-dpi")
+        #expect(cups.savedFiles().filter { $0.hasPrefix("\(id)-") }.isEmpty)
+        let report = try cups.finishedJobReport(id, awaiting: "map-dpi")
+        #expect(report.contains("a number from 10 to 10000"), "\(report)")
+    }
+
     @Test func aTemplateThatLibcupsTurnedIntoACollectionFailsTheJobSayingHowToWriteIt() throws {
         let cups = try PrivateCUPS.shared()
         let id = try lp(cups, examples + "/server.log", ["swiftprint-footer='{file}||page {page} of {pages}'"], title: "collection")

@@ -86,15 +86,16 @@ struct MapDescription: Decodable {
         } catch {
             throw PrintError(.invalidInput, path: path, "not a valid map description: \(error.localizedDescription)")
         }
-        try description.checkPlaces(path: path)
+        try description.checkValues(path: path)
         return description
     }
 
     /// Places on the earth, as a GeoJSON position is checked (`MapFeatures`): a latitude within
     /// ±90°, a longitude within ±540° (a line may cross the antimeridian). A marker a fuzzer put
     /// at longitude 2.4e31 reached the tile window's arithmetic and stopped the job. Zoom
-    /// levels too: a negative one left a tile range with its ends reversed.
-    func checkPlaces(path: String) throws {
+    /// levels too: a negative one left a tile range with its ends reversed. Scales and
+    /// resolutions within the ranges the job's own options have.
+    func checkValues(path: String) throws {
         func check(_ lat: Double, _ lon: Double, _ what: String) throws {
             guard lat.isFinite, lon.isFinite, abs(lat) <= 90, abs(lon) <= 540 else {
                 throw PrintError(.invalidInput, path: path, "\(what) is not a place on the earth (lat within ±90, lon within ±540 degrees)")
@@ -104,6 +105,12 @@ struct MapDescription: Decodable {
         for (key, level) in [("zoom", zoom), ("max-zoom", maxZoom)] {
             if let level, !TileSetInfo.zoomLevels.contains(level) {
                 throw PrintError(.invalidInput, path: path, "\(key) is a zoom level from \(TileSetInfo.zoomLevels.lowerBound) to \(TileSetInfo.zoomLevels.upperBound), not \(level)")
+            }
+        }
+        for (key, value, range) in [("scale", scale, MapSettings.scales), ("dpi", dpi, MapSettings.resolutions),
+                                    ("tile-dpi", tileDPI, MapSettings.resolutions)] {
+            if let value, !range.contains(value) {
+                throw PrintError(.invalidInput, path: path, "\(key) is a number from \(Int(range.lowerBound)) to \(Int(range.upperBound)), not \(value)")
             }
         }
         for (n, marker) in (markers ?? []).enumerated() { try check(marker.lat, marker.lon, "marker \(n + 1)") }

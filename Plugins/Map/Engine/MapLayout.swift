@@ -31,7 +31,9 @@ struct MapLayout {
             points = min(points, groundPerWorld / (10_000 * paperMetresPerPoint))
             scale = Self.roundedUp(groundPerWorld / points / paperMetresPerPoint)
         case .scale(let c, let s):
-            guard s >= 1, s.isFinite else { throw PrintError(.invalidOption, path: path, "the scale must be 1:N with N at least 1") }
+            guard MapSettings.scales.contains(s) else {
+                throw PrintError(.invalidOption, path: path, "the scale is 1:N with N from \(Int(MapSettings.scales.lowerBound)) to \(Int(MapSettings.scales.upperBound))")
+            }
             center = c
             centerWorld = WebMercator.worldPoint(c)
             scale = s
@@ -78,8 +80,12 @@ struct MapLayout {
         let right = (centerWorld.x + (r.maxX - mapRect.midX) * worldPerPoint) * f
         let top = max(0, (centerWorld.y + (r.minY - mapRect.midY) * worldPerPoint) * f)
         let bottom = min(256 * f, (centerWorld.y + (r.maxY - mapRect.midY) * worldPerPoint) * f)
-        let x0 = Int(floor(left)), y0 = Int(floor(top))
-        return (x0, y0, max(1, Int(ceil(right)) - x0), max(1, Int(ceil(bottom)) - y0))
+        // Near a pole a map at a small scale spans the world many times over; held within
+        // 1024 worlds either way, its pixels stay whole numbers and its tiles countable (and
+        // far over any tile limit) instead of stopping the job.
+        let reach = 1024 * 256 * f
+        let x0 = Int(floor(min(max(left, -reach), reach))), y0 = Int(floor(top))
+        return (x0, y0, max(1, Int(ceil(min(max(right, -reach), reach))) - x0), max(1, Int(ceil(bottom)) - y0))
     }
 
     /// Where the mosaic's pixels land on the page.

@@ -31,7 +31,12 @@ public struct MapPoster: Sendable, Equatable {
         self.init(columns: c, rows: r, overlap: overlap)
     }
 
-    public var sheets: Int { columns * rows }
+    /// Columns × rows; `Int.max` when that product is past it (a fuzzed poster of 2^62 × 4
+    /// sheets stopped the job before the sheet limit could refuse it).
+    public var sheets: Int {
+        let (product, overflow) = columns.multipliedReportingOverflow(by: rows)
+        return overflow ? .max : product
+    }
 
     /// The whole map's size for sheets whose printable area is `sheet`.
     func canvasSize(sheet: CGSize) -> CGSize {

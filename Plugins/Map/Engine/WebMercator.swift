@@ -78,6 +78,9 @@ public enum WebMercator {
         let groundPerDot = scale * 0.0254 / dpi
         let exact = log2(equator * cos(latitude * .pi / 180) / (256 * groundPerDot))
         // A hair of tolerance, so that a zoom that matches exactly is not passed over.
-        return max(0, Int((exact - 1e-9).rounded(.up)))
+        // Within the zooms a tile set can have: a scale and resolution from their declared
+        // ranges give a finite answer, but only this keeps `Int(_:)` from trapping on one that is not.
+        guard exact.isFinite else { return exact > 0 ? TileSetInfo.zoomLevels.upperBound : 0 }
+        return Int(min(max(0, (exact - 1e-9).rounded(.up)), Double(TileSetInfo.zoomLevels.upperBound)))
     }
 }
