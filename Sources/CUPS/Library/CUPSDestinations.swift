@@ -43,6 +43,18 @@ package final class CUPSDestinations {
         throw PrintError(.notAvailable, "no default printer is set: name one with -d (swiftprint printers lists them)")
     }
 
+    /// The server's answer for printer attributes `names` of destination `index`, asked at its
+    /// `printer-uri-supported` (for what `cupsGetDests2` does not ask, and `cupsFindDest…` cannot
+    /// read); nil when the destination has no such address or the server does not answer.
+    package func printerAttributes(_ names: [String], at index: Int) -> IPPResponse? {
+        guard let uri = option("printer-uri-supported", at: index), let address = try? PrinterAddress(uri: uri) else { return nil }
+        let request = IPPRequest(IPP_OP_GET_PRINTER_ATTRIBUTES)
+        request.add(IPP_TAG_OPERATION, IPP_TAG_URI, "printer-uri", address.uri)
+        request.add(IPP_TAG_OPERATION, IPP_TAG_NAME, "requesting-user-name", LibCUPS.user)
+        request.add(IPP_TAG_OPERATION, IPP_TAG_KEYWORD, "requested-attributes", names)
+        return try? request.send(to: address.resource, doing: "cannot ask \(name(at: index)) for \(names.joined(separator: ", "))")
+    }
+
     /// The destination's own option `name` (`printer-state`, `device-uri`, …).
     package func option(_ name: String, at index: Int) -> String? {
         let d = destination(at: index).pointee
@@ -75,22 +87,22 @@ package final class CUPSDestinationInfo {
 
     /// The values of `option-supported` (libcups adds "-supported" to the name).
     package func supported(_ option: String) -> [String] {
-        spcups_cupsFindDestSupported(nil, destination, info, option).map { IPPAttribute($0).texts } ?? []
+        spcups_cupsFindDestSupported(nil, destination, info, option).map { IPPAttribute($0, owner: self).texts } ?? []
     }
 
     /// The values of `option-ready` (the media loaded now).
     package func ready(_ option: String) -> [String] {
-        spcups_cupsFindDestReady(nil, destination, info, option).map { IPPAttribute($0).texts } ?? []
+        spcups_cupsFindDestReady(nil, destination, info, option).map { IPPAttribute($0, owner: self).texts } ?? []
     }
 
     /// The value of `option-default`.
     package func defaultValue(_ option: String) -> String? {
-        spcups_cupsFindDestDefault(nil, destination, info, option).flatMap { IPPAttribute($0).texts.first }
+        spcups_cupsFindDestDefault(nil, destination, info, option).flatMap { IPPAttribute($0, owner: self).texts.first }
     }
 
     /// The most copies a job may ask for (`copies-supported`'s upper bound).
     package var maximumCopies: Int? {
-        spcups_cupsFindDestSupported(nil, destination, info, "copies").flatMap { IPPAttribute($0).range?.upperBound }
+        spcups_cupsFindDestSupported(nil, destination, info, "copies").flatMap { IPPAttribute($0, owner: self).range?.upperBound }
     }
 
     /// The values of the printer attribute `name` itself (`pwg-raster-document-sheet-back`),
@@ -98,13 +110,7 @@ package final class CUPSDestinationInfo {
     /// and `-ready` names): asked again, alone, of the server, at the destination's
     /// `printer-uri-supported`. Empty when the destination has no such address or says nothing.
     package func printerAttribute(_ name: String) -> [String] {
-        guard let uri = list.option("printer-uri-supported", at: index), let address = try? PrinterAddress(uri: uri) else { return [] }
-        let request = IPPRequest(IPP_OP_GET_PRINTER_ATTRIBUTES)
-        request.add(IPP_TAG_OPERATION, IPP_TAG_URI, "printer-uri", address.uri)
-        request.add(IPP_TAG_OPERATION, IPP_TAG_NAME, "requesting-user-name", LibCUPS.user)
-        request.add(IPP_TAG_OPERATION, IPP_TAG_KEYWORD, "requested-attributes", [name])
-        guard let answer = try? request.send(to: address.resource, doing: "cannot ask \(list.name(at: index)) for \(name)") else { return [] }
-        return answer.attribute(name)?.texts ?? []
+        list.printerAttributes([name], at: index)?.attribute(name)?.texts ?? []
     }
 
     /// Each paper's unprintable edges in points, from libcups's media database (the printer's

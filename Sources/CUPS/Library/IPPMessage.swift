@@ -73,7 +73,7 @@ package final class IPPResponse {
     deinit { spcups_ippDelete(pointer) }
 
     package func attribute(_ name: String) -> IPPAttribute? {
-        spcups_ippFindAttribute(pointer, name, IPP_TAG_ZERO).map(IPPAttribute.init)
+        spcups_ippFindAttribute(pointer, name, IPP_TAG_ZERO).map { IPPAttribute($0, owner: self) }
     }
 
     /// Each group of attributes tagged `tag` (one per job in a Get-Jobs response), as name → attribute.
@@ -85,7 +85,7 @@ package final class IPPResponse {
             // A nameless attribute separates groups.
             if let name = spcups_ippGetName(a), spcups_ippGetGroupTag(a) == tag {
                 current = current ?? [:]
-                current![String(cString: name)] = IPPAttribute(a)
+                current![String(cString: name)] = IPPAttribute(a, owner: self)
             } else if let c = current {
                 groups.append(c)
                 current = nil
@@ -97,10 +97,13 @@ package final class IPPResponse {
     }
 }
 
-/// One attribute of an IPP message, valid while its message lives.
+/// One attribute of an IPP message. It holds the message (or whatever owns it) alive: an
+/// attribute read from a response nobody kept (`request.send(…)?.attribute(name)?.texts`)
+/// otherwise read freed memory once Swift released the response after its last use.
 package struct IPPAttribute {
     package let pointer: OpaquePointer
-    package init(_ pointer: OpaquePointer) { self.pointer = pointer }
+    private let owner: AnyObject
+    package init(_ pointer: OpaquePointer, owner: AnyObject) { self.pointer = pointer; self.owner = owner }
 
     package var count: Int { Int(spcups_ippGetCount(pointer)) }
     package var strings: [String] { (0..<count).compactMap { spcups_ippGetString(pointer, Int32($0), nil).map { String(cString: $0) } } }
