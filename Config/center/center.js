@@ -60,8 +60,32 @@ function showPrinters(printers) {
       element("h3", { text: p.name + (badges.length ? " (" + badges.join(", ") + ")" : "") }),
       element("p", { class: "state", text: say("state." + p.state) + (p.stateReasons.filter(r => r !== "none").length ? " — " + p.stateReasons.join(", ") : "") }),
       p.info ? element("p", { text: p.info }) : null,
-      facts));
+      facts, showSupplies(p.supplies || [])));
   }
+}
+
+// Toner, ink and waste boxes as CUPS last heard them: a swatch of each colour, a meter, and the
+// level in words (with "low" or "nearly full" where the printer's own thresholds say so).
+function showSupplies(supplies) {
+  if (!supplies.length) return null;
+  const list = element("ul", { class: "supplies", "aria-label": say("supplies") });
+  for (const s of supplies) {
+    const swatches = element("span", { class: "swatches", "aria-hidden": "true" });
+    for (const colour of (s.color || "").match(/#[0-9A-Fa-f]{6}/g) || []) {
+      const swatch = element("span", { class: "swatch" });
+      swatch.style.background = colour;
+      swatches.append(swatch);
+    }
+    const receptacle = (s.type || "").startsWith("waste");
+    const attention = s.level != null && (receptacle ? s.highLevel != null && s.level >= s.highLevel : s.level <= (s.lowLevel ?? 0));
+    const words = (s.level != null ? say("supplyLevel", { level: s.level }) : say(s.someRemaining ? "supplySome" : "supplyUnknown"))
+      + (attention ? " (" + say(receptacle ? "supplyFull" : "supplyLow") + ")" : "");
+    const meter = s.level == null ? null : element("meter", { min: "0", max: "100", value: String(s.level), "aria-label": s.name,
+      ...(receptacle ? { high: String(s.highLevel ?? 100), optimum: "0" } : { low: String(s.lowLevel ?? 0), optimum: "100" }) });
+    list.append(element("li", Object.assign({ "data-supply": s.name }, attention ? { class: "attention" } : {}),
+      swatches, element("span", { class: "name", text: s.name }), meter || element("span"), element("span", { class: "level", text: words })));
+  }
+  return list;
 }
 
 function showJobs(jobs) {

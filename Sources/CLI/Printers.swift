@@ -9,7 +9,8 @@ struct Printers: ParsableCommand {
         discussion: """
         Every CUPS destination: queues, their instances, and IPP Everywhere printers CUPS finds on \
         the network. Each printer is asked for its media (and the media loaded now), sides, colour \
-        modes, resolutions and document formats. The server is the one lp uses (CUPS_SERVER, \
+        modes, resolutions and document formats, and for its supplies' levels (toner, ink, waste) \
+        as CUPS last heard them from it. The server is the one lp uses (CUPS_SERVER, \
         ~/.cups/client.conf, /etc/cups/client.conf, or the local cupsd).
 
         Examples:
@@ -64,7 +65,15 @@ struct Printers: ParsableCommand {
         } else if let why = p.capabilitiesError {
             lines.append("    capabilities unknown: \(why)")
         }
+        if let supplies = p.supplies, !supplies.isEmpty { lines.append("    supplies: " + supplies.map(Self.describe).joined(separator: ", ")) }
         return lines.joined(separator: "\n")
+    }
+
+    /// `Black 80 %`, `Yellow 8 % (low)`, `Waste toner 95 % (nearly full)`, `Cyan: some left`.
+    static func describe(_ supply: PrinterSupply) -> String {
+        let amount = supply.level.map { "\($0) %" } ?? (supply.someRemaining ? "some left" : "level unknown")
+        let warning = supply.needsAttention ? (supply.isReceptacle ? " (nearly full)" : " (low)") : ""
+        return "\(supply.name) \(amount)\(warning)"
     }
 
     /// At most a dozen names; --json lists every one.

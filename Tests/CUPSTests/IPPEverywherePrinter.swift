@@ -21,12 +21,14 @@ final class IPPEverywherePrinter: @unchecked Sendable {
     /// `port`: where it listens (a free one when nil; the same again to stand in for a printer
     /// that was switched off).
     /// `printSeconds`: how long it takes to print each job once it has it all.
+    /// `supplies`: `marker-*` attributes (as `name=v1,v2 …`) it reports after each job, as a
+    /// printer reports its toner: CUPS's ipp backend hears them at the next job.
     convenience init(name: String, duplex: Bool, color: Bool, formats: [String] = ["application/pdf", "image/pwg-raster", "image/urf"],
-                     port: Int? = nil, printSeconds: Int = 0) throws {
+                     port: Int? = nil, printSeconds: Int = 0, supplies: String? = nil) throws {
         var args = ["-f", formats.joined(separator: ","), "-M", "swiftprint-tests", "-m", name]
         if duplex { args.append("-2") }
         if color { args += ["-s", "20,10"] }
-        try self.init(name: name, describedBy: args, port: port, printSeconds: printSeconds)
+        try self.init(name: name, describedBy: args, port: port, printSeconds: printSeconds, supplies: supplies)
     }
 
     /// A printer described wholly by `attributes`, an ipptool-style file of `ATTR` lines
@@ -38,7 +40,7 @@ final class IPPEverywherePrinter: @unchecked Sendable {
         try self.init(name: name, describedBy: ["-a", file], port: port)
     }
 
-    private init(name: String, describedBy description: [String], port: Int?, printSeconds: Int = 0) throws {
+    private init(name: String, describedBy description: [String], port: Int?, printSeconds: Int = 0, supplies: String? = nil) throws {
         try SystemBus.ensureRunning()
         self.name = name
         self.port = try port ?? PrivateCUPS.freePort()
@@ -53,6 +55,7 @@ final class IPPEverywherePrinter: @unchecked Sendable {
         sleep \(printSeconds)
         n=$(pdfinfo "$1" 2>/dev/null | awk '/^Pages:/{print $2}')
         echo "ATTR: job-impressions=${n:-0} job-impressions-completed=${n:-0}" >&2
+        \(supplies.map { "echo 'ATTR: \($0)' >&2" } ?? "")
         exit 0
 
         """.write(toFile: command, atomically: false, encoding: .utf8)

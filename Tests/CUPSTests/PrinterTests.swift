@@ -27,7 +27,7 @@ struct PrinterTests {
                 office = try IPPEverywherePrinter(name: "Office", duplex: true, color: false)
             } catch { cups.stop(); throw error }
             do {
-                lobby = try IPPEverywherePrinter(name: "Lobby", duplex: false, color: true)
+                lobby = try IPPEverywherePrinter(name: "Lobby", duplex: false, color: true, supplies: Self.lobbySupplies)
             } catch { office.stop(); cups.stop(); throw error }
             do {
                 till = try IPPEverywherePrinter(name: "Till", attributes: IPPEverywherePrinter.receiptPrinterAttributes)
@@ -41,6 +41,29 @@ struct PrinterTests {
         }
 
         func stop() { office.stop(); lobby.stop(); till.stop(); cups.stop() }
+
+        /// Lobby's inks and its waste box, as it reports them after each job: yellow is low
+        /// (8 at or under 10), black's level is unknown but not empty (-3), the waste box is
+        /// nearly full (91 at or over 90).
+        static let lobbySupplies = "marker-names=Cyan,Magenta,Yellow,Black,Waste marker-colors=#00FFFF,#FF00FF,#FFFF00,#000000,none "
+            + "marker-types=ink-cartridge,ink-cartridge,ink-cartridge,ink-cartridge,waste-ink marker-levels=80,45,8,-3,91 "
+            + "marker-low-levels=10,10,10,10,0 marker-high-levels=100,100,100,100,90"
+
+        /// Lobby's supplies as CUPS has them, once it has heard them: they come with a job (the
+        /// printer reports them after one; CUPS's backend asks at the next), so up to two are
+        /// printed first.
+        func lobbyReportedSupplies() throws -> [PrinterSupply] {
+            for _ in 0..<3 {
+                let listed = try JSONDecoder().decode([Printer].self, from: try swiftprint(["printers", "--json"]).stdout)
+                if let supplies = listed.first(where: { $0.name == "Lobby" })?.supplies, !supplies.isEmpty { return supplies }
+                let pdf = try temporaryDirectory() + "/one.pdf"
+                try HandWrittenPDF.make(["<< /Type /Catalog /Pages 2 0 R >>", "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+                                         "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] >>"]).write(to: URL(fileURLWithPath: pdf))
+                _ = try cups.submit([pdf], to: "Lobby", options: [:], title: "supplies")
+                try cups.waitUntilIdle(["Lobby"])
+            }
+            throw Failure("CUPS never heard Lobby's supplies")
+        }
 
         /// Runs swiftprint talking to this cupsd.
         func swiftprint(_ args: [String]) throws -> Tool.Result {
@@ -87,6 +110,22 @@ struct PrinterTests {
         let text = try s.swiftprint(["printers"]).text
         #expect(text.contains("Office: idle") && text.contains("sides: one-sided, two-sided-long-edge, two-sided-short-edge"), "\(text)")
         #expect(text.contains("Lobby: idle") && text.contains("colour: "))
+    }
+
+    /// The supplies' levels a printer reports reach CUPS's queue (`marker-*`), and `printers`
+    /// shows them: levels, the low and nearly-full ones marked, an unknown level said.
+    @Test func printersShowsTheSuppliesCUPSHeardFromThePrinter() throws {
+        let s = try Setup.shared()
+        let supplies = try s.lobbyReportedSupplies()
+        #expect(supplies.map(\.name) == ["Cyan", "Magenta", "Yellow", "Black", "Waste"], "\(supplies)")
+        #expect(supplies.map(\.level) == [80, 45, 8, nil, 91])
+        #expect(supplies.map(\.needsAttention) == [false, false, true, false, true])
+        #expect(supplies[3].someRemaining && supplies[4].isReceptacle && supplies[0].color == "#00FFFF" && supplies[0].type == "ink-cartridge")
+        let text = try s.swiftprint(["printers"]).text
+        #expect(text.contains("supplies: Cyan 80 %, Magenta 45 %, Yellow 8 % (low), Black some left, Waste 91 % (nearly full)"), "\(text)")
+        // A printer that has reported nothing lists none.
+        let office = try JSONDecoder().decode([Printer].self, from: try s.swiftprint(["printers", "--json"]).stdout).first { $0.name == "Office" }
+        #expect(office?.supplies == [])
     }
 
     @Test func aThreePagePrintArrivesAndIsFollowedToCompletion() throws {

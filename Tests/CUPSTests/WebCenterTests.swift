@@ -319,6 +319,7 @@ extension PrinterTests {
     @Test(.enabled(if: WebDriver.canRun, "needs chromium and chromium-driver"))
     func theWebCenterInABrowserShowsAJobLiveAndCancelsIt() throws {
         let s = try Setup.shared()
+        _ = try s.lobbyReportedSupplies()
         let center = try WebCenter(cups: s.cups)
         defer { center.stop() }
         try FileManager.default.createDirectory(atPath: Self.screenshots, withIntermediateDirectories: true)
@@ -328,6 +329,13 @@ extension PrinterTests {
         try browser.wait(until: #"return ["Office", "Lobby"].every(n => document.querySelector(`[data-printer="${n}"]`))"#)
         let office = try browser.run(#"return document.querySelector('[data-printer="Office"]').innerText"#) as? String ?? ""
         #expect(office.contains("two-sided-long-edge") && office.contains("monochrome"), "\(office)")
+        // Lobby's inks: a meter each where the level is known, the low one marked, in words too.
+        let supplies = try browser.run(#"""
+            return [...document.querySelectorAll('[data-printer="Lobby"] [data-supply]')].map(s =>
+              [s.dataset.supply, s.querySelector("meter")?.value ?? null, s.classList.contains("attention"), s.querySelector(".level").textContent].join("|"))
+            """#) as? [Any] ?? []
+        #expect(supplies.map { "\($0)" } == ["Cyan|80|false|80 %", "Magenta|45|false|45 %", "Yellow|8|true|8 % (low)",
+                                              "Black||false|some left", "Waste|91|true|91 % (nearly full)"], "\(supplies)")
         // Root administers CUPS: the page offers every user's jobs.
         try browser.wait(until: "return !document.getElementById('all-users-choice').hidden")
         try browser.screenshot(to: Self.screenshots + "/web-center-1-printers.png")

@@ -35,6 +35,62 @@ public struct Printer: Hashable, Codable, Sendable {
     public var capabilities: PrinterCapabilities?
     /// Why the capabilities are missing, when they were asked for and could not be read.
     public var capabilitiesError: String?
+    /// Toner, ink and waste boxes with their levels, as CUPS last heard them from the printer
+    /// (its queue's `marker-*` attributes, which the backend reports during each job); empty
+    /// when the printer has said none, nil when not asked (asked with the capabilities).
+    public var supplies: [PrinterSupply]?
+}
+
+/// One supply of a printer, as CUPS reports it in the parallel lists `marker-names`,
+/// `marker-types`, `marker-colors`, `marker-levels`, `marker-low-levels` and
+/// `marker-high-levels` (one entry per supply).
+public struct PrinterSupply: Hashable, Codable, Sendable {
+    /// What the printer calls it: `Black Toner`, `Cyan`.
+    public var name: String
+    /// IPP's kind of supply: `toner`, `ink-cartridge`, `waste-toner`, `fuser`, …
+    public var type: String?
+    /// `#RRGGBB`; several for a cartridge of several inks (`#00FFFF#FF00FF#FFFF00`), `none` for
+    /// a supply of no colour.
+    public var color: String?
+    /// How full, in percent; nil when the printer does not know.
+    public var level: Int?
+    /// The printer does not know how full, but knows it is not empty (IPP's level -3).
+    public var someRemaining: Bool
+    /// At or below this a consumable is low; at or above `highLevel` a waste box is nearly full.
+    public var lowLevel: Int?
+    public var highLevel: Int?
+
+    public init(name: String, type: String? = nil, color: String? = nil, level: Int? = nil, someRemaining: Bool = false,
+                lowLevel: Int? = nil, highLevel: Int? = nil) {
+        self.name = name; self.type = type; self.color = color; self.level = level; self.someRemaining = someRemaining
+        self.lowLevel = lowLevel; self.highLevel = highLevel
+    }
+
+    /// A box the printer fills (waste toner, waste ink), rather than one it uses up.
+    public var isReceptacle: Bool { type?.hasPrefix("waste") == true }
+
+    /// Running out (a consumable at or below its low level) or filling up (a waste box at or
+    /// above its high level), as far as the printer says.
+    public var needsAttention: Bool {
+        guard let level else { return false }
+        if isReceptacle { return highLevel.map { level >= $0 } ?? false }
+        return level <= (lowLevel ?? 0)
+    }
+
+    /// The supplies in CUPS's `marker-*` lists; `levels` in IPP's terms (-1 unavailable, -2
+    /// unknown, -3 some remaining). A list shorter than the names leaves those supplies' value
+    /// unsaid rather than guessing.
+    package static func fromMarkers(names: [String], types: [String], colors: [String], levels: [Int],
+                                    lowLevels: [Int], highLevels: [Int]) -> [PrinterSupply] {
+        names.indices.map { n in
+            func at<T>(_ list: [T]) -> T? { n < list.count ? list[n] : nil }
+            let raw = at(levels)
+            let percent = raw.flatMap { (0...100).contains($0) ? $0 : nil }
+            return PrinterSupply(name: names[n], type: at(types), color: at(colors), level: percent, someRemaining: raw == -3,
+                                 lowLevel: at(lowLevels).flatMap { (0...100).contains($0) ? $0 : nil },
+                                 highLevel: at(highLevels).flatMap { (0...100).contains($0) ? $0 : nil })
+        }
+    }
 }
 
 /// The queues `swiftprint install` makes.

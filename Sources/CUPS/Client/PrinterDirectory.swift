@@ -48,8 +48,21 @@ extension CUPSDestinations {
             do { printer.capabilities = try CUPSDestinationInfo(self, index).capabilities }
             catch let e as PrintError { printer.capabilitiesError = e.message }
             catch { printer.capabilitiesError = "\(error)" }
+            printer.supplies = supplies(at: index)
         }
         return printer
+    }
+
+    /// The queue's `marker-*` lists as supplies; empty when the server says none or cannot be asked.
+    func supplies(at index: Int) -> [PrinterSupply] {
+        let names = ["marker-names", "marker-types", "marker-colors", "marker-levels", "marker-low-levels", "marker-high-levels"]
+        guard let answer = printerAttributes(names, at: index) else { return [] }
+        func texts(_ name: String) -> [String] { answer.attribute(name)?.texts ?? [] }
+        // Through the text of each value, so that one that is not a number is unknown (-2), in its place.
+        func integers(_ name: String) -> [Int] { texts(name).map { Int($0) ?? -2 } }
+        return PrinterSupply.fromMarkers(names: texts("marker-names"), types: texts("marker-types"), colors: texts("marker-colors"),
+                                         levels: integers("marker-levels"), lowLevels: integers("marker-low-levels"),
+                                         highLevels: integers("marker-high-levels"))
     }
 }
 
