@@ -432,4 +432,64 @@ extension PrinterTests {
         let errors = try browser.consoleErrors()
         #expect(errors.isEmpty, "\(errors)")
     }
+
+    /// The page by keyboard alone, past choosing the file (the system's file dialog): Tab
+    /// reaches every control in the page's order, each showing where focus is; Enter opens the
+    /// options, typing 2 in number-up gives the 2-up preview, Enter on Print prints.
+    @Test(.enabled(if: WebDriver.canRun, "needs chromium and chromium-driver"))
+    func theWebCenterIsUsableByKeyboardAlone() throws {
+        let s = try Setup.shared()
+        let center = try WebCenter(cups: s.cups)
+        defer { center.stop() }
+        let browser = try WebDriver(width: 1100, height: 1400)
+        defer { browser.quit() }
+        try browser.open(center.base + "/?token=" + center.token)
+        try browser.wait(until: #"return !!document.querySelector('[data-printer="Office"]')"#)
+        try browser.choose(files: [try threePagesPDF(s)], in: "#files")
+        try browser.wait(seconds: 30, until: "return !!document.querySelector('.upload .sides img')")
+        // What has focus: a name for it, and whether it shows (its outline is not none).
+        let focused = """
+            const e = document.activeElement;
+            if (!e || e === document.body) return "";
+            const name = e.id ? "#" + e.id : e.tagName.toLowerCase() + [...e.attributes].filter(a => a.name.startsWith("data-")).map(a => "[" + a.name + "]").join("");
+            return name + (getComputedStyle(e).outlineStyle === "none" ? " (no outline)" : "");
+            """
+        // From the page's start, Tab until `wanted` has focus; each stop on the way.
+        func tabUntil(_ wanted: String, presses: Int = 80) throws -> [String] {
+            try browser.run("document.activeElement.blur()")
+            var seen: [String] = []
+            for _ in 0..<presses {
+                try browser.press(.tab)
+                let now = try browser.run(focused) as? String ?? ""
+                seen.append(now)
+                if now.hasPrefix(wanted) { return seen }
+            }
+            throw Failure("Tab never reached \(wanted): \(seen)")
+        }
+        // Through the whole page once: in order, and every stop visible.
+        let order = try tabUntil("#cancel-all")
+        #expect(!order.contains { $0.hasSuffix("(no outline)") }, "\(order)")
+        let stops = ["#files", "#printer-", "button[data-print]", "button[data-remove]", "summary", "#show-finished", "#cancel-all"]
+        let places = stops.map { stop in order.firstIndex { $0.hasPrefix(stop) } }
+        #expect(places.allSatisfy { $0 != nil } && places.compactMap { $0 } == places.compactMap { $0 }.sorted(), "\(order)")
+
+        // Enter on the options' summary opens them; 2 typed in number-up.
+        _ = try tabUntil("summary")
+        try browser.press(.enter)
+        #expect(try browser.run("return document.querySelector('.upload details').open") as? Bool == true)
+        // On from the summary, through the form's fields in their order, to number-up.
+        for _ in 0..<60 where try browser.run("return document.activeElement.dataset.flag") as? String != "number-up" { try browser.press(.tab) }
+        #expect(try browser.run("return document.activeElement.dataset.flag") as? String == "number-up")
+        try browser.type("2")
+        #expect(try browser.run("return document.activeElement.value") as? String == "2")
+        try browser.wait(seconds: 15, until: "return document.querySelector('.upload .sides').dataset.sides === '2' && !document.querySelector('.upload .sides[aria-busy]')")
+
+        // Print, by Enter on its button.
+        _ = try tabUntil("button[data-print]")
+        try browser.press(.enter)
+        try browser.wait(seconds: 30, until: "return /job \\d+ sent to /.test(document.getElementById('status').textContent)")
+        try FileManager.default.createDirectory(atPath: Self.screenshots, withIntermediateDirectories: true)
+        try browser.screenshot(to: Self.screenshots + "/web-center-8-keyboard.png")
+        #expect(try browser.consoleErrors().isEmpty)
+    }
 }

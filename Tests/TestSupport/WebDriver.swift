@@ -79,6 +79,20 @@ public final class WebDriver {
         _ = try Self.call(session + "/element/\(element)/value", "POST", ["text": files.joined(separator: "\n")])
     }
 
+    /// Keys a test presses (WebDriver's code points for them).
+    public enum Key: String {
+        case tab = "\u{E004}", enter = "\u{E007}"
+    }
+
+    /// Presses and lets go of `key`, as a person at the keyboard does, on whatever has focus.
+    public func press(_ key: Key) throws { try type(key.rawValue) }
+
+    /// Types `text` a key at a time into whatever has focus.
+    public func type(_ text: String) throws {
+        let strokes = text.unicodeScalars.flatMap { [["type": "keyDown", "value": String($0)], ["type": "keyUp", "value": String($0)]] }
+        _ = try Self.call(session + "/actions", "POST", ["actions": [["type": "key", "id": "keyboard", "actions": strokes]]])
+    }
+
     /// Makes the window `width` × `height` (half the width shows what 200 % zoom shows).
     public func resize(width: Int, height: Int) throws {
         _ = try Self.call(session + "/window/rect", "POST", ["width": width, "height": height])
