@@ -76,13 +76,14 @@ function showSupplies(supplies) {
       swatch.style.background = colour;
       swatches.append(swatch);
     }
-    const receptacle = (s.type || "").startsWith("waste");
-    const attention = s.level != null && (receptacle ? s.highLevel != null && s.level >= s.highLevel : s.level <= (s.lowLevel ?? 0));
+    // The server says which levels need attention (low, nearly-full), by the printer's thresholds.
     const words = (s.level != null ? say("supplyLevel", { level: s.level }) : say(s.someRemaining ? "supplySome" : "supplyUnknown"))
-      + (attention ? " (" + say(receptacle ? "supplyFull" : "supplyLow") + ")" : "");
+      + (s.attention ? " (" + say("supply." + s.attention) + ")" : "");
+    // A meter colours a waste box's high end, a consumable's low end.
+    const receptacle = (s.type || "").startsWith("waste");
     const meter = s.level == null ? null : element("meter", { min: "0", max: "100", value: String(s.level), "aria-label": s.name,
       ...(receptacle ? { high: String(s.highLevel ?? 100), optimum: "0" } : { low: String(s.lowLevel ?? 0), optimum: "100" }) });
-    list.append(element("li", Object.assign({ "data-supply": s.name }, attention ? { class: "attention" } : {}),
+    list.append(element("li", Object.assign({ "data-supply": s.name }, s.attention ? { class: "attention" } : {}),
       swatches, element("span", { class: "name", text: s.name }), meter || element("span"), element("span", { class: "level", text: words })));
   }
   return list;

@@ -72,7 +72,11 @@ struct Printers: ParsableCommand {
     /// `Black 80 %`, `Yellow 8 % (low)`, `Waste toner 95 % (nearly full)`, `Cyan: some left`.
     static func describe(_ supply: PrinterSupply) -> String {
         let amount = supply.level.map { "\($0) %" } ?? (supply.someRemaining ? "some left" : "level unknown")
-        let warning = supply.needsAttention ? (supply.isReceptacle ? " (nearly full)" : " (low)") : ""
+        let warning = switch supply.attention {
+        case .low?: " (low)"
+        case .nearlyFull?: " (nearly full)"
+        case nil: ""
+        }
         return "\(supply.name) \(amount)\(warning)"
     }
 

@@ -119,8 +119,8 @@ struct PrinterTests {
         let supplies = try s.lobbyReportedSupplies()
         #expect(supplies.map(\.name) == ["Cyan", "Magenta", "Yellow", "Black", "Waste"], "\(supplies)")
         #expect(supplies.map(\.level) == [80, 45, 8, nil, 91])
-        #expect(supplies.map(\.needsAttention) == [false, false, true, false, true])
-        #expect(supplies[3].someRemaining && supplies[4].isReceptacle && supplies[0].color == "#00FFFF" && supplies[0].type == "ink-cartridge")
+        #expect(supplies.map(\.attention) == [nil, nil, .low, nil, .nearlyFull])
+        #expect(supplies[3].someRemaining && supplies[0].color == "#00FFFF" && supplies[0].type == "ink-cartridge")
         let text = try s.swiftprint(["printers"]).text
         #expect(text.contains("supplies: Cyan 80 %, Magenta 45 %, Yellow 8 % (low), Black some left, Waste 91 % (nearly full)"), "\(text)")
         // A printer that has reported nothing lists none.

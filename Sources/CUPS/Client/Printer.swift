@@ -46,35 +46,38 @@ public struct Printer: Hashable, Codable, Sendable {
 /// `marker-high-levels` (one entry per supply).
 public struct PrinterSupply: Hashable, Codable, Sendable {
     /// What the printer calls it: `Black Toner`, `Cyan`.
-    public var name: String
+    public let name: String
     /// IPP's kind of supply: `toner`, `ink-cartridge`, `waste-toner`, `fuser`, …
-    public var type: String?
+    public let type: String?
     /// `#RRGGBB`; several for a cartridge of several inks (`#00FFFF#FF00FF#FFFF00`), `none` for
     /// a supply of no colour.
-    public var color: String?
+    public let color: String?
     /// How full, in percent; nil when the printer does not know.
-    public var level: Int?
+    public let level: Int?
     /// The printer does not know how full, but knows it is not empty (IPP's level -3).
-    public var someRemaining: Bool
+    public let someRemaining: Bool
     /// At or below this a consumable is low; at or above `highLevel` a waste box is nearly full.
-    public var lowLevel: Int?
-    public var highLevel: Int?
+    public let lowLevel: Int?
+    public let highLevel: Int?
+    /// What the level says by the printer's own thresholds, nil when all is well or unknown.
+    /// Decided here once, for the listing, the JSON and the web page alike.
+    public let attention: Attention?
+
+    public enum Attention: String, Hashable, Codable, Sendable {
+        /// A consumable at or below its low level.
+        case low
+        /// A waste box at or above its high level.
+        case nearlyFull = "nearly-full"
+    }
 
     public init(name: String, type: String? = nil, color: String? = nil, level: Int? = nil, someRemaining: Bool = false,
                 lowLevel: Int? = nil, highLevel: Int? = nil) {
         self.name = name; self.type = type; self.color = color; self.level = level; self.someRemaining = someRemaining
         self.lowLevel = lowLevel; self.highLevel = highLevel
-    }
-
-    /// A box the printer fills (waste toner, waste ink), rather than one it uses up.
-    public var isReceptacle: Bool { type?.hasPrefix("waste") == true }
-
-    /// Running out (a consumable at or below its low level) or filling up (a waste box at or
-    /// above its high level), as far as the printer says.
-    public var needsAttention: Bool {
-        guard let level else { return false }
-        if isReceptacle { return highLevel.map { level >= $0 } ?? false }
-        return level <= (lowLevel ?? 0)
+        let receptacle = type?.hasPrefix("waste") == true
+        attention = level.flatMap { level in
+            receptacle ? highLevel.flatMap { level >= $0 ? .nearlyFull : nil } : (level <= (lowLevel ?? 0) ? .low : nil)
+        }
     }
 
     /// The supplies in CUPS's `marker-*` lists; `levels` in IPP's terms (-1 unavailable, -2
