@@ -34,13 +34,16 @@ struct MapLayout {
             guard MapSettings.scales.contains(s) else {
                 throw PrintError(.invalidOption, path: path, "the scale is 1:N with N from \(Int(MapSettings.scales.lowerBound)) to \(Int(MapSettings.scales.upperBound))")
             }
-            center = c
+            // Centred at a pole, the map is centred where the square world ends, and its
+            // scale is true there: at 90° the ground per pixel came out as 6e-17 of the
+            // equator's, and the tile window of a poster's sheet past the whole numbers.
+            center = WebMercator.clamped(c)
             centerWorld = WebMercator.worldPoint(c)
             scale = s
         case .zoom(let c, let z):
-            center = c
+            center = WebMercator.clamped(c)
             centerWorld = WebMercator.worldPoint(c)
-            scale = WebMercator.metresPerPixel(latitude: c.latitude, zoom: Double(z)) * dpi / 0.0254
+            scale = WebMercator.metresPerPixel(latitude: center.latitude, zoom: Double(z)) * dpi / 0.0254
         }
         let groundPerWorld = WebMercator.equator * cos(center.latitude * .pi / 180) / 256
         worldPerPoint = scale * paperMetresPerPoint / groundPerWorld
@@ -78,11 +81,12 @@ struct MapLayout {
         let r = part ?? mapRect
         let left = (centerWorld.x + (r.minX - mapRect.midX) * worldPerPoint) * f
         let right = (centerWorld.x + (r.maxX - mapRect.midX) * worldPerPoint) * f
-        let top = max(0, (centerWorld.y + (r.minY - mapRect.midY) * worldPerPoint) * f)
-        let bottom = min(256 * f, (centerWorld.y + (r.maxY - mapRect.midY) * worldPerPoint) * f)
-        // Near a pole a map at a small scale spans the world many times over; held within
-        // 1024 worlds either way, its pixels stay whole numbers and its tiles countable (and
-        // far over any tile limit) instead of stopping the job.
+        // Rows exist only within the world (0…256·f); a sheet's window beyond it keeps one row.
+        let top = min(max(0, (centerWorld.y + (r.minY - mapRect.midY) * worldPerPoint) * f), 256 * f)
+        let bottom = max(min(256 * f, (centerWorld.y + (r.maxY - mapRect.midY) * worldPerPoint) * f), 0)
+        // A map at a small scale may span the world many times over (a billion to one on a
+        // poster); held within 1024 worlds either way, its pixels stay whole numbers and its
+        // tiles countable, for the tile limit to judge, instead of stopping the job.
         let reach = 1024 * 256 * f
         let x0 = Int(floor(min(max(left, -reach), reach))), y0 = Int(floor(top))
         return (x0, y0, max(1, Int(ceil(min(max(right, -reach), reach))) - x0), max(1, Int(ceil(bottom)) - y0))

@@ -130,7 +130,9 @@ public final class MapPrintFormatter: PrintFormatter {
         let tiles = (0..<(poster?.sheets ?? 1)).reduce(0) { sum, index in
             guard let visible = visibleRect(plan, sheet: index) else { return sum }
             let w = layout.mosaicWindow(covering: visible)
-            return sum + TileMosaic.tileCount(zoom: layout.zoom, x0: w.x0, y0: w.y0, width: w.width, height: w.height)
+            // Saturating: a sheet of a map spanning the world many times over counts up to 2^55.
+            let (total, overflow) = sum.addingReportingOverflow(TileMosaic.tileCount(zoom: layout.zoom, x0: w.x0, y0: w.y0, width: w.width, height: w.height))
+            return overflow ? .max : total
         }
         if tiles > tileLimit {
             let sheets = poster.map { " over its \($0.sheets) sheets" } ?? ""

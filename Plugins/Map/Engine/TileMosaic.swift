@@ -33,7 +33,10 @@ final class TileMosaic: PlaceableObject {
         self.height = height
         let tiles = 1 << zoom
         let columns = Int(floor(Double(x0) / 256))...Int(floor(Double(x0 + width - 1) / 256))
-        let rows = max(0, Int(floor(Double(y0) / 256)))...min(tiles - 1, Int(floor(Double(y0 + height - 1) / 256)))
+        // A window wholly past the world's top or bottom edge (a poster's sheet beyond a pole)
+        // has no rows: a range whose ends crossed stopped the job.
+        let firstRow = max(0, Int(floor(Double(y0) / 256))), lastRow = min(tiles - 1, Int(floor(Double(y0 + height - 1) / 256)))
+        let rows = firstRow..<max(firstRow, lastRow + 1)
         let count = Self.tileCount(zoom: zoom, x0: x0, y0: y0, width: width, height: height)
         guard count <= tileLimit else {
             throw JobLimits.crossed(LimitOptions.maxTiles, path: nil,

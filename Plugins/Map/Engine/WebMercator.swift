@@ -49,9 +49,15 @@ public enum WebMercator {
     /// The equator's length on the WGS 84 sphere Web Mercator uses, in metres.
     public static let equator = 40_075_016.686
 
+    /// `coordinate` with its latitude held within the square world (±85.0511°): where the map
+    /// puts a place beyond it, at its edge.
+    public static func clamped(_ coordinate: GeoCoordinate) -> GeoCoordinate {
+        GeoCoordinate(latitude: min(max(coordinate.latitude, -maximumLatitude), maximumLatitude), longitude: coordinate.longitude)
+    }
+
     /// `coordinate` in world pixels at zoom 0 (0…256 each way); the latitude is clamped.
     public static func worldPoint(_ coordinate: GeoCoordinate) -> CGPoint {
-        let lat = min(max(coordinate.latitude, -maximumLatitude), maximumLatitude) * .pi / 180
+        let lat = clamped(coordinate).latitude * .pi / 180
         let x = (coordinate.longitude + 180) / 360 * 256
         let y = (0.5 - log(tan(.pi / 4 + lat / 2)) / (2 * .pi)) * 256
         return CGPoint(x: x, y: y)
