@@ -99,36 +99,46 @@ package final class IPPResponse {
 
 /// One attribute of an IPP message. It holds the message (or whatever owns it) alive: an
 /// attribute read from a response nobody kept (`request.send(…)?.attribute(name)?.texts`)
-/// otherwise read freed memory once Swift released the response after its last use.
+/// otherwise read freed memory once Swift released the response after its last use. Every
+/// read goes through `read`, which keeps the owner alive across the C calls: a stored
+/// reference alone does not stop the optimiser from ending it at the pointer's last use.
 package struct IPPAttribute {
-    package let pointer: OpaquePointer
+    private let pointer: OpaquePointer
     private let owner: AnyObject
     package init(_ pointer: OpaquePointer, owner: AnyObject) { self.pointer = pointer; self.owner = owner }
 
-    package var count: Int { Int(spcups_ippGetCount(pointer)) }
-    package var strings: [String] { (0..<count).compactMap { spcups_ippGetString(pointer, Int32($0), nil).map { String(cString: $0) } } }
+    private func read<T>(_ body: (OpaquePointer) -> T) -> T { withExtendedLifetime(owner) { body(pointer) } }
+
+    package var count: Int { read { Int(spcups_ippGetCount($0)) } }
+    package var strings: [String] {
+        read { a in (0..<Int(spcups_ippGetCount(a))).compactMap { spcups_ippGetString(a, Int32($0), nil).map { String(cString: $0) } } }
+    }
     package var string: String? { strings.first }
-    package var integers: [Int] { (0..<count).map { Int(spcups_ippGetInteger(pointer, Int32($0))) } }
-    package var integer: Int? { count > 0 ? Int(spcups_ippGetInteger(pointer, 0)) : nil }
-    package var boolean: Bool? { count > 0 ? spcups_ippGetBoolean(pointer, 0) != 0 : nil }
-    package var valueTag: ipp_tag_t { spcups_ippGetValueTag(pointer) }
+    package var integers: [Int] { read { a in (0..<Int(spcups_ippGetCount(a))).map { Int(spcups_ippGetInteger(a, Int32($0))) } } }
+    package var integer: Int? { integers.first }
+    package var boolean: Bool? { read { a in spcups_ippGetCount(a) > 0 ? spcups_ippGetBoolean(a, 0) != 0 : nil } }
+    package var valueTag: ipp_tag_t { read { spcups_ippGetValueTag($0) } }
 
     /// A range attribute's bounds (`copies-supported`: 1-999).
     package var range: ClosedRange<Int>? {
-        guard count > 0, valueTag == IPP_TAG_RANGE else { return nil }
-        var upper: Int32 = 0
-        let lower = spcups_ippGetRange(pointer, 0, &upper)
-        return lower <= upper ? Int(lower)...Int(upper) : nil
+        read { a in
+            guard spcups_ippGetCount(a) > 0, spcups_ippGetValueTag(a) == IPP_TAG_RANGE else { return nil }
+            var upper: Int32 = 0
+            let lower = spcups_ippGetRange(a, 0, &upper)
+            return lower <= upper ? Int(lower)...Int(upper) : nil
+        }
     }
 
     /// Resolutions as people write them: "600dpi", "300x600dpi".
     package var resolutions: [String] {
-        (0..<count).map { i in
-            var y: Int32 = 0
-            var units = IPP_RES_PER_INCH
-            let x = spcups_ippGetResolution(pointer, Int32(i), &y, &units)
-            let unit = units == IPP_RES_PER_CM ? "dpcm" : "dpi"
-            return x == y ? "\(x)\(unit)" : "\(x)x\(y)\(unit)"
+        read { a in
+            (0..<Int(spcups_ippGetCount(a))).map { i in
+                var y: Int32 = 0
+                var units = IPP_RES_PER_INCH
+                let x = spcups_ippGetResolution(a, Int32(i), &y, &units)
+                let unit = units == IPP_RES_PER_CM ? "dpcm" : "dpi"
+                return x == y ? "\(x)\(unit)" : "\(x)x\(y)\(unit)"
+            }
         }
     }
 
@@ -137,7 +147,7 @@ package struct IPPAttribute {
         switch valueTag {
         case IPP_TAG_INTEGER, IPP_TAG_ENUM: return integers.map(String.init)
         case IPP_TAG_RESOLUTION: return resolutions
-        case IPP_TAG_BOOLEAN: return (0..<count).map { spcups_ippGetBoolean(pointer, Int32($0)) != 0 ? "true" : "false" }
+        case IPP_TAG_BOOLEAN: return read { a in (0..<Int(spcups_ippGetCount(a))).map { spcups_ippGetBoolean(a, Int32($0)) != 0 ? "true" : "false" } }
         default: return strings
         }
     }
