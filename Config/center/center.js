@@ -77,10 +77,12 @@ function showSupplies(supplies) {
       swatches.append(swatch);
     }
     // The server says which levels need attention (low, nearly-full), by the printer's thresholds.
-    const words = (s.level != null ? say("supplyLevel", { level: s.level }) : say(s.someRemaining ? "supplySome" : "supplyUnknown"))
+    // A waste box fills: its level is how full, its "some remaining" is room, and its meter
+    // warns at the high end (a consumable's at the low end).
+    const receptacle = s.isReceptacle;
+    const words = (s.level != null ? say("supplyLevel", { level: s.level })
+                   : say(s.someRemaining ? (receptacle ? "supplySomeRoom" : "supplySome") : "supplyUnknown"))
       + (s.attention ? " (" + say("supply." + s.attention) + ")" : "");
-    // A meter colours a waste box's high end, a consumable's low end.
-    const receptacle = (s.type || "").startsWith("waste");
     const meter = s.level == null ? null : element("meter", { min: "0", max: "100", value: String(s.level), "aria-label": s.name,
       ...(receptacle ? { high: String(s.highLevel ?? 100), optimum: "0" } : { low: String(s.lowLevel ?? 0), optimum: "100" }) });
     list.append(element("li", Object.assign({ "data-supply": s.name }, s.attention ? { class: "attention" } : {}),

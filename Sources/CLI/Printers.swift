@@ -69,9 +69,10 @@ struct Printers: ParsableCommand {
         return lines.joined(separator: "\n")
     }
 
-    /// `Black 80 %`, `Yellow 8 % (low)`, `Waste toner 95 % (nearly full)`, `Cyan: some left`.
+    /// `Black 80 %`, `Yellow 8 % (low)`, `Waste toner 95 % (nearly full)`, `Cyan some left`.
     static func describe(_ supply: PrinterSupply) -> String {
-        let amount = supply.level.map { "\($0) %" } ?? (supply.someRemaining ? "some left" : "level unknown")
+        let some = supply.isReceptacle ? "some room left" : "some left"
+        let amount = supply.level.map { "\($0) %" } ?? (supply.someRemaining ? some : "level unknown")
         let warning = switch supply.attention {
         case .low?: " (low)"
         case .nearlyFull?: " (nearly full)"

@@ -37,7 +37,8 @@ public struct Printer: Hashable, Codable, Sendable {
     public var capabilitiesError: String?
     /// Toner, ink and waste boxes with their levels, as CUPS last heard them from the printer
     /// (its queue's `marker-*` attributes, which the backend reports during each job); empty
-    /// when the printer has said none, nil when not asked (asked with the capabilities).
+    /// when the printer has said none or the server did not answer the question, nil when not
+    /// asked (asked with the capabilities).
     public var supplies: [PrinterSupply]?
 }
 
@@ -59,8 +60,11 @@ public struct PrinterSupply: Hashable, Codable, Sendable {
     /// At or below this a consumable is low; at or above `highLevel` a waste box is nearly full.
     public let lowLevel: Int?
     public let highLevel: Int?
+    /// A box the printer fills (`waste-toner`, `waste-ink`) rather than one it uses up: its
+    /// level is how full it is, and "some remaining" is room, not supply.
+    public let isReceptacle: Bool
     /// What the level says by the printer's own thresholds, nil when all is well or unknown.
-    /// Decided here once, for the listing, the JSON and the web page alike.
+    /// Both are decided here once, for the listing, the JSON and the web page alike.
     public let attention: Attention?
 
     public enum Attention: String, Hashable, Codable, Sendable {
@@ -75,6 +79,7 @@ public struct PrinterSupply: Hashable, Codable, Sendable {
         self.name = name; self.type = type; self.color = color; self.level = level; self.someRemaining = someRemaining
         self.lowLevel = lowLevel; self.highLevel = highLevel
         let receptacle = type?.hasPrefix("waste") == true
+        isReceptacle = receptacle
         attention = level.flatMap { level in
             receptacle ? highLevel.flatMap { level >= $0 ? .nearlyFull : nil } : (level <= (lowLevel ?? 0) ? .low : nil)
         }
