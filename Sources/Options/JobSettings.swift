@@ -222,6 +222,11 @@ public struct MapSettings: Sendable, Equatable, Codable {
     /// 10,000. At 1e-300 dpi the tile zoom came out as minus infinity.
     public static let resolutions: ClosedRange<Double> = 10...10_000
 
+    /// `from 10 to 10000`: one of these ranges as the options' help and every refusal say it.
+    public static func spelled(_ range: ClosedRange<Double>) -> String {
+        "from \(Int(range.lowerBound)) to \(Int(range.upperBound))"
+    }
+
     /// What a tile that cannot be had becomes.
     public enum MissingTiles: String, Sendable, Codable, CaseIterable, OptionValue {
         /// A grey hatched square, so the gap is plain on paper (the default).

@@ -70,7 +70,7 @@ public enum MapOptions {
                                example: String, default declaredDefault: OptionDefault,
                                set: @escaping @Sendable (inout JobSettings, Double) -> Void) -> JobOption<Double> {
         JobOption<Double>("swiftprint-map-\(name)", aliases: ["map-\(name)"], commandLine: commandLine ?? "map-\(name)",
-                          help: help, valueName: valueName, expects: "a number from \(Int(range.lowerBound)) to \(Int(range.upperBound))",
+                          help: help, valueName: valueName, expects: "a number " + MapSettings.spelled(range),
                           example: example, default: declaredDefault, valid: { range.contains($0) }, set: set)
     }
 

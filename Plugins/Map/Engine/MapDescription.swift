@@ -110,7 +110,7 @@ struct MapDescription: Decodable {
         for (key, value, range) in [("scale", scale, MapSettings.scales), ("dpi", dpi, MapSettings.resolutions),
                                     ("tile-dpi", tileDPI, MapSettings.resolutions)] {
             if let value, !range.contains(value) {
-                throw PrintError(.invalidInput, path: path, "\(key) is a number from \(Int(range.lowerBound)) to \(Int(range.upperBound)), not \(value)")
+                throw PrintError(.invalidInput, path: path, "\(key) is a number \(MapSettings.spelled(range)), not \(value)")
             }
         }
         for (n, marker) in (markers ?? []).enumerated() { try check(marker.lat, marker.lon, "marker \(n + 1)") }

@@ -32,7 +32,7 @@ struct MapLayout {
             scale = Self.roundedUp(groundPerWorld / points / paperMetresPerPoint)
         case .scale(let c, let s):
             guard MapSettings.scales.contains(s) else {
-                throw PrintError(.invalidOption, path: path, "the scale is 1:N with N from \(Int(MapSettings.scales.lowerBound)) to \(Int(MapSettings.scales.upperBound))")
+                throw PrintError(.invalidOption, path: path, "the scale is 1:N with N \(MapSettings.spelled(MapSettings.scales))")
             }
             // Centred at a pole, the map is centred where the square world ends, and its
             // scale is true there: at 90° the ground per pixel came out as 6e-17 of the
